@@ -1,0 +1,178 @@
+//! How one field's value travels as JSON, when it is not the value type's own serde form.
+//!
+//! A [`model!`](crate::macros) field names its codec with `as`; every codec decodes to
+//! `Option<T>` so that `null` reads as "absent" the same way everywhere.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{DeserializeOwned, DeserializeSeed, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use time::format_description::well_known::Rfc3339 as Rfc3339Format;
+use time::macros::format_description;
+use time::{OffsetDateTime, PrimitiveDateTime};
+
+/// Reads and writes a field's value of type `T`.
+pub(crate) trait Codec<T> {
+    /// Reads the value; `Ok(None)` means "absent" (`null`, or an equivalent the server uses).
+    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<T>, D::Error>;
+    /// Writes the value.
+    fn encode<S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error>;
+}
+
+/// The value's own serde form.
+pub(crate) struct Plain;
+
+impl<T: Serialize + DeserializeOwned> Codec<T> for Plain {
+    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<T>, D::Error> {
+        Option::<T>::deserialize(deserializer)
+    }
+
+    fn encode<S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+        value.serialize(serializer)
+    }
+}
+
+/// Seed that decodes one field through codec `C`.
+pub(crate) struct Decode<C, T>(PhantomData<fn() -> (C, T)>);
+
+impl<C, T> Decode<C, T> {
+    pub(crate) fn new() -> Self {
+        Decode(PhantomData)
+    }
+}
+
+impl<'de, C: Codec<T>, T> DeserializeSeed<'de> for Decode<C, T> {
+    type Value = Option<T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<T>, D::Error> {
+        C::decode(deserializer)
+    }
+}
+
+/// Writes one field's value through codec `C`.
+pub(crate) struct Encode<'a, C, T>(&'a T, PhantomData<fn() -> C>);
+
+impl<'a, C, T> Encode<'a, C, T> {
+    pub(crate) fn new(value: &'a T) -> Self {
+        Encode(value, PhantomData)
+    }
+}
+
+impl<C: Codec<T>, T> Serialize for Encode<'_, C, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        C::encode(self.0, serializer)
+    }
+}
+
+/// Reads an optional string, treating `""` like `null`: the services send both for "not set".
+struct OptionalText;
+
+impl<'de> Visitor<'de> for OptionalText {
+    type Value = Option<std::borrow::Cow<'de, str>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string or null")
+    }
+
+    fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok((!v.is_empty()).then_some(std::borrow::Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok((!v.is_empty()).then(|| std::borrow::Cow::Owned(v.to_owned())))
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_str(OptionalText)
+    }
+}
+
+fn optional_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<std::borrow::Cow<'de, str>>, D::Error> {
+    deserializer.deserialize_option(OptionalText)
+}
+
+/// An RFC 3339 date-time (`createdAt`, `updatedAt`, `usedAt`, `expireAt`, ...). `null` and `""`
+/// both read as absent: the key service sends `expireAt: ""` for "never expires".
+pub(crate) struct Rfc3339;
+
+impl Codec<OffsetDateTime> for Rfc3339 {
+    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<OffsetDateTime>, D::Error> {
+        match optional_text(deserializer)? {
+            None => Ok(None),
+            Some(text) => OffsetDateTime::parse(&text, &Rfc3339Format)
+                .map(Some)
+                .map_err(|err| serde::de::Error::custom(format_args!("invalid RFC 3339 date-time {text:?}: {err}"))),
+        }
+    }
+
+    fn encode<S: Serializer>(value: &OffsetDateTime, serializer: S) -> Result<S::Ok, S::Error> {
+        let text = value.format(&Rfc3339Format).map_err(serde::ser::Error::custom)?;
+        serializer.serialize_str(&text)
+    }
+}
+
+/// A date-time without zone designator, minute precision with optional seconds
+/// (`"2021-01-01T00:00"`), as the Kafka `offset.timestamp` is written. It is UTC by contract.
+pub(crate) struct ZonelessDateTime;
+
+impl Codec<PrimitiveDateTime> for ZonelessDateTime {
+    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<PrimitiveDateTime>, D::Error> {
+        match optional_text(deserializer)? {
+            None => Ok(None),
+            Some(text) => parse_zoneless(&text).map(Some).ok_or_else(|| {
+                serde::de::Error::custom(format_args!(
+                    "invalid date-time {text:?}: expected YYYY-MM-DDTHH:MM or YYYY-MM-DDTHH:MM:SS without zone"
+                ))
+            }),
+        }
+    }
+
+    fn encode<S: Serializer>(value: &PrimitiveDateTime, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&format_zoneless(value))
+    }
+}
+
+/// Parses `YYYY-MM-DDTHH:MM` or `YYYY-MM-DDTHH:MM:SS`.
+pub fn parse_zoneless(text: &str) -> Option<PrimitiveDateTime> {
+    let minutes = format_description!("[year]-[month]-[day]T[hour]:[minute]");
+    let seconds = format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]");
+    PrimitiveDateTime::parse(text, &minutes).or_else(|_| PrimitiveDateTime::parse(text, &seconds)).ok()
+}
+
+/// Formats as `YYYY-MM-DDTHH:MM`, adding `:SS` only when the seconds are not zero.
+pub fn format_zoneless(value: &PrimitiveDateTime) -> String {
+    let (year, month, day) = (value.year(), u8::from(value.month()), value.day());
+    let (hour, minute, second) = (value.hour(), value.minute(), value.second());
+    if second == 0 {
+        format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}")
+    } else {
+        format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}")
+    }
+}
+
+/// An integer UNIX time in seconds (the Kinesis `timestamp`).
+pub(crate) struct UnixSeconds;
+
+impl Codec<OffsetDateTime> for UnixSeconds {
+    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<OffsetDateTime>, D::Error> {
+        match Option::<i64>::deserialize(deserializer)? {
+            None => Ok(None),
+            Some(seconds) => OffsetDateTime::from_unix_timestamp(seconds)
+                .map(Some)
+                .map_err(|err| serde::de::Error::custom(format_args!("UNIX time {seconds} out of range: {err}"))),
+        }
+    }
+
+    fn encode<S: Serializer>(value: &OffsetDateTime, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_i64(value.unix_timestamp())
+    }
+}

@@ -1,0 +1,320 @@
+//! The three shapes every model of this crate is made of, written once.
+//!
+//! * [`model!`]: a JSON object with known fields (each decoded through a [`Codec`]) and every
+//!   other field kept verbatim in [`UnknownFields`]. Hand-rolled `Deserialize` instead of
+//!   `#[serde(flatten)]`, because flatten buffers each object into an intermediate tree first,
+//!   which costs about as much as decoding into `serde_json::Value`.
+//! * [`open_enum!`]: a string enum that the server owns: known values are variants, any other
+//!   text is kept in `Unrecognized` and written back unchanged.
+//! * [`uuid_id!`]: a UUID newtype, so that one kind of id cannot stand for another.
+//!
+//! [`Codec`]: crate::codec::Codec
+//! [`UnknownFields`]: crate::UnknownFields
+
+/// The codec of a field: `Plain` unless the field names one with `as`.
+macro_rules! field_codec {
+    () => {
+        $crate::codec::Plain
+    };
+    ($codec:ty) => {
+        $codec
+    };
+}
+
+/// Declares a JSON object model. Fields are written `"jsonName" rust_name: Type [as Codec]`
+/// and are all optional (the spec marks no response field as required), except a leading
+/// `required` one: the object's own id, without which it means nothing. A model with a
+/// required field gets `new(id)`, the others `Default`.
+macro_rules! model {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $(#[doc = $rdoc:expr])*
+            required $rjson:literal $rfield:ident : $rty:ty,
+            $(
+                $(#[doc = $fdoc:expr])*
+                $json:literal $field:ident : $ty:ty $(as $codec:ty)?
+            ),* $(,)?
+        }
+    ) => {
+        model!(@impl $(#[$meta])* $name
+            [$(#[doc = $rdoc])* $rjson $rfield : $rty]
+            [$($(#[doc = $fdoc])* $json $field : $ty $(as $codec)?),*]);
+
+        impl $name {
+            #[doc = concat!("A `", stringify!($name), "` with its `", $rjson, "` set and nothing else.")]
+            pub fn new($rfield: $rty) -> Self {
+                $name { $rfield, $($field: None,)* unknown: $crate::UnknownFields::new() }
+            }
+        }
+    };
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $(
+                $(#[doc = $fdoc:expr])*
+                $json:literal $field:ident : $ty:ty $(as $codec:ty)?
+            ),* $(,)?
+        }
+    ) => {
+        model!(@impl $(#[$meta])* $name []
+            [$($(#[doc = $fdoc])* $json $field : $ty $(as $codec)?),*]);
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name { $($field: None,)* unknown: $crate::UnknownFields::new() }
+            }
+        }
+    };
+    (@impl
+        $(#[$meta:meta])* $name:ident
+        [$($(#[doc = $rdoc:expr])* $rjson:literal $rfield:ident : $rty:ty)?]
+        [$($(#[doc = $fdoc:expr])* $json:literal $field:ident : $ty:ty $(as $codec:ty)?),*]
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq)]
+        #[non_exhaustive]
+        pub struct $name {
+            $(
+                $(#[doc = $rdoc])*
+                #[doc = concat!("\n\nJSON name: `", $rjson, "` (required).")]
+                pub $rfield: $rty,
+            )?
+            $(
+                $(#[doc = $fdoc])*
+                #[doc = concat!("\n\nJSON name: `", $json, "`.")]
+                pub $field: Option<$ty>,
+            )*
+            /// Fields this crate does not model, kept as received so that a value read and
+            /// written back loses nothing.
+            pub unknown: $crate::UnknownFields,
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeMap as _;
+                let mut map = serde::Serializer::serialize_map(serializer, None)?;
+                $( map.serialize_entry($rjson, &self.$rfield)?; )?
+                $(
+                    if let Some(value) = &self.$field {
+                        map.serialize_entry(
+                            $json,
+                            &$crate::codec::Encode::<field_codec!($($codec)?), _>::new(value),
+                        )?;
+                    }
+                )*
+                self.unknown.write_entries(&mut map)?;
+                map.end()
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct ObjectVisitor;
+
+                impl<'de> serde::de::Visitor<'de> for ObjectVisitor {
+                    type Value = $name;
+
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str(concat!("a ", stringify!($name), " object"))
+                    }
+
+                    fn visit_map<A: serde::de::MapAccess<'de>>(
+                        self,
+                        mut map: A,
+                    ) -> Result<$name, A::Error> {
+                        $( let mut $rfield: Option<$rty> = None; )?
+                        $( let mut $field: Option<$ty> = None; )*
+                        let mut unknown = $crate::UnknownFields::new();
+                        while let Some(key) = map.next_key::<$crate::unknown::FieldName<'de>>()? {
+                            match key.as_str() {
+                                $( $rjson => $rfield = map.next_value()?, )?
+                                $(
+                                    $json => {
+                                        $field = map.next_value_seed(
+                                            $crate::codec::Decode::<field_codec!($($codec)?), $ty>::new(),
+                                        )?;
+                                    }
+                                )*
+                                _ => unknown.insert_raw(key.into_owned(), map.next_value()?),
+                            }
+                        }
+                        Ok($name {
+                            $(
+                                $rfield: match $rfield {
+                                    Some(value) => value,
+                                    None => return Err(serde::de::Error::missing_field($rjson)),
+                                },
+                            )?
+                            $( $field, )*
+                            unknown,
+                        })
+                    }
+                }
+
+                deserializer.deserialize_map(ObjectVisitor)
+            }
+        }
+    };
+}
+
+/// Declares an open string enum: `Variant => "wire text"`.
+macro_rules! open_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $(
+                $(#[doc = $vdoc:expr])*
+                $variant:ident => $text:literal
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        ///
+        /// Values this crate does not know are read into `Unrecognized`, kept, shown and written
+        /// back unchanged; reading never fails on a new value.
+        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum $name {
+            $(
+                $(#[doc = $vdoc])*
+                #[doc = concat!("\n\nWire text: `", $text, "`.")]
+                $variant,
+            )*
+            /// A value this crate does not know yet, kept verbatim.
+            Unrecognized($crate::Unrecognized),
+        }
+
+        impl $name {
+            /// Every value this crate knows, in declaration order.
+            pub const KNOWN: &'static [$name] = &[$($name::$variant),*];
+
+            /// The text the server uses for this value.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $( $name::$variant => $text, )*
+                    $name::Unrecognized(other) => other.as_str(),
+                }
+            }
+
+            /// Whether this value is one this crate knows.
+            pub fn is_known(&self) -> bool {
+                !matches!(self, $name::Unrecognized(_))
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(text: &str) -> Self {
+                match text {
+                    $( $text => $name::$variant, )*
+                    other => $name::Unrecognized($crate::Unrecognized::new(other)),
+                }
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(text: String) -> Self {
+                match text.as_str() {
+                    $( $text => $name::$variant, )*
+                    _ => $name::Unrecognized($crate::Unrecognized::new(text)),
+                }
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = std::convert::Infallible;
+
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                Ok($name::from(text))
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct TextVisitor;
+
+                impl serde::de::Visitor<'_> for TextVisitor {
+                    type Value = $name;
+
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str(concat!("a ", stringify!($name), " string"))
+                    }
+
+                    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<$name, E> {
+                        Ok($name::from(text))
+                    }
+
+                    fn visit_string<E: serde::de::Error>(self, text: String) -> Result<$name, E> {
+                        Ok($name::from(text))
+                    }
+                }
+
+                deserializer.deserialize_str(TextVisitor)
+            }
+        }
+    };
+}
+
+/// Declares a UUID id newtype.
+macro_rules! uuid_id {
+    ($(#[$meta:meta])* pub struct $name:ident;) => {
+        $(#[$meta])*
+        #[derive(
+            Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+        )]
+        #[serde(transparent)]
+        pub struct $name(uuid::Uuid);
+
+        impl $name {
+            /// Wraps a UUID.
+            pub const fn from_uuid(uuid: uuid::Uuid) -> Self {
+                $name(uuid)
+            }
+
+            /// The UUID inside.
+            pub const fn as_uuid(&self) -> &uuid::Uuid {
+                &self.0
+            }
+        }
+
+        impl From<uuid::Uuid> for $name {
+            fn from(uuid: uuid::Uuid) -> Self {
+                $name(uuid)
+            }
+        }
+
+        impl From<$name> for uuid::Uuid {
+            fn from(id: $name) -> Self {
+                id.0
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = $crate::IdError;
+
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                uuid::Uuid::try_parse(text)
+                    .map($name)
+                    .map_err(|_| $crate::IdError::new(stringify!($name), text))
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Display::fmt(&self.0.hyphenated(), f)
+            }
+        }
+    };
+}

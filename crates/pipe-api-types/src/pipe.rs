@@ -1,0 +1,408 @@
+//! Pipes: the [`Pipe`] record, its scaling, destination, field mappings and settings, and the
+//! create-pipe request with its validation.
+
+use time::OffsetDateTime;
+
+use crate::codec::Rfc3339;
+use crate::pipe_source::{Authentication, Credentials, IteratorType, OffsetStrategy, PipeSource};
+use crate::quantity::{Gigabytes, Millicores, Quantity};
+use crate::validate::{Checker, Rule, Validate, ValidationErrors};
+use crate::{PipeId, ServiceId};
+
+open_enum! {
+    /// The state of a pipe (PascalCase on the wire; new values appear over time).
+    pub enum PipeState {
+        /// The server does not know the state.
+        Unknown => "Unknown",
+        /// Being created.
+        Provisioning => "Provisioning",
+        /// Loading data.
+        Running => "Running",
+        /// Running with problems.
+        Degraded => "Degraded",
+        /// Being stopped.
+        Stopping => "Stopping",
+        /// Stopped.
+        Stopped => "Stopped",
+        /// Failed.
+        Failed => "Failed",
+        /// Done (one-time loads).
+        Completed => "Completed",
+        /// Failed inside the service.
+        InternalError => "InternalError",
+        /// Setting up replication (CDC).
+        Setup => "Setup",
+        /// Taking the initial snapshot (CDC).
+        Snapshot => "Snapshot",
+        /// Paused (CDC).
+        Paused => "Paused",
+        /// Being paused (CDC).
+        Pausing => "Pausing",
+        /// Being changed.
+        Modifying => "Modifying",
+        /// Re-synchronising (CDC).
+        Resync => "Resync",
+    }
+}
+
+model! {
+    /// How a pipe scales.
+    pub struct Scaling {
+        /// Number of replicas.
+        "replicas" replicas: u32,
+        /// Concurrency (object storage).
+        "concurrency" concurrency: u32,
+        /// CPU per replica, in millicores; read from a number or a quantity such as `"500m"`.
+        "replicaCpuMillicores" replica_cpu_millicores: Quantity as Millicores,
+        /// Memory per replica, in GB; read from a number or a quantity such as `"2Gi"`.
+        "replicaMemoryGb" replica_memory_gb: Quantity as Gigabytes,
+    }
+}
+
+model! {
+    /// The engine of a destination table.
+    pub struct TableEngine {
+        /// The engine type.
+        "type" kind: crate::TableEngineType,
+        /// The version column (`ReplacingMergeTree`).
+        "versionColumnId" version_column_id: String,
+        /// The columns to sum (`SummingMergeTree`).
+        "columnIds" column_ids: Vec<String>,
+    }
+}
+
+model! {
+    /// How a managed destination table is defined.
+    pub struct TableDefinition {
+        /// The table engine.
+        "engine" engine: TableEngine,
+        /// The sorting key columns.
+        "sortingKey" sorting_key: Vec<String>,
+        /// The partition key expression.
+        "partitionBy" partition_by: String,
+        /// The primary key expression.
+        "primaryKey" primary_key: String,
+    }
+}
+
+model! {
+    /// A column of a destination table.
+    pub struct DestinationColumn {
+        /// The column's name.
+        "name" name: String,
+        /// The column's type, such as `String` or `DateTime64(3)`.
+        "type" kind: String,
+    }
+}
+
+impl DestinationColumn {
+    /// A column `name` of type `kind`.
+    pub fn new(name: impl Into<String>, kind: impl Into<String>) -> Self {
+        DestinationColumn { name: Some(name.into()), kind: Some(kind.into()), ..Default::default() }
+    }
+}
+
+model! {
+    /// Where a pipe loads data.
+    pub struct Destination {
+        /// The destination database.
+        "database" database: String,
+        /// The destination table (not for database pipes).
+        "table" table: String,
+        /// Whether the pipe manages (creates) the table.
+        "managedTable" managed_table: bool,
+        /// The table's definition, for managed tables.
+        "tableDefinition" table_definition: TableDefinition,
+        /// The table's columns.
+        "columns" columns: Vec<DestinationColumn>,
+    }
+}
+
+model! {
+    /// Which source field feeds which destination column.
+    pub struct FieldMapping {
+        /// The source field.
+        "sourceField" source_field: String,
+        /// The destination column.
+        "destinationField" destination_field: String,
+    }
+}
+
+impl FieldMapping {
+    /// Maps `source_field` to `destination_field`.
+    pub fn new(source_field: impl Into<String>, destination_field: impl Into<String>) -> Self {
+        FieldMapping {
+            source_field: Some(source_field.into()),
+            destination_field: Some(destination_field.into()),
+            ..Default::default()
+        }
+    }
+}
+
+model! {
+    /// Pipe-level tuning settings.
+    pub struct PipeSettings {
+        /// Longest wait before an insert, in ms.
+        "streaming_max_insert_wait_ms" streaming_max_insert_wait_ms: u64,
+        /// Files processed concurrently.
+        "object_storage_concurrency" object_storage_concurrency: u64,
+        /// Polling interval of continuous ingestion, in ms.
+        "object_storage_polling_interval_ms" object_storage_polling_interval_ms: u64,
+        /// Bytes per insert batch.
+        "object_storage_max_insert_bytes" object_storage_max_insert_bytes: u64,
+        /// Files per insert batch.
+        "object_storage_max_file_count" object_storage_max_file_count: u64,
+        /// Threads for file processing.
+        "engine_max_threads" engine_max_threads: u64,
+        /// Insert threads.
+        "engine_max_insert_threads" engine_max_insert_threads: u64,
+        /// Smallest insert block, in bytes.
+        "engine_min_insert_block_size_bytes" engine_min_insert_block_size_bytes: u64,
+        /// Download threads.
+        "engine_max_download_threads" engine_max_download_threads: u64,
+        /// Parallel distributed insert-select mode.
+        "engine_parallel_distributed_insert_select" engine_parallel_distributed_insert_select: u64,
+        /// Whether to use the cluster function.
+        "object_storage_use_cluster_function" object_storage_use_cluster_function: bool,
+        /// Whether attached views are fed in parallel.
+        "engine_parallel_view_processing" engine_parallel_view_processing: bool,
+    }
+}
+
+model! {
+    /// A data-ingestion pipe of a service.
+    pub struct Pipe {
+        /// The pipe's id.
+        required "id" id: PipeId,
+        /// The service that owns the pipe.
+        "serviceId" service_id: ServiceId,
+        /// The pipe's name.
+        "name" name: String,
+        /// The pipe's state.
+        "state" state: PipeState,
+        /// How the pipe scales.
+        "scaling" scaling: Scaling,
+        /// Where the pipe reads.
+        "source" source: PipeSource,
+        /// Where the pipe writes.
+        "destination" destination: Destination,
+        /// Which source field feeds which column.
+        "fieldMappings" field_mappings: Vec<FieldMapping>,
+        /// Tuning settings.
+        "settings" settings: PipeSettings,
+        /// When the pipe was created.
+        "createdAt" created_at: OffsetDateTime as Rfc3339,
+        /// When the pipe was last changed.
+        "updatedAt" updated_at: OffsetDateTime as Rfc3339,
+    }
+}
+
+model! {
+    /// The body of the create-pipe request: a name, exactly one source kind, a destination, and
+    /// optionally field mappings, scaling and settings.
+    pub struct CreatePipeRequest {
+        /// The pipe's name (1 to 255 characters).
+        "name" name: String,
+        /// Where the pipe reads: exactly one source kind.
+        "source" source: PipeSource,
+        /// Where the pipe writes.
+        "destination" destination: Destination,
+        /// Which source field feeds which column.
+        "fieldMappings" field_mappings: Vec<FieldMapping>,
+        /// How the pipe scales.
+        "scaling" scaling: Scaling,
+        /// Tuning settings.
+        "settings" settings: PipeSettings,
+    }
+}
+
+impl CreatePipeRequest {
+    /// A request for a pipe `name` reading `source` into `destination`.
+    pub fn new(name: impl Into<String>, source: PipeSource, destination: Destination) -> Self {
+        CreatePipeRequest {
+            name: Some(name.into()),
+            source: Some(source),
+            destination: Some(destination),
+            ..Default::default()
+        }
+    }
+}
+
+/// The longest pipe name the service accepts.
+const MAX_NAME_CHARS: usize = 255;
+
+impl Validate for CreatePipeRequest {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        let mut c = Checker::default();
+        c.present("name", &self.name, Rule::Required, |c, name| {
+            c.text(name);
+            if name.chars().count() > MAX_NAME_CHARS {
+                c.fail(Rule::MaxChars(MAX_NAME_CHARS));
+            }
+        });
+        let database_pipe = self.source.as_ref().is_some_and(|s| s.postgres.is_some());
+        c.present("source", &self.source, Rule::Required, check_source);
+        c.present("destination", &self.destination, Rule::Required, |c, d| check_destination(c, d, database_pipe));
+        if let Some(mappings) = &self.field_mappings {
+            c.field("fieldMappings", |c| {
+                c.each(mappings, |c, m| {
+                    c.required_text("sourceField", &m.source_field);
+                    c.required_text("destinationField", &m.destination_field);
+                })
+            });
+        }
+        if let Some(replicas) = self.scaling.as_ref().and_then(|s| s.replicas) {
+            if replicas == 0 {
+                c.field("scaling", |c| c.fail_at("replicas", Rule::Range { min: 1, max: i64::from(u32::MAX) }));
+            }
+        }
+        c.finish()
+    }
+}
+
+fn check_source(c: &mut Checker, source: &PipeSource) {
+    let found = source.kinds().len();
+    if found != 1 {
+        c.fail(Rule::ExactlyOneSourceKind { found });
+        // With several kinds each is still checked, so the user sees everything at once.
+    }
+    if let Some(kafka) = &source.kafka {
+        c.field("kafka", |c| {
+            c.present("type", &kafka.kind, Rule::Required, |_, _| {});
+            c.present("format", &kafka.format, Rule::Required, |_, _| {});
+            c.required_text("brokers", &kafka.brokers);
+            c.required_text("topics", &kafka.topics);
+            c.present("authentication", &kafka.authentication, Rule::Required, |_, _| {});
+            check_credentials(c, kafka.authentication.as_ref(), &kafka.credentials, "credentials", &kafka.iam_role);
+            if let Some(offset) = &kafka.offset {
+                if offset.strategy == Some(OffsetStrategy::FromTimestamp) && offset.timestamp.is_none() {
+                    c.field("offset", |c| {
+                        c.fail_at("timestamp", Rule::RequiredBecause("when offset.strategy is from_timestamp"))
+                    });
+                }
+            }
+        });
+    }
+    if let Some(storage) = &source.object_storage {
+        c.field("objectStorage", |c| {
+            c.present("type", &storage.kind, Rule::Required, |_, _| {});
+            c.present("format", &storage.format, Rule::Required, |_, _| {});
+            c.required_text("url", &storage.url);
+            match storage.authentication.as_ref() {
+                Some(Authentication::ConnectionString) if storage.connection_string.is_none() => {
+                    c.fail_at("connectionString", Rule::RequiredBecause("when authentication is CONNECTION_STRING"));
+                }
+                Some(Authentication::ServiceAccount) if storage.service_account_key.is_none() => {
+                    c.fail_at("serviceAccountKey", Rule::RequiredBecause("when authentication is SERVICE_ACCOUNT"));
+                }
+                auth => check_credentials(c, auth, &storage.access_key, "accessKey", &storage.iam_role),
+            }
+        });
+    }
+    if let Some(kinesis) = &source.kinesis {
+        c.field("kinesis", |c| {
+            c.present("format", &kinesis.format, Rule::Required, |_, _| {});
+            c.required_text("streamName", &kinesis.stream_name);
+            c.required_text("region", &kinesis.region);
+            c.present("iteratorType", &kinesis.iterator_type, Rule::Required, |_, _| {});
+            if kinesis.iterator_type == Some(IteratorType::AtTimestamp) && kinesis.timestamp.is_none() {
+                c.fail_at("timestamp", Rule::RequiredBecause("when iteratorType is AT_TIMESTAMP"));
+            }
+            c.present("authentication", &kinesis.authentication, Rule::Required, |_, _| {});
+            check_credentials(c, kinesis.authentication.as_ref(), &kinesis.access_key, "accessKey", &kinesis.iam_role);
+        });
+    }
+    if let Some(postgres) = &source.postgres {
+        c.field("postgres", |c| {
+            c.required_text("host", &postgres.host);
+            c.present("port", &postgres.port, Rule::Required, |c, port| {
+                if *port == 0 {
+                    c.fail(Rule::Range { min: 1, max: 65535 });
+                }
+            });
+            c.required_text("database", &postgres.database);
+            let auth = postgres.authentication.as_ref().unwrap_or(&Authentication::Basic);
+            check_credentials(c, Some(auth), &postgres.credentials, "credentials", &postgres.iam_role);
+            c.field("tableMappings", |c| match &postgres.table_mappings {
+                Some(mappings) if !mappings.is_empty() => c.each(mappings, |c, m| {
+                    c.required_text("sourceSchemaName", &m.source_schema_name);
+                    c.required_text("sourceTable", &m.source_table);
+                    c.required_text("targetTable", &m.target_table);
+                }),
+                _ => c.fail(Rule::MinItems(1)),
+            });
+        });
+    }
+}
+
+/// A credentials field and whether a value has it.
+type CredentialCheck = (&'static str, fn(&Credentials) -> bool);
+
+/// The credentials an authentication method needs are present.
+fn check_credentials(
+    c: &mut Checker,
+    authentication: Option<&Authentication>,
+    credentials: &Option<Credentials>,
+    credentials_field: &'static str,
+    iam_role: &Option<String>,
+) {
+    let needs: &[CredentialCheck] = match authentication {
+        Some(
+            Authentication::Plain | Authentication::ScramSha256 | Authentication::ScramSha512 | Authentication::Basic,
+        ) => &[
+            ("username", |k| k.username.as_ref().is_some_and(|u| !u.is_empty())),
+            ("password", |k| k.password.is_some()),
+        ],
+        Some(Authentication::IamUser) => &[
+            ("accessKeyId", |k| k.access_key_id.as_ref().is_some_and(|u| !u.is_empty())),
+            ("secretKey", |k| k.secret_key.is_some()),
+        ],
+        Some(Authentication::MutualTls) => &[
+            ("certificate", |k| k.certificate.as_ref().is_some_and(|u| !u.is_empty())),
+            ("privateKey", |k| k.private_key.is_some()),
+        ],
+        Some(Authentication::IamRole) => {
+            if iam_role.as_ref().is_none_or(|r| r.trim().is_empty()) {
+                c.fail_at("iamRole", Rule::RequiredBecause("when authentication is IAM_ROLE"));
+            }
+            &[]
+        }
+        _ => &[],
+    };
+    if needs.is_empty() {
+        return;
+    }
+    let why = match authentication {
+        Some(Authentication::Plain) => "when authentication is PLAIN",
+        Some(Authentication::ScramSha256) => "when authentication is SCRAM-SHA-256",
+        Some(Authentication::ScramSha512) => "when authentication is SCRAM-SHA-512",
+        Some(Authentication::Basic) => "when authentication is basic",
+        Some(Authentication::IamUser) => "when authentication is IAM_USER",
+        _ => "when authentication is MUTUAL_TLS",
+    };
+    c.field(credentials_field, |c| match credentials {
+        None => c.fail(Rule::RequiredBecause(why)),
+        Some(credentials) => {
+            for (name, has) in needs {
+                if !has(credentials) {
+                    c.fail_at(name, Rule::RequiredBecause(why));
+                }
+            }
+        }
+    });
+}
+
+fn check_destination(c: &mut Checker, destination: &Destination, database_pipe: bool) {
+    c.required_text("database", &destination.database);
+    if !database_pipe {
+        c.required_text("table", &destination.table);
+        c.present("managedTable", &destination.managed_table, Rule::Required, |_, _| {});
+        c.field("columns", |c| match &destination.columns {
+            Some(columns) if !columns.is_empty() => c.each(columns, |c, column| {
+                c.required_text("name", &column.name);
+                c.required_text("type", &column.kind);
+            }),
+            _ => c.fail(Rule::MinItems(1)),
+        });
+    }
+}

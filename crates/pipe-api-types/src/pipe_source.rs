@@ -1,0 +1,522 @@
+//! A pipe's `source`: one sub-object per source kind (Kafka, object storage, Kinesis, Postgres),
+//! shared by the pipe record and the create-pipe request.
+
+use time::{OffsetDateTime, PrimitiveDateTime};
+
+use crate::Secret;
+use crate::codec::{UnixSeconds, ZonelessDateTime};
+
+open_enum! {
+    /// A source kind: the name of a sub-object of `source`.
+    pub enum SourceKind {
+        /// Kafka-style streaming.
+        Kafka => "kafka",
+        /// Object storage (S3, GCS, Azure Blob Storage, ...).
+        ObjectStorage => "objectStorage",
+        /// Kinesis-style streaming.
+        Kinesis => "kinesis",
+        /// Postgres replication.
+        Postgres => "postgres",
+        /// Google Pub/Sub (newer servers).
+        PubSub => "pubsub",
+        /// MySQL replication (newer servers).
+        Mysql => "mysql",
+        /// MongoDB replication (newer servers).
+        MongoDb => "mongodb",
+        /// BigQuery (newer servers).
+        BigQuery => "bigquery",
+    }
+}
+
+open_enum! {
+    /// The flavour of a Kafka source.
+    pub enum KafkaType {
+        /// Apache Kafka.
+        Kafka => "kafka",
+        /// Redpanda.
+        Redpanda => "redpanda",
+        /// Amazon MSK.
+        Msk => "msk",
+        /// Google Cloud Managed Kafka.
+        Gcmk => "gcmk",
+        /// Confluent Cloud.
+        Confluent => "confluent",
+        /// WarpStream.
+        Warpstream => "warpstream",
+        /// Azure Event Hubs.
+        AzureEventHub => "azureeventhub",
+        /// DigitalOcean Kafka.
+        DoKafka => "dokafka",
+    }
+}
+
+open_enum! {
+    /// The data format of a source.
+    pub enum DataFormat {
+        /// One JSON object per row.
+        JsonEachRow => "JSONEachRow",
+        /// One JSON object per row, read as a single object column.
+        JsonAsObject => "JSONAsObject",
+        /// Comma-separated values.
+        Csv => "CSV",
+        /// Comma-separated values with a header row.
+        CsvWithNames => "CSVWithNames",
+        /// Tab-separated values.
+        TabSeparated => "TabSeparated",
+        /// Tab-separated values with a header row.
+        TabSeparatedWithNames => "TabSeparatedWithNames",
+        /// Apache Parquet.
+        Parquet => "Parquet",
+        /// Apache Avro.
+        Avro => "Avro",
+        /// Avro with a Confluent schema registry.
+        AvroConfluent => "AvroConfluent",
+        /// Protocol Buffers.
+        Protobuf => "Protobuf",
+    }
+}
+
+open_enum! {
+    /// How a pipe authenticates to its source.
+    pub enum Authentication {
+        /// SASL PLAIN user name and password.
+        Plain => "PLAIN",
+        /// SASL SCRAM-SHA-256.
+        ScramSha256 => "SCRAM-SHA-256",
+        /// SASL SCRAM-SHA-512.
+        ScramSha512 => "SCRAM-SHA-512",
+        /// An IAM role the service assumes.
+        IamRole => "IAM_ROLE",
+        /// An IAM user's access key.
+        IamUser => "IAM_USER",
+        /// Mutual TLS with a client certificate.
+        MutualTls => "MUTUAL_TLS",
+        /// A connection string (Azure).
+        ConnectionString => "CONNECTION_STRING",
+        /// A service account key (GCS).
+        ServiceAccount => "SERVICE_ACCOUNT",
+        /// User name and password (Postgres).
+        Basic => "basic",
+    }
+}
+
+model! {
+    /// Credentials for a source. Which fields are used depends on the authentication:
+    /// `username`/`password` (PLAIN, SCRAM, Postgres), `accessKeyId`/`secretKey` (IAM_USER, and
+    /// every `accessKey`), `connectionString` (Azure Event Hubs), `certificate`/`privateKey`
+    /// (MUTUAL_TLS). Servers never echo credentials back.
+    pub struct Credentials {
+        /// User name.
+        "username" username: String,
+        /// Password.
+        "password" password: Secret,
+        /// Access key id.
+        "accessKeyId" access_key_id: String,
+        /// Secret access key.
+        "secretKey" secret_key: Secret,
+        /// Connection string.
+        "connectionString" connection_string: Secret,
+        /// Client certificate (PEM).
+        "certificate" certificate: String,
+        /// Client private key (PEM).
+        "privateKey" private_key: Secret,
+    }
+}
+
+impl Credentials {
+    /// A user name and password.
+    pub fn user_password(username: impl Into<String>, password: impl Into<Secret>) -> Self {
+        Credentials { username: Some(username.into()), password: Some(password.into()), ..Default::default() }
+    }
+
+    /// An access key id and secret access key.
+    pub fn access_key(access_key_id: impl Into<String>, secret_key: impl Into<Secret>) -> Self {
+        Credentials {
+            access_key_id: Some(access_key_id.into()),
+            secret_key: Some(secret_key.into()),
+            ..Default::default()
+        }
+    }
+
+    /// A connection string.
+    pub fn connection_string(connection_string: impl Into<Secret>) -> Self {
+        Credentials { connection_string: Some(connection_string.into()), ..Default::default() }
+    }
+
+    /// A client certificate and its private key.
+    pub fn certificate(certificate: impl Into<String>, private_key: impl Into<Secret>) -> Self {
+        Credentials {
+            certificate: Some(certificate.into()),
+            private_key: Some(private_key.into()),
+            ..Default::default()
+        }
+    }
+}
+
+open_enum! {
+    /// Where a Kafka pipe starts reading.
+    pub enum OffsetStrategy {
+        /// From the oldest message.
+        FromBeginning => "from_beginning",
+        /// From new messages only.
+        FromLatest => "from_latest",
+        /// From `offset.timestamp`.
+        FromTimestamp => "from_timestamp",
+    }
+}
+
+model! {
+    /// Where a Kafka pipe starts reading.
+    pub struct KafkaOffset {
+        /// The start strategy.
+        "strategy" strategy: OffsetStrategy,
+        /// The start time for `from_timestamp`: UTC, written without zone (`2021-01-01T00:00`).
+        "timestamp" timestamp: PrimitiveDateTime as ZonelessDateTime,
+    }
+}
+
+model! {
+    /// A Kafka schema registry.
+    pub struct SchemaRegistry {
+        /// The registry's URL.
+        "url" url: String,
+        /// How to authenticate to it.
+        "authentication" authentication: Authentication,
+        /// CA certificate (PEM) to verify it.
+        "caCertificate" ca_certificate: String,
+        /// Credentials for it.
+        "credentials" credentials: Credentials,
+    }
+}
+
+model! {
+    /// `source.kafka`: a Kafka-style stream.
+    pub struct KafkaSource {
+        /// The Kafka flavour.
+        "type" kind: KafkaType,
+        /// The message format.
+        "format" format: DataFormat,
+        /// Bootstrap brokers, comma-separated.
+        "brokers" brokers: String,
+        /// Topics, comma-separated.
+        "topics" topics: String,
+        /// The consumer group.
+        "consumerGroup" consumer_group: String,
+        /// How to authenticate.
+        "authentication" authentication: Authentication,
+        /// The IAM role (role identifier) for `IAM_ROLE`.
+        "iamRole" iam_role: String,
+        /// Where to start reading.
+        "offset" offset: KafkaOffset,
+        /// The schema registry.
+        "schemaRegistry" schema_registry: SchemaRegistry,
+        /// CA certificate (PEM) to verify the brokers.
+        "caCertificate" ca_certificate: String,
+        /// Reverse private endpoints to reach the brokers through.
+        "reversePrivateEndpointIds" reverse_private_endpoint_ids: Vec<String>,
+        /// Exactly-once delivery.
+        "exactlyOnce" exactly_once: bool,
+        /// Credentials (requests only; never echoed back).
+        "credentials" credentials: Credentials,
+    }
+}
+
+open_enum! {
+    /// The object storage provider.
+    pub enum ObjectStorageType {
+        /// Amazon S3.
+        S3 => "s3",
+        /// Google Cloud Storage.
+        Gcs => "gcs",
+        /// DigitalOcean Spaces.
+        DoSpaces => "dospaces",
+        /// Azure Blob Storage.
+        AzureBlobStorage => "azureblobstorage",
+        /// Cloudflare R2.
+        CloudflareR2 => "cloudflarer2",
+        /// OVH Object Storage.
+        OvhObjectStorage => "ovhobjectstorage",
+    }
+}
+
+open_enum! {
+    /// The compression of objects.
+    pub enum Compression {
+        /// Not compressed.
+        None => "none",
+        /// gzip.
+        Gzip => "gzip",
+        /// gzip (short name).
+        Gz => "gz",
+        /// Brotli.
+        Brotli => "brotli",
+        /// Brotli (short name).
+        Br => "br",
+        /// xz.
+        Xz => "xz",
+        /// LZMA.
+        Lzma => "LZMA",
+        /// Zstandard.
+        Zstd => "zstd",
+        /// Detected from the file name.
+        Auto => "auto",
+    }
+}
+
+model! {
+    /// `source.objectStorage`: files in a bucket.
+    pub struct ObjectStorageSource {
+        /// The storage provider.
+        "type" kind: ObjectStorageType,
+        /// The file format.
+        "format" format: DataFormat,
+        /// The files' URL; may contain glob patterns.
+        "url" url: String,
+        /// The field delimiter of CSV-like formats.
+        "delimiter" delimiter: String,
+        /// The files' compression.
+        "compression" compression: Compression,
+        /// Whether new files keep being ingested.
+        "isContinuous" is_continuous: bool,
+        /// The queue that announces new files.
+        "queueUrl" queue_url: String,
+        /// How to authenticate.
+        "authentication" authentication: Authentication,
+        /// The IAM role for `IAM_ROLE`.
+        "iamRole" iam_role: String,
+        /// Connection string (Azure); credential-bearing.
+        "connectionString" connection_string: Secret,
+        /// Path inside the container; may contain glob patterns.
+        "path" path: String,
+        /// The Azure container.
+        "azureContainerName" azure_container_name: String,
+        /// Access key for `IAM_USER` (requests only).
+        "accessKey" access_key: Credentials,
+        /// Service account key for `SERVICE_ACCOUNT` (requests only).
+        "serviceAccountKey" service_account_key: Secret,
+    }
+}
+
+open_enum! {
+    /// Where a Kinesis pipe starts reading.
+    pub enum IteratorType {
+        /// From the oldest record.
+        TrimHorizon => "TRIM_HORIZON",
+        /// From new records only.
+        Latest => "LATEST",
+        /// From `timestamp`.
+        AtTimestamp => "AT_TIMESTAMP",
+    }
+}
+
+model! {
+    /// `source.kinesis`: a Kinesis-style stream.
+    pub struct KinesisSource {
+        /// The record format.
+        "format" format: DataFormat,
+        /// The stream's name.
+        "streamName" stream_name: String,
+        /// The stream's region.
+        "region" region: String,
+        /// Whether to use enhanced fan-out.
+        "useEnhancedFanOut" use_enhanced_fan_out: bool,
+        /// Where to start reading.
+        "iteratorType" iterator_type: IteratorType,
+        /// The start time for `AT_TIMESTAMP` (an integer UNIX time on the wire).
+        "timestamp" timestamp: OffsetDateTime as UnixSeconds,
+        /// How to authenticate.
+        "authentication" authentication: Authentication,
+        /// The IAM role for `IAM_ROLE`.
+        "iamRole" iam_role: String,
+        /// Access key for `IAM_USER` (requests only).
+        "accessKey" access_key: Credentials,
+    }
+}
+
+open_enum! {
+    /// The flavour of a Postgres source.
+    pub enum PostgresType {
+        /// PostgreSQL.
+        Postgres => "postgres",
+        /// Supabase.
+        Supabase => "supabase",
+        /// Neon.
+        Neon => "neon",
+        /// AlloyDB.
+        AlloyDb => "alloydb",
+        /// PlanetScale.
+        PlanetScale => "planetscale",
+        /// Amazon RDS for PostgreSQL.
+        RdsPostgres => "rdspostgres",
+        /// Amazon Aurora PostgreSQL.
+        AuroraPostgres => "aurorapostgres",
+        /// Cloud SQL for PostgreSQL.
+        CloudSqlPostgres => "cloudsqlpostgres",
+        /// Azure Database for PostgreSQL.
+        AzurePostgres => "azurepostgres",
+        /// Crunchy Bridge.
+        CrunchyBridge => "crunchybridge",
+        /// Tiger Data.
+        TigerData => "tigerdata",
+    }
+}
+
+open_enum! {
+    /// How a Postgres pipe replicates.
+    pub enum ReplicationMode {
+        /// Change data capture after an initial snapshot.
+        Cdc => "cdc",
+        /// A one-time snapshot.
+        Snapshot => "snapshot",
+        /// Change data capture without a snapshot.
+        CdcOnly => "cdc_only",
+    }
+}
+
+model! {
+    /// `source.postgres.settings`.
+    pub struct PostgresSettings {
+        /// Seconds between CDC syncs.
+        "syncIntervalSeconds" sync_interval_seconds: u32,
+        /// Rows per pulled batch.
+        "pullBatchSize" pull_batch_size: u32,
+        /// The publication to replicate.
+        "publicationName" publication_name: String,
+        /// The replication mode.
+        "replicationMode" replication_mode: ReplicationMode,
+        /// The replication slot (for `cdc_only`).
+        "replicationSlotName" replication_slot_name: String,
+        /// Keep columns' nullability in the destination.
+        "allowNullableColumns" allow_nullable_columns: bool,
+        /// Parallel workers per table in the initial load.
+        "initialLoadParallelism" initial_load_parallelism: u32,
+        /// Rows per partition in the snapshot.
+        "snapshotNumRowsPerPartition" snapshot_num_rows_per_partition: u64,
+        /// Tables snapshotted in parallel.
+        "snapshotNumberOfParallelTables" snapshot_number_of_parallel_tables: u32,
+        /// Failover replication slots (Postgres 17+).
+        "enableFailoverSlots" enable_failover_slots: bool,
+    }
+}
+
+open_enum! {
+    /// A destination table engine.
+    pub enum TableEngineType {
+        /// Append-only.
+        MergeTree => "MergeTree",
+        /// Keeps the latest version of each row.
+        ReplacingMergeTree => "ReplacingMergeTree",
+        /// Sums numeric columns of equal keys.
+        SummingMergeTree => "SummingMergeTree",
+        /// Stores nothing; feeds materialized views.
+        Null => "Null",
+    }
+}
+
+model! {
+    /// One table replicated by a Postgres pipe.
+    pub struct PostgresTableMapping {
+        /// The source schema.
+        "sourceSchemaName" source_schema_name: String,
+        /// The source table.
+        "sourceTable" source_table: String,
+        /// The destination table.
+        "targetTable" target_table: String,
+        /// Columns not replicated.
+        "excludedColumns" excluded_columns: Vec<String>,
+        /// Whether `sortingKeys` replaces the primary key as sorting key.
+        "useCustomSortingKey" use_custom_sorting_key: bool,
+        /// The custom sorting key.
+        "sortingKeys" sorting_keys: Vec<String>,
+        /// The destination table's engine.
+        "tableEngine" table_engine: TableEngineType,
+    }
+}
+
+model! {
+    /// `source.postgres`: Postgres replication.
+    pub struct PostgresSource {
+        /// The Postgres flavour.
+        "type" kind: PostgresType,
+        /// The server's host.
+        "host" host: String,
+        /// The server's port.
+        "port" port: u16,
+        /// The database to replicate.
+        "database" database: String,
+        /// How to authenticate (`basic` or `IAM_ROLE`).
+        "authentication" authentication: Authentication,
+        /// The IAM role for `IAM_ROLE`.
+        "iamRole" iam_role: String,
+        /// CA certificate (PEM) to verify the server.
+        "caCertificate" ca_certificate: String,
+        /// User name and password (requests only).
+        "credentials" credentials: Credentials,
+        /// Replication settings.
+        "settings" settings: PostgresSettings,
+        /// The tables to replicate.
+        "tableMappings" table_mappings: Vec<PostgresTableMapping>,
+    }
+}
+
+model! {
+    /// A pipe's `source`: exactly one source kind is set.
+    pub struct PipeSource {
+        /// A Kafka-style stream.
+        "kafka" kafka: KafkaSource,
+        /// Object storage.
+        "objectStorage" object_storage: ObjectStorageSource,
+        /// A Kinesis-style stream.
+        "kinesis" kinesis: KinesisSource,
+        /// Postgres replication.
+        "postgres" postgres: PostgresSource,
+    }
+}
+
+impl PipeSource {
+    /// A Kafka source.
+    pub fn kafka(source: KafkaSource) -> Self {
+        PipeSource { kafka: Some(source), ..Default::default() }
+    }
+
+    /// An object storage source.
+    pub fn object_storage(source: ObjectStorageSource) -> Self {
+        PipeSource { object_storage: Some(source), ..Default::default() }
+    }
+
+    /// A Kinesis source.
+    pub fn kinesis(source: KinesisSource) -> Self {
+        PipeSource { kinesis: Some(source), ..Default::default() }
+    }
+
+    /// A Postgres source.
+    pub fn postgres(source: PostgresSource) -> Self {
+        PipeSource { postgres: Some(source), ..Default::default() }
+    }
+
+    /// The source kinds present: the four this crate models, then any other object-valued
+    /// field (a kind of a newer server, such as `pubsub`).
+    pub fn kinds(&self) -> Vec<SourceKind> {
+        let known = [
+            (self.kafka.is_some(), SourceKind::Kafka),
+            (self.object_storage.is_some(), SourceKind::ObjectStorage),
+            (self.kinesis.is_some(), SourceKind::Kinesis),
+            (self.postgres.is_some(), SourceKind::Postgres),
+        ];
+        let mut kinds: Vec<SourceKind> =
+            known.into_iter().filter(|(present, _)| *present).map(|(_, kind)| kind).collect();
+        kinds.extend(
+            self.unknown
+                .iter()
+                .filter(|(_, raw)| raw.get().trim_start().starts_with('{'))
+                .map(|(name, _)| SourceKind::from(name)),
+        );
+        kinds
+    }
+
+    /// The source kind, when exactly one is present.
+    pub fn kind(&self) -> Option<SourceKind> {
+        let mut kinds = self.kinds();
+        (kinds.len() == 1).then(|| kinds.remove(0))
+    }
+}

@@ -1,0 +1,146 @@
+//! `scaling.replicaCpuMillicores` and `scaling.replicaMemoryGb`: numbers in the contract, but
+//! real servers sometimes send Kubernetes quantity strings (`"500m"`, `"2Gi"`).
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serializer};
+
+use crate::codec::Codec;
+
+/// A resource amount in its field's unit (millicores, or gigabytes of memory), read from a number
+/// or a Kubernetes quantity string. A value read as a string is written back as that string.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Quantity {
+    value: f64,
+    text: Option<Box<str>>,
+}
+
+impl Quantity {
+    /// An amount in the field's unit, written as a JSON number.
+    pub fn new(value: f64) -> Self {
+        Quantity { value, text: None }
+    }
+
+    /// The amount in the field's unit: millicores for `replicaCpuMillicores`, gigabytes (2^30
+    /// bytes, as Kubernetes' `Gi`) for `replicaMemoryGb`.
+    pub fn value(&self) -> f64 {
+        self.value
+    }
+
+    /// The quantity string the server sent, when it sent one instead of a number.
+    pub fn original_text(&self) -> Option<&str> {
+        self.text.as_deref()
+    }
+}
+
+impl From<u32> for Quantity {
+    fn from(value: u32) -> Self {
+        Quantity::new(f64::from(value))
+    }
+}
+
+impl From<f64> for Quantity {
+    fn from(value: f64) -> Self {
+        Quantity::new(value)
+    }
+}
+
+impl fmt::Display for Quantity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.text {
+            Some(text) => f.write_str(text),
+            None => write!(f, "{}", self.value),
+        }
+    }
+}
+
+/// Parses a Kubernetes quantity (`"500m"`, `"2Gi"`, `"1.5"`, `"1e3"`) into its base amount
+/// (cores, or bytes). `None` when the text is not a quantity.
+pub fn parse_kubernetes_quantity(text: &str) -> Option<f64> {
+    const SUFFIXES: [(&str, f64); 14] = [
+        ("Ki", 1024.0),
+        ("Mi", 1_048_576.0),
+        ("Gi", 1_073_741_824.0),
+        ("Ti", 1_099_511_627_776.0),
+        ("Pi", 1_125_899_906_842_624.0),
+        ("Ei", 1_152_921_504_606_846_976.0),
+        ("n", 1e-9),
+        ("u", 1e-6),
+        ("m", 1e-3),
+        ("k", 1e3),
+        ("M", 1e6),
+        ("G", 1e9),
+        ("T", 1e12),
+        ("P", 1e15),
+    ];
+    let text = text.trim();
+    let (number, scale) = SUFFIXES
+        .iter()
+        .find_map(|(suffix, scale)| text.strip_suffix(suffix).map(|n| (n, *scale)))
+        .or_else(|| text.strip_suffix('E').map(|n| (n, 1e18)))
+        .unwrap_or((text, 1.0));
+    // Only digits, one dot, a sign and an exponent: `f64::from_str` alone would accept "inf".
+    let plain = !number.is_empty()
+        && number.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'+' | b'-' | b'e' | b'E'))
+        && number.bytes().any(|b| b.is_ascii_digit());
+    let value = number.parse::<f64>().ok().filter(|_| plain)? * scale;
+    value.is_finite().then_some(value)
+}
+
+/// Reads a number (already in the field's unit) or a quantity string, converted with `per_unit`
+/// base amounts per field unit.
+fn decode_quantity<'de, D: Deserializer<'de>>(deserializer: D, per_unit: f64) -> Result<Option<Quantity>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Wire {
+        Number(f64),
+        Text(String),
+    }
+    // Untagged buffering is fine here: the value is one scalar.
+    match Option::<Wire>::deserialize(deserializer)? {
+        None => Ok(None),
+        Some(Wire::Number(value)) => Ok(Some(Quantity::new(value))),
+        Some(Wire::Text(text)) => match parse_kubernetes_quantity(&text) {
+            Some(base) => Ok(Some(Quantity { value: base / per_unit, text: Some(text.into()) })),
+            None => {
+                Err(serde::de::Error::custom(format_args!("{text:?} is neither a number nor a Kubernetes quantity")))
+            }
+        },
+    }
+}
+
+fn encode_quantity<S: Serializer>(value: &Quantity, serializer: S) -> Result<S::Ok, S::Error> {
+    match &value.text {
+        Some(text) => serializer.serialize_str(text),
+        None if value.value.fract() == 0.0 && value.value.abs() < 9.0e15 => {
+            serializer.serialize_i64(value.value as i64)
+        }
+        None => serializer.serialize_f64(value.value),
+    }
+}
+
+/// `replicaCpuMillicores`: a number of millicores, or a quantity of cores (`"500m"` is 500).
+pub(crate) struct Millicores;
+
+impl Codec<Quantity> for Millicores {
+    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Quantity>, D::Error> {
+        decode_quantity(deserializer, 1e-3)
+    }
+
+    fn encode<S: Serializer>(value: &Quantity, serializer: S) -> Result<S::Ok, S::Error> {
+        encode_quantity(value, serializer)
+    }
+}
+
+/// `replicaMemoryGb`: a number of gigabytes, or a quantity of bytes (`"2Gi"` is 2).
+pub(crate) struct Gigabytes;
+
+impl Codec<Quantity> for Gigabytes {
+    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Quantity>, D::Error> {
+        decode_quantity(deserializer, 1_073_741_824.0)
+    }
+
+    fn encode<S: Serializer>(value: &Quantity, serializer: S) -> Result<S::Ok, S::Error> {
+        encode_quantity(value, serializer)
+    }
+}

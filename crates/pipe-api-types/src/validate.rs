@@ -1,0 +1,229 @@
+//! Validation of request models: every violation at once, each naming the field path and the rule.
+
+use std::fmt;
+
+use base64::Engine as _;
+
+/// A request model that can check itself before anything is built from it.
+pub trait Validate {
+    /// Checks every rule and reports every violation at once.
+    fn validate(&self) -> Result<(), ValidationErrors>;
+}
+
+/// A rule a request field must follow.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Rule {
+    /// The field must be present.
+    Required,
+    /// The field must be present because of another field's value (named in the text).
+    RequiredBecause(&'static str),
+    /// The text must not be empty (or only whitespace).
+    NotBlank,
+    /// The text must not contain control characters.
+    NoControlCharacters,
+    /// The text must be at most this many characters long.
+    MaxChars(usize),
+    /// The list must have at least this many elements.
+    MinItems(usize),
+    /// The text must be an IPv4 or IPv6 address or CIDR block.
+    IpAddressOrCidr,
+    /// The text must be the base64 encoding of exactly 32 bytes (a SHA-256 digest).
+    Base64Of32Bytes,
+    /// Exactly one source kind must be given; this many were.
+    ExactlyOneSourceKind {
+        /// How many source kinds the request holds.
+        found: usize,
+    },
+    /// The number must be within these bounds (inclusive).
+    Range {
+        /// The smallest allowed value.
+        min: i64,
+        /// The largest allowed value.
+        max: i64,
+    },
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rule::Required => f.write_str("is required"),
+            Rule::RequiredBecause(why) => write!(f, "is required {why}"),
+            Rule::NotBlank => f.write_str("must not be empty"),
+            Rule::NoControlCharacters => f.write_str("must not contain control characters"),
+            Rule::MaxChars(max) => write!(f, "must be at most {max} characters long"),
+            Rule::MinItems(1) => f.write_str("must have at least 1 element"),
+            Rule::MinItems(min) => write!(f, "must have at least {min} elements"),
+            Rule::IpAddressOrCidr => f.write_str("must be an IPv4 or IPv6 address or CIDR block"),
+            Rule::Base64Of32Bytes => f.write_str("must be base64 of exactly 32 bytes (a SHA-256 digest)"),
+            Rule::ExactlyOneSourceKind { found } => {
+                write!(f, "must hold exactly one source kind (kafka, objectStorage, kinesis, postgres); found {found}")
+            }
+            Rule::Range { min, max } => write!(f, "must be between {min} and {max}"),
+        }
+    }
+}
+
+/// One broken rule: the field path (`ipAccessList[2].source`) and the rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Violation {
+    /// Where, as a JSON path from the request's root: `source.kafka.brokers`.
+    pub path: String,
+    /// What rule the value breaks.
+    pub rule: Rule,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` {}", self.path, self.rule)
+    }
+}
+
+/// Every rule a request breaks. Never empty.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValidationErrors {
+    violations: Vec<Violation>,
+}
+
+impl ValidationErrors {
+    /// The violations, in the order of the request's fields.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+
+    /// Whether the field at `path` breaks `rule`.
+    pub fn contains(&self, path: &str, rule: &Rule) -> bool {
+        self.violations.iter().any(|v| v.path == path && v.rule == *rule)
+    }
+}
+
+impl fmt::Display for ValidationErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid request: ")?;
+        for (i, violation) in self.violations.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{violation}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ValidationErrors {}
+
+/// Walks a request, tracking the field path, and collects violations.
+#[derive(Default)]
+pub(crate) struct Checker {
+    path: Vec<Segment>,
+    violations: Vec<Violation>,
+}
+
+enum Segment {
+    Field(&'static str),
+    Index(usize),
+}
+
+impl Checker {
+    /// Runs `check` with `name` appended to the path.
+    pub(crate) fn field(&mut self, name: &'static str, check: impl FnOnce(&mut Checker)) {
+        self.path.push(Segment::Field(name));
+        check(self);
+        self.path.pop();
+    }
+
+    /// Runs `check` on every element of a list, with its index appended to the path.
+    pub(crate) fn each<T>(&mut self, items: &[T], mut check: impl FnMut(&mut Checker, &T)) {
+        for (i, item) in items.iter().enumerate() {
+            self.path.push(Segment::Index(i));
+            check(self, item);
+            self.path.pop();
+        }
+    }
+
+    /// Records that the current field breaks `rule`.
+    pub(crate) fn fail(&mut self, rule: Rule) {
+        let mut path = String::new();
+        for segment in &self.path {
+            match segment {
+                Segment::Field(name) if path.is_empty() => path.push_str(name),
+                Segment::Field(name) => {
+                    path.push('.');
+                    path.push_str(name);
+                }
+                Segment::Index(i) => path.push_str(&format!("[{i}]")),
+            }
+        }
+        self.violations.push(Violation { path, rule });
+    }
+
+    /// Records `rule` at the child field `name`.
+    pub(crate) fn fail_at(&mut self, name: &'static str, rule: Rule) {
+        self.field(name, |c| c.fail(rule));
+    }
+
+    /// A field that must be present: runs `check` on it, or records `rule` when it is absent.
+    pub(crate) fn present<T>(
+        &mut self,
+        name: &'static str,
+        value: &Option<T>,
+        rule: Rule,
+        check: impl FnOnce(&mut Checker, &T),
+    ) {
+        self.field(name, |c| match value {
+            Some(value) => check(c, value),
+            None => c.fail(rule),
+        });
+    }
+
+    /// A required text that must not be blank nor hold control characters.
+    pub(crate) fn required_text(&mut self, name: &'static str, value: &Option<String>) {
+        self.present(name, value, Rule::Required, |c, text| c.text(text));
+    }
+
+    /// A text, when present, must not be blank nor hold control characters.
+    pub(crate) fn text(&mut self, text: &str) {
+        if text.trim().is_empty() {
+            self.fail(Rule::NotBlank);
+        } else if has_control_characters(text) {
+            self.fail(Rule::NoControlCharacters);
+        }
+    }
+
+    /// Ends the walk.
+    pub(crate) fn finish(self) -> Result<(), ValidationErrors> {
+        if self.violations.is_empty() { Ok(()) } else { Err(ValidationErrors { violations: self.violations }) }
+    }
+}
+
+/// Whether `text` holds a control character (C0, DEL or C1).
+pub fn has_control_characters(text: &str) -> bool {
+    text.chars().any(char::is_control)
+}
+
+/// Whether `text` is an IPv4 or IPv6 address, or a CIDR block of either (`10.0.0.0/8`,
+/// `2001:db8::/32`), as an IP access entry's `source` must be.
+pub fn is_ip_address_or_cidr(text: &str) -> bool {
+    let (address, prefix) = match text.split_once('/') {
+        Some((address, prefix)) => (address, Some(prefix)),
+        None => (text, None),
+    };
+    let Ok(address) = address.parse::<std::net::IpAddr>() else {
+        return false;
+    };
+    let Some(prefix) = prefix else {
+        return true;
+    };
+    let max = if address.is_ipv4() { 32 } else { 128 };
+    // Digits only: `u8::from_str` would accept a leading `+`.
+    !prefix.is_empty()
+        && prefix.len() <= 3
+        && prefix.bytes().all(|b| b.is_ascii_digit())
+        && prefix.parse::<u8>().is_ok_and(|bits| bits <= max)
+}
+
+/// Whether `text` is standard base64 (padded) of exactly 32 bytes.
+pub fn is_base64_of_32_bytes(text: &str) -> bool {
+    base64::engine::general_purpose::STANDARD.decode(text).is_ok_and(|bytes| bytes.len() == 32)
+}

@@ -1,0 +1,1 @@
+//! Shared helpers of the workspace end-to-end tests (in `tests/tests/`).
