@@ -90,6 +90,20 @@ macro_rules! model {
             pub unknown: $crate::UnknownFields,
         }
 
+        // Setters named after the fields, because the struct is `#[non_exhaustive]` and so
+        // cannot be written as a literal outside this crate:
+        // `KafkaSource::default().brokers("b:9092").topics("events")`.
+        impl $name {
+            $(
+                #[doc = concat!("Sets `", $json, "`.")]
+                #[must_use]
+                pub fn $field(mut self, value: impl Into<$ty>) -> Self {
+                    self.$field = Some(value.into());
+                    self
+                }
+            )*
+        }
+
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 use serde::ser::SerializeMap as _;

@@ -139,12 +139,12 @@ impl Credentials {
     }
 
     /// A connection string.
-    pub fn connection_string(connection_string: impl Into<Secret>) -> Self {
+    pub fn from_connection_string(connection_string: impl Into<Secret>) -> Self {
         Credentials { connection_string: Some(connection_string.into()), ..Default::default() }
     }
 
     /// A client certificate and its private key.
-    pub fn certificate(certificate: impl Into<String>, private_key: impl Into<Secret>) -> Self {
+    pub fn client_certificate(certificate: impl Into<String>, private_key: impl Into<Secret>) -> Self {
         Credentials {
             certificate: Some(certificate.into()),
             private_key: Some(private_key.into()),
@@ -474,26 +474,6 @@ model! {
 }
 
 impl PipeSource {
-    /// A Kafka source.
-    pub fn kafka(source: KafkaSource) -> Self {
-        PipeSource { kafka: Some(source), ..Default::default() }
-    }
-
-    /// An object storage source.
-    pub fn object_storage(source: ObjectStorageSource) -> Self {
-        PipeSource { object_storage: Some(source), ..Default::default() }
-    }
-
-    /// A Kinesis source.
-    pub fn kinesis(source: KinesisSource) -> Self {
-        PipeSource { kinesis: Some(source), ..Default::default() }
-    }
-
-    /// A Postgres source.
-    pub fn postgres(source: PostgresSource) -> Self {
-        PipeSource { postgres: Some(source), ..Default::default() }
-    }
-
     /// The source kinds present: the four this crate models, then any other object-valued
     /// field (a kind of a newer server, such as `pubsub`).
     pub fn kinds(&self) -> Vec<SourceKind> {

@@ -74,6 +74,14 @@ pub struct Violation {
     pub rule: Rule,
 }
 
+impl Violation {
+    /// A violation of `rule` at `path`, for checks made outside this crate (such as a query
+    /// parameter's bounds).
+    pub fn new(path: impl Into<String>, rule: Rule) -> Self {
+        Violation { path: path.into(), rule }
+    }
+}
+
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "`{}` {}", self.path, self.rule)
@@ -87,6 +95,11 @@ pub struct ValidationErrors {
 }
 
 impl ValidationErrors {
+    /// The errors made of `violations`; `None` when there are none.
+    pub fn from_violations(violations: Vec<Violation>) -> Option<Self> {
+        (!violations.is_empty()).then_some(ValidationErrors { violations })
+    }
+
     /// The violations, in the order of the request's fields.
     pub fn violations(&self) -> &[Violation] {
         &self.violations
