@@ -1,0 +1,164 @@
+//! The two interfaces: where they live, how they authenticate, and how their success bodies
+//! are wrapped. Each rule is written here once; endpoints only say what is particular to them.
+
+use std::fmt;
+
+use http::HeaderValue;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use crate::auth::{BearerToken, ManagementCredentials};
+use crate::url::BaseUrl;
+
+/// An interface: its base URL, its `Authorization` header, and how a success body carries the
+/// result. Implemented by [`Management`] and [`Alerting`] only.
+pub trait Api: sealed::Sealed {
+    /// Where the interface lives.
+    fn base_url(&self) -> &BaseUrl;
+
+    /// The `Authorization` header value, marked sensitive.
+    fn authorization(&self) -> HeaderValue;
+
+    /// Decodes a success body into the result and the server's request id.
+    #[doc(hidden)]
+    fn decode_success<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::Management {}
+    impl Sealed for super::Alerting {}
+}
+
+/// Where and why a success body did not decode.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct SuccessDecodeError {
+    pub(crate) path: String,
+    pub(crate) message: String,
+    pub(crate) request_id: Option<String>,
+}
+
+/// The management interface (`{base_url}/v1`, HTTP Basic with a key id and key secret,
+/// results in a `{status, requestId, result}` envelope).
+#[derive(Clone, Debug)]
+pub struct Management {
+    base_url: BaseUrl,
+    credentials: ManagementCredentials,
+}
+
+impl Management {
+    /// The management interface at `base_url`, authenticated with `credentials`.
+    pub fn new(base_url: BaseUrl, credentials: ManagementCredentials) -> Self {
+        Management { base_url, credentials }
+    }
+
+    /// The credentials in use.
+    pub fn credentials(&self) -> &ManagementCredentials {
+        &self.credentials
+    }
+}
+
+/// The management envelope. Unknown members are skipped, and `status` is not read: the HTTP
+/// status is the one that counts.
+#[derive(Deserialize)]
+struct Envelope<T> {
+    #[serde(rename = "requestId", default)]
+    request_id: Option<String>,
+    #[serde(default = "Option::default")]
+    result: Option<T>,
+}
+
+/// Only the request id of an envelope, read when the whole does not decode.
+#[derive(Deserialize)]
+struct EnvelopeId {
+    #[serde(rename = "requestId", default)]
+    request_id: Option<serde_json::Value>,
+}
+
+impl Api for Management {
+    fn base_url(&self) -> &BaseUrl {
+        &self.base_url
+    }
+
+    fn authorization(&self) -> HeaderValue {
+        self.credentials.header_value()
+    }
+
+    fn decode_success<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError> {
+        let envelope: Envelope<T> = decode(body, |body| {
+            serde_json::from_slice::<EnvelopeId>(body).ok().and_then(|e| e.request_id?.as_str().map(str::to_owned))
+        })?;
+        let result = match envelope.result {
+            Some(result) => result,
+            // No `result` (or `null`): fine for an output that accepts null (the escape
+            // hatch's JSON value), an error for any model.
+            None => T::deserialize(serde_json::Value::Null).map_err(|_| SuccessDecodeError {
+                path: "result".to_owned(),
+                message: "the envelope has no `result`".to_owned(),
+                request_id: envelope.request_id.clone(),
+            })?,
+        };
+        Ok((result, envelope.request_id))
+    }
+}
+
+/// The alerting interface (`{alerts_base_url}/api/v2`, `Authorization: Bearer <token>`, no
+/// envelope).
+#[derive(Clone, Debug)]
+pub struct Alerting {
+    base_url: BaseUrl,
+    token: BearerToken,
+}
+
+impl Alerting {
+    /// The alerting interface at `base_url`, authenticated with `token`.
+    pub fn new(base_url: BaseUrl, token: BearerToken) -> Self {
+        Alerting { base_url, token }
+    }
+}
+
+impl Api for Alerting {
+    fn base_url(&self) -> &BaseUrl {
+        &self.base_url
+    }
+
+    fn authorization(&self) -> HeaderValue {
+        self.token.header_value()
+    }
+
+    fn decode_success<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError> {
+        Ok((decode(body, |_| None)?, None))
+    }
+}
+
+/// Decodes on the fast path; only when that fails, decodes again tracking the path, to say
+/// where (tracking costs time on every value, so the successful path never pays it).
+fn decode<T: DeserializeOwned>(
+    body: &[u8],
+    request_id: impl FnOnce(&[u8]) -> Option<String>,
+) -> Result<T, SuccessDecodeError> {
+    match serde_json::from_slice::<T>(body) {
+        Ok(value) => Ok(value),
+        Err(fast) => {
+            let (path, message) =
+                match serde_path_to_error::deserialize::<_, T>(&mut serde_json::Deserializer::from_slice(body)) {
+                    Err(tracked) => (tracked.path().to_string(), tracked.into_inner().to_string()),
+                    Ok(_) => (".".to_owned(), fast.to_string()),
+                };
+            Err(SuccessDecodeError { path, message, request_id: request_id(body) })
+        }
+    }
+}
+
+impl fmt::Display for Management {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "management interface at {} as key {}", self.base_url, self.credentials.key_id())
+    }
+}
+
+impl fmt::Display for Alerting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "alerting interface at {}", self.base_url)
+    }
+}

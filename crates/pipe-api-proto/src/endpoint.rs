@@ -1,0 +1,153 @@
+//! The [`Endpoint`] trait (what is particular to one operation) and [`EndpointExt`] (the shared
+//! work: building, status routing, decoding), implemented once for every endpoint so that
+//! policy cannot drift from one operation to another.
+
+use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
+use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use pipe_api_types::{Validate, ValidationErrors};
+
+use crate::api::Api;
+use crate::error::{ApiError, BuildError, BuildErrorKind, DecodeError, Error, TransportFailure};
+use crate::transport::Transport;
+
+/// The `User-Agent` of every request.
+pub const USER_AGENT_VALUE: &str = concat!("pipe-api-proto/", env!("CARGO_PKG_VERSION"));
+
+/// One operation of an interface: its method, path, query, body and result type. Nothing
+/// else: base URL joining, headers, authentication and response handling are shared.
+pub trait Endpoint {
+    /// The interface the operation belongs to.
+    type Api: Api;
+    /// What a success decodes to.
+    type Output: DeserializeOwned;
+
+    /// The operation's name in errors, such as `create_pipe`.
+    fn operation(&self) -> &'static str;
+
+    /// The HTTP method.
+    fn method(&self) -> Method;
+
+    /// The encoded path under the base URL, starting with `/`.
+    fn path(&self) -> String;
+
+    /// Query parameters, unencoded.
+    fn query(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// Checks what is not a request model (query parameters' bounds). Request models are
+    /// checked by the body itself.
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        Ok(())
+    }
+
+    /// The JSON body, validated first; `None` for none.
+    fn body(&self) -> Result<Option<Vec<u8>>, BuildErrorKind> {
+        Ok(None)
+    }
+
+    /// Completes the output with what the headers say (such as a total count).
+    fn complete(&self, output: &mut Self::Output, headers: &HeaderMap) {
+        let _ = (output, headers);
+    }
+}
+
+/// A validated request model serialized as a JSON body: the one way a body is made.
+pub(crate) fn json_body<T: Validate + Serialize>(model: &T) -> Result<Option<Vec<u8>>, BuildErrorKind> {
+    model.validate().map_err(BuildErrorKind::Invalid)?;
+    serde_json::to_vec(model).map(Some).map_err(BuildErrorKind::Serialize)
+}
+
+/// A successful result, with what the server said about it.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Reply<T> {
+    /// The decoded result.
+    pub value: T,
+    /// The server's `requestId` (management interface).
+    pub request_id: Option<String>,
+    /// The HTTP status (a 2xx).
+    pub status: StatusCode,
+}
+
+impl<T> Reply<T> {
+    /// The result, dropping the rest.
+    pub fn into_value(self) -> T {
+        self.value
+    }
+}
+
+/// The shared work of every [`Endpoint`]: build the request, parse the response, or both over
+/// a [`Transport`]. Implemented for every endpoint; not meant to be implemented by hand.
+pub trait EndpointExt: Endpoint {
+    /// Builds the request: validates the body first (an invalid model builds nothing), joins
+    /// the base URL, and sets `Authorization` (sensitive), `Accept`, `User-Agent`, and
+    /// `Content-Type` when there is a body.
+    fn build_request(&self, api: &Self::Api) -> Result<Request<Vec<u8>>, BuildError> {
+        let operation = self.operation();
+        self.validate().map_err(|errors| BuildError::new(operation, BuildErrorKind::Invalid(errors)))?;
+        let body = self.body().map_err(|kind| BuildError::new(operation, kind))?;
+        let query = self.query();
+        let query: Vec<(&str, String)> = query.iter().map(|(name, value)| (name.as_str(), value.clone())).collect();
+        let uri = api
+            .base_url()
+            .join(&self.path(), &query)
+            .map_err(|e| BuildError::new(operation, BuildErrorKind::Uri(e)))?;
+        let mut request = Request::builder().method(self.method()).uri(uri);
+        if let Some(headers) = request.headers_mut() {
+            headers.insert(AUTHORIZATION, api.authorization());
+            headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
+            headers.insert(USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE));
+            if body.is_some() {
+                headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            }
+        }
+        request.body(body.unwrap_or_default()).map_err(|e| BuildError::new(operation, BuildErrorKind::Uri(e)))
+    }
+
+    /// Parses a response: 2xx decodes (a failure names the JSON path), anything else is an
+    /// [`ApiError`] (3xx included: redirects are never followed).
+    fn parse_response(&self, response: Response<Vec<u8>>) -> Result<Reply<Self::Output>, Error> {
+        let (parts, body) = response.into_parts();
+        let operation = self.operation();
+        if !parts.status.is_success() {
+            return Err(Error::Api(Box::new(ApiError::from_response(
+                operation,
+                self.method(),
+                parts.status,
+                &parts.headers,
+                body,
+            ))));
+        }
+        match <Self::Api as Api>::decode_success::<Self::Output>(&body) {
+            Ok((mut value, request_id)) => {
+                self.complete(&mut value, &parts.headers);
+                Ok(Reply { value, request_id, status: parts.status })
+            }
+            Err(e) => Err(Error::Decode(Box::new(DecodeError::new(
+                operation,
+                parts.status,
+                e.request_id,
+                e.path,
+                e.message,
+                body,
+            )))),
+        }
+    }
+
+    /// Builds, sends over `transport` once, and parses. Retrying is the driver's choice: see
+    /// [`crate::retry`].
+    fn send<T: Transport + ?Sized>(&self, api: &Self::Api, transport: &mut T) -> Result<Reply<Self::Output>, Error> {
+        let request = self.build_request(api)?;
+        let method = request.method().clone();
+        let response = transport
+            .send(request)
+            .map_err(|e| Error::Transport(TransportFailure::new(self.operation(), method, e)))?;
+        self.parse_response(response)
+    }
+}
+
+impl<E: Endpoint + ?Sized> EndpointExt for E {}

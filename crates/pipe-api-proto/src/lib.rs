@@ -1,0 +1,74 @@
+//! Sans-IO requests and responses for the pipe management interface (`/v1`) and the alerting
+//! interface (`/api/v2`): an operation becomes an `http::Request<Vec<u8>>`, and an
+//! `http::Response<Vec<u8>>` becomes a typed result or a typed error. No IO, no sleeping, no
+//! clock: bring any HTTP client.
+//!
+//! ```
+//! use pipe_api_proto::{BaseUrl, EndpointExt, ListPipes, Management, ManagementCredentials};
+//! use pipe_api_types::{OrganizationId, ServiceId};
+//!
+//! let api = Management::new(
+//!     BaseUrl::parse("https://api.example.com")?,
+//!     ManagementCredentials::new("key-id", "key-secret")?,
+//! );
+//! let org: OrganizationId = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse()?;
+//! let service: ServiceId = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse()?;
+//! let list = ListPipes::new(org, service);
+//!
+//! // 1. Build the request.
+//! let request = list.build_request(&api)?;
+//! assert_eq!(request.uri().path(), format!("/v1/organizations/{org}/services/{service}/pipes"));
+//!
+//! // 2. Send it with your own HTTP client (here: a canned answer).
+//! let response = http::Response::builder()
+//!     .status(200)
+//!     .body(br#"{"status":200,"requestId":"r-1","result":[{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","state":"Running"}]}"#.to_vec())?;
+//!
+//! // 3. Parse the response.
+//! let reply = list.parse_response(response)?;
+//! assert_eq!(reply.value.len(), 1);
+//! assert_eq!(reply.request_id.as_deref(), Some("r-1"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Or hand [`EndpointExt::send`] any [`Transport`] (a closure is one) to do all three.
+//!
+//! # Where things live
+//! * [`Endpoint`]: what is particular to an operation; one file per resource in `endpoints`.
+//! * [`EndpointExt`]: the shared work (headers, auth, envelope, status routing, errors).
+//! * [`Raw`]: the escape hatch for operations not modelled yet.
+//! * [`retry`]: retry and rate-limit decisions as pure functions.
+//! * [`render_request`]: a stable text rendering of a request for snapshot tests.
+//! * `test_util` (feature `test-util`): transports for users' own tests.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod api;
+mod auth;
+mod endpoint;
+mod endpoints;
+mod error;
+mod redact;
+pub mod retry;
+mod snapshot;
+#[cfg(feature = "test-util")]
+pub mod test_util;
+mod transport;
+mod url;
+
+pub use api::{Alerting, Api, Management};
+pub use auth::{BearerToken, CredentialsError, ManagementCredentials};
+pub use endpoint::{Endpoint, EndpointExt, Reply, USER_AGENT_VALUE};
+pub use endpoints::{
+    AlertPage, CreateKey, CreatePipe, GetPipe, GetService, ListAlerts, ListPipes, ListReversePrivateEndpoints, Raw,
+};
+pub use error::{
+    ApiError, BuildError, BuildErrorKind, DecodeError, Error, TransportError, TransportErrorKind, TransportFailure,
+};
+pub use snapshot::render_request;
+pub use transport::Transport;
+pub use url::{BaseUrl, BaseUrlError, path, percent_decode};
+
+/// The models, re-exported so one dependency is enough.
+pub use pipe_api_types as types;

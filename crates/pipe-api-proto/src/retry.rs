@@ -1,0 +1,574 @@
+//! Retry and rate-limit decisions as pure functions.
+//!
+//! Nothing here sleeps, reads a clock or does IO: the caller passes the time in and gets a
+//! decision back. A blocking driver loops like this:
+//!
+//! ```
+//! use std::time::Duration;
+//!
+//! use http::{Method, StatusCode};
+//! use pipe_api_proto::retry::{Attempt, Decision, Outcome, RetryHints, RetryPolicy, SeededJitter, StopReason};
+//!
+//! let policy = RetryPolicy::default();
+//! let mut jitter = SeededJitter::new(42);
+//! let now = time::macros::datetime!(2024-05-01 12:00:00 UTC);
+//!
+//! // The first GET came back 503 without hints.
+//! let hints = RetryHints::default();
+//! let outcome = Outcome::Response { status: StatusCode::SERVICE_UNAVAILABLE, hints: &hints };
+//! let attempt = Attempt::new(&Method::GET, outcome, 1, Duration::from_millis(80), now);
+//! match policy.decide(&attempt, &mut jitter) {
+//!     Decision::RetryAfter(delay) => assert!(delay <= policy.base_delay),
+//!     other => panic!("expected a retry, got {other:?}"),
+//! }
+//!
+//! // The same answer to a POST must not be repeated: the pipe may have been created.
+//! let attempt = Attempt::new(&Method::POST, outcome, 1, Duration::from_millis(80), now);
+//! assert_eq!(policy.decide(&attempt, &mut jitter), Decision::Stop(StopReason::UnsafeToRepeat));
+//! ```
+//!
+//! [`Pacer`] keeps one credential under a request rate (the management interface allows 10
+//! requests per 10 seconds per key).
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use http::{HeaderMap, Method, StatusCode};
+use time::{Date, Month, OffsetDateTime, PrimitiveDateTime, Time};
+
+// ---------------------------------------------------------------------------------------------
+// Server hints
+// ---------------------------------------------------------------------------------------------
+
+/// Server hints read from a response's headers.
+///
+/// Build it with [`RetryHints::from_headers`]; every field is optional and a value that cannot
+/// be read is left out rather than reported.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct RetryHints {
+    /// `Retry-After`: delay-seconds or an HTTP-date.
+    pub retry_after: Option<RetryAfter>,
+    /// `X-RateLimit-Reset` (management interface): seconds until the rate-limit window resets,
+    /// possibly fractional.
+    pub x_rate_limit_reset: Option<Duration>,
+    /// `RateLimit-Reset` (alerting interface): seconds until the rate-limit window resets.
+    pub rate_limit_reset: Option<Duration>,
+}
+
+/// The value of a `Retry-After` header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RetryAfter {
+    /// Delay-seconds: wait this long.
+    Delay(Duration),
+    /// An HTTP-date: wait until this instant.
+    At(OffsetDateTime),
+}
+
+impl RetryAfter {
+    /// Reads a `Retry-After` value: delay-seconds (a non-negative decimal number, fractions are
+    /// tolerated) or an HTTP-date (IMF-fixdate, RFC 850 or asctime). `None` when it is neither.
+    pub fn parse(value: &str) -> Option<Self> {
+        let value = value.trim_matches(|c: char| c.is_ascii_whitespace());
+        if let Some(delay) = parse_seconds(value) {
+            return Some(Self::Delay(delay));
+        }
+        parse_http_date(value).map(Self::At)
+    }
+
+    /// The delay this value asks for, seen from `now`; a date in the past is zero.
+    pub fn delay_from(&self, now: OffsetDateTime) -> Duration {
+        match *self {
+            Self::Delay(delay) => delay,
+            Self::At(at) => {
+                let diff = at - now;
+                if diff.is_positive() { diff.unsigned_abs() } else { Duration::ZERO }
+            }
+        }
+    }
+}
+
+impl RetryHints {
+    /// Reads the hints from a response's headers: `Retry-After`, `X-RateLimit-Reset` and
+    /// `RateLimit-Reset`.
+    ///
+    /// Lenient: a value that is not valid text, is negative, is not a number (`NaN`, `inf`,
+    /// `1e3`), or does not fit a [`Duration`] is ignored. When a header is repeated, the first
+    /// readable value counts. The reset headers are read as seconds until the window resets
+    /// (`3.2` is 3.2 s), as both interfaces document, not as a Unix time.
+    pub fn from_headers(headers: &HeaderMap) -> Self {
+        let retry_after =
+            headers.get_all(http::header::RETRY_AFTER).iter().find_map(|v| v.to_str().ok().and_then(RetryAfter::parse));
+        Self {
+            retry_after,
+            x_rate_limit_reset: seconds_header(headers, "x-ratelimit-reset"),
+            rate_limit_reset: seconds_header(headers, "ratelimit-reset"),
+        }
+    }
+
+    /// The delay the server asks for, if any: the largest of the hints; an HTTP-date is turned
+    /// into a delay against `now` (a date in the past is zero).
+    pub fn requested_delay(&self, now: OffsetDateTime) -> Option<Duration> {
+        let retry_after = self.retry_after.map(|r| r.delay_from(now));
+        [retry_after, self.x_rate_limit_reset, self.rate_limit_reset].into_iter().flatten().max()
+    }
+
+    /// Whether no hint was found.
+    pub fn is_empty(&self) -> bool {
+        self.retry_after.is_none() && self.x_rate_limit_reset.is_none() && self.rate_limit_reset.is_none()
+    }
+}
+
+fn seconds_header(headers: &HeaderMap, name: &str) -> Option<Duration> {
+    headers
+        .get_all(name)
+        .iter()
+        .find_map(|v| v.to_str().ok().and_then(|s| parse_seconds(s.trim_matches(|c: char| c.is_ascii_whitespace()))))
+}
+
+/// Reads `digits[.digits]` as seconds, exactly to the nanosecond (further digits are dropped).
+/// Signs, exponents, `NaN`, `inf` and values past `u64::MAX` seconds are refused.
+fn parse_seconds(s: &str) -> Option<Duration> {
+    let (int, frac) = match s.split_once('.') {
+        Some((int, frac)) => (int, Some(frac)),
+        None => (s, None),
+    };
+    if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let secs: u64 = int.parse().ok()?;
+    let mut nanos: u32 = 0;
+    if let Some(frac) = frac {
+        if frac.is_empty() || !frac.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let mut scale = 100_000_000;
+        for b in frac.bytes().take(9) {
+            nanos += u32::from(b - b'0') * scale;
+            scale /= 10;
+        }
+    }
+    // nanos < 1_000_000_000, so this cannot carry into (and overflow) the seconds.
+    Some(Duration::new(secs, nanos))
+}
+
+/// Reads an HTTP-date (RFC 9110 §5.6.7): IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, the
+/// obsolete RFC 850 form `Sunday, 06-Nov-94 08:49:37 GMT` and asctime `Sun Nov  6 08:49:37 1994`.
+/// The weekday name must be one but is not checked against the date. An RFC 850 two-digit year
+/// 70-99 is 19xx, 00-69 is 20xx.
+fn parse_http_date(s: &str) -> Option<OffsetDateTime> {
+    let tokens: Vec<&str> = s.split_ascii_whitespace().collect();
+    let (year, month, day, time) = match tokens.as_slice() {
+        // IMF-fixdate
+        [wkday, day, month, year, time, zone] => {
+            is_weekday(wkday.strip_suffix(',')?).then_some(())?;
+            is_gmt(zone).then_some(())?;
+            (number(year, 4, 4)?, month_of(month)?, number(day, 1, 2)?, time)
+        }
+        // RFC 850
+        [wkday, date, time, zone] => {
+            is_weekday(wkday.strip_suffix(',')?).then_some(())?;
+            is_gmt(zone).then_some(())?;
+            let mut parts = date.split('-');
+            let (day, month, year) = (parts.next()?, parts.next()?, parts.next()?);
+            if parts.next().is_some() {
+                return None;
+            }
+            let year = match year.len() {
+                2 => {
+                    let yy = number(year, 2, 2)?;
+                    if yy >= 70 { 1900 + yy } else { 2000 + yy }
+                }
+                _ => number(year, 4, 4)?,
+            };
+            (year, month_of(month)?, number(day, 1, 2)?, time)
+        }
+        // asctime
+        [wkday, month, day, time, year] => {
+            is_weekday(wkday).then_some(())?;
+            (number(year, 4, 4)?, month_of(month)?, number(day, 1, 2)?, time)
+        }
+        _ => return None,
+    };
+    let mut hms = time.split(':');
+    let (h, m, sec) = (hms.next()?, hms.next()?, hms.next()?);
+    if hms.next().is_some() {
+        return None;
+    }
+    let (h, m, sec) = (number(h, 2, 2)?, number(m, 2, 2)?, number(sec, 2, 2)?);
+    // A leap second (60) is read as 59: a second early does no harm to a wait.
+    let sec = if sec == 60 { 59 } else { sec };
+    let date = Date::from_calendar_date(i32::try_from(year).ok()?, month, u8::try_from(day).ok()?).ok()?;
+    let time = Time::from_hms(u8::try_from(h).ok()?, u8::try_from(m).ok()?, u8::try_from(sec).ok()?).ok()?;
+    Some(PrimitiveDateTime::new(date, time).assume_utc())
+}
+
+fn number(s: &str, min_len: usize, max_len: usize) -> Option<u32> {
+    if s.len() < min_len || s.len() > max_len || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+fn is_gmt(zone: &str) -> bool {
+    zone.eq_ignore_ascii_case("GMT") || zone.eq_ignore_ascii_case("UTC")
+}
+
+fn is_weekday(name: &str) -> bool {
+    const DAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+    DAYS.iter().any(|day| name.eq_ignore_ascii_case(day) || day.get(..3).is_some_and(|d| name.eq_ignore_ascii_case(d)))
+}
+
+fn month_of(name: &str) -> Option<Month> {
+    const MONTHS: [(&str, Month); 12] = [
+        ("Jan", Month::January),
+        ("Feb", Month::February),
+        ("Mar", Month::March),
+        ("Apr", Month::April),
+        ("May", Month::May),
+        ("Jun", Month::June),
+        ("Jul", Month::July),
+        ("Aug", Month::August),
+        ("Sep", Month::September),
+        ("Oct", Month::October),
+        ("Nov", Month::November),
+        ("Dec", Month::December),
+    ];
+    MONTHS.iter().find(|(n, _)| name.eq_ignore_ascii_case(n)).map(|&(_, m)| m)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attempts, outcomes, decisions
+// ---------------------------------------------------------------------------------------------
+
+/// What one attempt came to, as the policy sees it.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum Outcome<'a> {
+    /// No connection was made: the request never left (connection refused, DNS failure). Safe
+    /// to retry for every method.
+    ConnectFailed,
+    /// The request may have reached the server but no complete response came back (reset,
+    /// timeout, truncated body).
+    FailedAfterSend,
+    /// A complete response.
+    Response {
+        /// Its status.
+        status: StatusCode,
+        /// The hints read from its headers ([`RetryHints::from_headers`]).
+        hints: &'a RetryHints,
+    },
+}
+
+/// Why the driver must stop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StopReason {
+    /// A 2xx response.
+    Succeeded,
+    /// A status or outcome that is final, e.g. 400, 401, 404, 500 or a 3xx.
+    NotRetryable,
+    /// Retrying would re-send a non-idempotent request (POST, PATCH) that may have reached the
+    /// server: neither interface has idempotency keys, so a repeated create may create twice.
+    UnsafeToRepeat,
+    /// The policy's `max_attempts` attempts have been made.
+    AttemptsExhausted,
+    /// Waiting would pass the policy's overall deadline.
+    DeadlineExceeded,
+    /// The server asks to wait longer than the policy's `max_server_delay`.
+    ServerDelayTooLong,
+    /// Retries are turned off ([`RetryPolicy::disabled`]).
+    Disabled,
+}
+
+/// What the driver does next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Decision {
+    /// Wait this long, then send the request again.
+    RetryAfter(Duration),
+    /// Stop and hand the last outcome to the caller.
+    Stop(StopReason),
+}
+
+/// The random source for jitter; injectable so tests are deterministic.
+///
+/// A closure `FnMut() -> f64` is one.
+pub trait Jitter {
+    /// A uniformly distributed value in [0, 1). The policy clamps whatever comes back into
+    /// that range (`NaN` and negatives are read as 0).
+    fn next_unit(&mut self) -> f64;
+}
+
+impl<F: FnMut() -> f64> Jitter for F {
+    fn next_unit(&mut self) -> f64 {
+        self()
+    }
+}
+
+/// A small seedable pseudo-random source (SplitMix64), the default [`Jitter`].
+///
+/// The caller seeds it (a driver may seed it from the clock or an address; this crate reads
+/// no clock). Not for cryptography.
+#[derive(Clone, Debug)]
+pub struct SeededJitter {
+    state: u64,
+}
+
+impl SeededJitter {
+    /// A source seeded with `seed`; the same seed gives the same sequence.
+    pub fn new(seed: u64) -> Self {
+        Self { state: seed }
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+impl Jitter for SeededJitter {
+    fn next_unit(&mut self) -> f64 {
+        // The top 53 bits, scaled: exactly representable, always below 1.
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+}
+
+/// The input of one decision.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct Attempt<'a> {
+    /// The request's method.
+    pub method: &'a Method,
+    /// What the attempt came to.
+    pub outcome: Outcome<'a>,
+    /// Attempts made so far, including this one (1 after the first).
+    pub attempt: u32,
+    /// Time since the first attempt started.
+    pub elapsed: Duration,
+    /// The caller's wall clock now, used only to turn an HTTP-date `Retry-After` into a delay.
+    pub now: OffsetDateTime,
+}
+
+impl<'a> Attempt<'a> {
+    /// The input of one decision; see the fields.
+    pub fn new(method: &'a Method, outcome: Outcome<'a>, attempt: u32, elapsed: Duration, now: OffsetDateTime) -> Self {
+        Self { method, outcome, attempt, elapsed, now }
+    }
+}
+
+/// When and how long to retry.
+///
+/// [`RetryPolicy::decide`] applies these rules in order:
+/// 1. A 2xx response: [`StopReason::Succeeded`].
+/// 2. [`Outcome::ConnectFailed`] and 429 are retryable for every method. 502, 503, 504 and
+///    [`Outcome::FailedAfterSend`] are retryable only for an idempotent method
+///    ([`is_idempotent`]), otherwise [`StopReason::UnsafeToRepeat`]. Every other status is
+///    [`StopReason::NotRetryable`].
+/// 3. A disabled policy (`max_attempts` of 1 or 0): [`StopReason::Disabled`].
+/// 4. `attempt >= max_attempts`: [`StopReason::AttemptsExhausted`].
+/// 5. The delay: the one the server asks for ([`RetryHints::requested_delay`]), exactly, or
+///    [`StopReason::ServerDelayTooLong`] when it exceeds `max_server_delay`; without hints,
+///    full-jitter exponential backoff `jitter * min(max_delay, base_delay * 2^(attempt-1))`.
+/// 6. `elapsed + delay > deadline`: [`StopReason::DeadlineExceeded`]; else
+///    [`Decision::RetryAfter`] the delay.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct RetryPolicy {
+    /// The most attempts made, the first included (default 4). 1 (or 0) turns retries off.
+    pub max_attempts: u32,
+    /// The backoff's first step (default 250 ms).
+    pub base_delay: Duration,
+    /// The cap of the backoff (default 8 s).
+    pub max_delay: Duration,
+    /// The largest server-requested wait honoured (default 30 s).
+    pub max_server_delay: Duration,
+    /// The overall deadline, counted from the start of the first attempt (default 60 s).
+    pub deadline: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        Self {
+            max_attempts: 4,
+            base_delay: Duration::from_millis(250),
+            max_delay: Duration::from_secs(8),
+            max_server_delay: Duration::from_secs(30),
+            deadline: Duration::from_secs(60),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// A policy that makes one attempt: [`StopReason::Disabled`] for anything retryable.
+    pub fn disabled() -> Self {
+        Self { max_attempts: 1, ..Self::default() }
+    }
+
+    /// Whether retries are off (`max_attempts` is 1 or 0).
+    pub fn is_disabled(&self) -> bool {
+        self.max_attempts <= 1
+    }
+
+    /// What to do after `attempt`; see the rules on [`RetryPolicy`]. Draws from `jitter` only
+    /// when it computes a backoff. Never panics.
+    pub fn decide(&self, attempt: &Attempt<'_>, jitter: &mut dyn Jitter) -> Decision {
+        let hints = match attempt.outcome {
+            Outcome::ConnectFailed => None,
+            Outcome::FailedAfterSend => {
+                if !is_idempotent(attempt.method) {
+                    return Decision::Stop(StopReason::UnsafeToRepeat);
+                }
+                None
+            }
+            Outcome::Response { status, hints } => {
+                if status.is_success() {
+                    return Decision::Stop(StopReason::Succeeded);
+                }
+                match status.as_u16() {
+                    429 => {}
+                    502..=504 => {
+                        if !is_idempotent(attempt.method) {
+                            return Decision::Stop(StopReason::UnsafeToRepeat);
+                        }
+                    }
+                    _ => return Decision::Stop(StopReason::NotRetryable),
+                }
+                Some(hints)
+            }
+        };
+        if self.is_disabled() {
+            return Decision::Stop(StopReason::Disabled);
+        }
+        if attempt.attempt >= self.max_attempts {
+            return Decision::Stop(StopReason::AttemptsExhausted);
+        }
+        let delay = match hints.and_then(|h| h.requested_delay(attempt.now)) {
+            Some(requested) if requested > self.max_server_delay => {
+                return Decision::Stop(StopReason::ServerDelayTooLong);
+            }
+            Some(requested) => requested,
+            None => self.backoff(attempt.attempt, jitter.next_unit()),
+        };
+        match attempt.elapsed.checked_add(delay) {
+            Some(end) if end <= self.deadline => Decision::RetryAfter(delay),
+            _ => Decision::Stop(StopReason::DeadlineExceeded),
+        }
+    }
+
+    /// Full-jitter backoff after attempt `attempt` (1-based): `unit * min(max_delay,
+    /// base_delay * 2^(attempt-1))`, saturating, with `unit` clamped into [0, 1).
+    fn backoff(&self, attempt: u32, unit: f64) -> Duration {
+        let exponent = attempt.saturating_sub(1);
+        let cap = 2u32
+            .checked_pow(exponent)
+            .and_then(|factor| self.base_delay.checked_mul(factor))
+            .map_or(self.max_delay, |d| d.min(self.max_delay));
+        let unit = if unit.is_nan() || unit < 0.0 {
+            0.0
+        } else if unit >= 1.0 {
+            1.0 - f64::EPSILON / 2.0
+        } else {
+            unit
+        };
+        Duration::try_from_secs_f64(cap.as_secs_f64() * unit).map_or(cap, |d| d.min(cap))
+    }
+}
+
+/// Whether a method is idempotent for retry purposes: GET, HEAD, OPTIONS, PUT, DELETE, TRACE.
+/// Never POST or PATCH, nor an extension method.
+pub fn is_idempotent(method: &Method) -> bool {
+    [Method::GET, Method::HEAD, Method::OPTIONS, Method::PUT, Method::DELETE, Method::TRACE].contains(method)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pacing
+// ---------------------------------------------------------------------------------------------
+
+/// Keeps one credential under `limit` requests per `window` (sliding window over the start
+/// times of the last `limit` requests).
+///
+/// Times are monotonic instants the caller gives as a [`Duration`] since any fixed origin.
+/// Windows are half-open: with a limit of 1 per 10 s, starts at 0 s and 10 s are allowed.
+///
+/// If the caller always waits [`Pacer::delay_before`] and then [`Pacer::record`]s the instant
+/// it actually starts, no window of length `window` holds more than `limit` starts, and no
+/// wait is longer than needed: it ends when the oldest of the last `limit` starts leaves the
+/// window, or when a [`Pacer::back_off`] ends, whichever is later.
+///
+/// ```
+/// use std::time::Duration;
+/// use pipe_api_proto::retry::Pacer;
+///
+/// let mut pacer = Pacer::new(2, Duration::from_secs(10));
+/// pacer.record(Duration::from_secs(0));
+/// pacer.record(Duration::from_secs(1));
+/// assert_eq!(pacer.delay_before(Duration::from_secs(4)), Duration::from_secs(6));
+/// assert_eq!(pacer.delay_before(Duration::from_secs(10)), Duration::ZERO);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Pacer {
+    limit: u32,
+    window: Duration,
+    /// The start times of the last `limit` requests, oldest first.
+    starts: VecDeque<Duration>,
+    /// No request before this instant (a server's 429 hint).
+    not_before: Duration,
+}
+
+impl Pacer {
+    /// At most `limit` requests per `window`; a `limit` of 0 is treated as 1.
+    pub fn new(limit: u32, window: Duration) -> Self {
+        let limit = limit.max(1);
+        let capacity = usize::try_from(limit).unwrap_or(usize::MAX).min(64);
+        Self { limit, window, starts: VecDeque::with_capacity(capacity), not_before: Duration::ZERO }
+    }
+
+    /// The management interface's documented limit: 10 requests per 10 seconds per key.
+    pub fn management() -> Self {
+        Self::new(10, Duration::from_secs(10))
+    }
+
+    /// The most requests per window (at least 1).
+    pub fn limit(&self) -> u32 {
+        self.limit
+    }
+
+    /// The window's length.
+    pub fn window(&self) -> Duration {
+        self.window
+    }
+
+    /// How long to wait before a request may start at `now` (a monotonic instant the caller
+    /// gives as a Duration since any fixed origin). Zero when it may start now.
+    pub fn delay_before(&self, now: Duration) -> Duration {
+        let full = usize::try_from(self.limit).is_ok_and(|limit| self.starts.len() >= limit);
+        let window_wait = match self.starts.front() {
+            Some(oldest) if full => oldest.saturating_add(self.window).saturating_sub(now),
+            _ => Duration::ZERO,
+        };
+        window_wait.max(self.not_before.saturating_sub(now))
+    }
+
+    /// Records that a request started at `now`.
+    ///
+    /// Instants are expected in order; one earlier than a recorded start is still kept in
+    /// order, and only the latest `limit` starts are remembered.
+    pub fn record(&mut self, now: Duration) {
+        let at = self.starts.partition_point(|&s| s <= now);
+        self.starts.insert(at, now);
+        while usize::try_from(self.limit).is_ok_and(|limit| self.starts.len() > limit) {
+            self.starts.pop_front();
+        }
+    }
+
+    /// Applies a server's 429 hint: no request before `now + delay`. An earlier back-off that
+    /// ends later still holds.
+    pub fn back_off(&mut self, now: Duration, delay: Duration) {
+        self.not_before = self.not_before.max(now.saturating_add(delay));
+    }
+}

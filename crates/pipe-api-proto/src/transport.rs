@@ -1,0 +1,29 @@
+//! The seam users plug their HTTP client into.
+
+use http::{Request, Response};
+
+use crate::error::TransportError;
+
+/// Sends one request and brings back its whole response, or says how it failed. Any HTTP
+/// client can be one; a closure `FnMut(Request<Vec<u8>>) -> Result<Response<Vec<u8>>,
+/// TransportError>` is one.
+///
+/// A transport must not follow redirects (credentials must never go to another host) and
+/// should report a failure before the request left as [`TransportErrorKind::Connect`]
+/// (safe to retry for every method) and every other failure as a kind that may have reached
+/// the server.
+///
+/// [`TransportErrorKind::Connect`]: crate::TransportErrorKind::Connect
+pub trait Transport {
+    /// Sends `request` and returns the response, whatever its status.
+    fn send(&mut self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError>;
+}
+
+impl<F> Transport for F
+where
+    F: FnMut(Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError>,
+{
+    fn send(&mut self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError> {
+        self(request)
+    }
+}
