@@ -1,0 +1,228 @@
+//! Building a [`Client`]: from code or from environment variables.
+
+use std::fmt;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use pipe_api_proto::retry::{Pacer, RetryPolicy, SeededJitter};
+use pipe_api_proto::{
+    Alerting, BaseUrl, BaseUrlError, BearerToken, CredentialsError, Management, ManagementCredentials,
+};
+use pipe_api_types::Secret;
+
+use crate::client::Client;
+use crate::transport::{TransportConfig, UreqTransport};
+
+/// The management interface's base URL.
+pub const ENV_API_URL: &str = "PIPE_API_URL";
+/// The management key id.
+pub const ENV_API_KEY_ID: &str = "PIPE_API_KEY_ID";
+/// The management key secret.
+pub const ENV_API_KEY_SECRET: &str = "PIPE_API_KEY_SECRET";
+/// The alerting interface's base URL.
+pub const ENV_ALERTS_URL: &str = "PIPE_ALERTS_URL";
+/// The alerting API access key.
+pub const ENV_ALERTS_TOKEN: &str = "PIPE_ALERTS_TOKEN";
+
+/// Builds a [`Client`]. At least one interface must be configured.
+#[derive(Debug, Default)]
+pub struct ClientBuilder {
+    management: Option<(String, String, Secret)>,
+    alerting: Option<(String, Secret)>,
+    transport: TransportConfig,
+    retry: RetryPolicy,
+    pacer: Option<Pacer>,
+}
+
+impl ClientBuilder {
+    /// The management interface at `base_url` with a key id and key secret.
+    pub fn management(mut self, base_url: &str, key_id: &str, key_secret: impl Into<Secret>) -> Self {
+        self.management = Some((base_url.to_owned(), key_id.to_owned(), key_secret.into()));
+        self
+    }
+
+    /// The alerting interface at `base_url` with an API access key.
+    pub fn alerting(mut self, base_url: &str, token: impl Into<Secret>) -> Self {
+        self.alerting = Some((base_url.to_owned(), token.into()));
+        self
+    }
+
+    /// Longest time to connect (default 10 s).
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.transport.connect_timeout = timeout;
+        self
+    }
+
+    /// Longest time for one exchange, body included (default 30 s).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.transport.timeout = timeout;
+        self
+    }
+
+    /// Largest response body read (default 16 MiB).
+    pub fn body_limit(mut self, bytes: u64) -> Self {
+        self.transport.body_limit = bytes;
+        self
+    }
+
+    /// Allows plain `http` to hosts that are not loopback (default: refused).
+    pub fn allow_insecure_http(mut self, allow: bool) -> Self {
+        self.transport.allow_insecure_http = allow;
+        self
+    }
+
+    /// The retry policy (default [`RetryPolicy::default`]).
+    pub fn retry_policy(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
+        self
+    }
+
+    /// Turns retries off: every call makes exactly one attempt.
+    pub fn no_retries(mut self) -> Self {
+        self.retry = RetryPolicy::disabled();
+        self
+    }
+
+    /// Paces requests so that they stay under a rate limit (opt-in), such as
+    /// [`Pacer::management`]: 10 requests per 10 seconds, the management interface's limit.
+    pub fn pacing(mut self, pacer: Pacer) -> Self {
+        self.pacer = Some(pacer);
+        self
+    }
+
+    /// Reads the interfaces from environment variables through `lookup`:
+    /// [`ENV_API_URL`], [`ENV_API_KEY_ID`], [`ENV_API_KEY_SECRET`] for management, and
+    /// [`ENV_ALERTS_URL`], [`ENV_ALERTS_TOKEN`] for alerting. An interface whose URL is unset is
+    /// left out; one whose URL is set needs its credentials.
+    pub fn env_with(mut self, lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let get = |name: &'static str| lookup(name).filter(|v| !v.is_empty());
+        let require = |name: &'static str| get(name).ok_or(ConfigError::MissingVariable(name));
+        if let Some(url) = get(ENV_API_URL) {
+            self = self.management(&url, &require(ENV_API_KEY_ID)?, require(ENV_API_KEY_SECRET)?);
+        }
+        if let Some(url) = get(ENV_ALERTS_URL) {
+            self = self.alerting(&url, require(ENV_ALERTS_TOKEN)?);
+        }
+        Ok(self)
+    }
+
+    /// Checks everything and builds the client.
+    pub fn build(self) -> Result<Client, ConfigError> {
+        let allow = self.transport.allow_insecure_http;
+        let management = match self.management {
+            Some((url, key_id, key_secret)) => {
+                let base = checked_url(&url, allow)?;
+                Some(Management::new(base, ManagementCredentials::new(key_id, key_secret)?))
+            }
+            None => None,
+        };
+        let alerting = match self.alerting {
+            Some((url, token)) => Some(Alerting::new(checked_url(&url, allow)?, BearerToken::new(token)?)),
+            None => None,
+        };
+        if management.is_none() && alerting.is_none() {
+            return Err(ConfigError::NoInterface);
+        }
+        let origin = Instant::now();
+        // Jitter needs no cryptographic quality, only different sequences per client.
+        let seed = time::OffsetDateTime::now_utc().unix_timestamp_nanos() as u64;
+        Ok(Client {
+            management,
+            alerting,
+            transport: UreqTransport::new(self.transport),
+            retry: self.retry,
+            pacer: self.pacer.map(Mutex::new),
+            jitter: Mutex::new(SeededJitter::new(seed)),
+            origin,
+        })
+    }
+}
+
+/// Parses a base URL and refuses plain `http` off loopback unless allowed.
+fn checked_url(url: &str, allow_insecure_http: bool) -> Result<BaseUrl, ConfigError> {
+    let base = BaseUrl::parse(url)?;
+    if !base.is_https() && !base.is_loopback() && !allow_insecure_http {
+        return Err(ConfigError::InsecureUrl(base.to_string()));
+    }
+    Ok(base)
+}
+
+impl Client {
+    /// A builder with every default.
+    pub fn builder() -> ClientBuilder {
+        ClientBuilder::default()
+    }
+
+    /// A client of the management interface at `base_url`, with every default.
+    pub fn management(base_url: &str, key_id: &str, key_secret: impl Into<Secret>) -> Result<Client, ConfigError> {
+        Client::builder().management(base_url, key_id, key_secret).build()
+    }
+
+    /// A client of the alerting interface at `base_url`, with every default.
+    pub fn alerting(base_url: &str, token: impl Into<Secret>) -> Result<Client, ConfigError> {
+        Client::builder().alerting(base_url, token).build()
+    }
+
+    /// A client configured from the process environment (see [`ClientBuilder::env_with`]).
+    pub fn from_env() -> Result<Client, ConfigError> {
+        Client::builder().env_with(|name| std::env::var(name).ok())?.build()
+    }
+}
+
+/// A client could not be built.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// A base URL is not acceptable.
+    BaseUrl(BaseUrlError),
+    /// A plain `http` URL to a host that is not loopback, without opting in.
+    InsecureUrl(String),
+    /// Credentials are not acceptable.
+    Credentials(CredentialsError),
+    /// An environment variable that the configuration needs is unset.
+    MissingVariable(&'static str),
+    /// Neither interface is configured.
+    NoInterface,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::BaseUrl(e) => e.fmt(f),
+            ConfigError::InsecureUrl(url) => write!(
+                f,
+                "refusing plain http to {url}: credentials would cross the network in clear text; use https \
+                 or allow insecure http explicitly"
+            ),
+            ConfigError::Credentials(e) => e.fmt(f),
+            ConfigError::MissingVariable(name) => write!(f, "the environment variable {name} is not set"),
+            ConfigError::NoInterface => write!(
+                f,
+                "no interface configured: set {ENV_API_URL} (with {ENV_API_KEY_ID} and {ENV_API_KEY_SECRET}) \
+                 or {ENV_ALERTS_URL} (with {ENV_ALERTS_TOKEN})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ConfigError::BaseUrl(e) => Some(e),
+            ConfigError::Credentials(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<BaseUrlError> for ConfigError {
+    fn from(e: BaseUrlError) -> Self {
+        ConfigError::BaseUrl(e)
+    }
+}
+
+impl From<CredentialsError> for ConfigError {
+    fn from(e: CredentialsError) -> Self {
+        ConfigError::Credentials(e)
+    }
+}

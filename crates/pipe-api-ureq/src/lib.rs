@@ -1,0 +1,29 @@
+//! A small blocking client for the pipe management and alerting interfaces, on `ureq`.
+//! The protocol (requests, responses, errors, retry decisions) is `pipe-api-proto`'s; this
+//! crate sends, sleeps between retries, and paces.
+//!
+//! See the README for examples.
+//!
+//! # Defaults
+//! * Connect timeout 10 s; each exchange 30 s; response bodies capped at 16 MiB.
+//! * Redirects are never followed; 4xx and 5xx are typed errors, not transport errors.
+//! * Plain `http` only to loopback, unless [`ClientBuilder::allow_insecure_http`].
+//! * Retries per [`RetryPolicy::default`](pipe_api_proto::retry::RetryPolicy): up to 4 attempts within
+//!   60 s; a `POST` that may have reached the server is never re-sent.
+//! * No pacing unless asked ([`ClientBuilder::pacing`]).
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod client;
+mod config;
+mod transport;
+
+pub use client::{Client, ClientApi};
+pub use config::{
+    ClientBuilder, ConfigError, ENV_ALERTS_TOKEN, ENV_ALERTS_URL, ENV_API_KEY_ID, ENV_API_KEY_SECRET, ENV_API_URL,
+};
+pub use transport::{TransportConfig, UreqTransport};
+
+pub use pipe_api_proto as proto;
+pub use pipe_api_types as types;

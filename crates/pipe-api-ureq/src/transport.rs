@@ -1,0 +1,129 @@
+//! A [`Transport`] over `ureq::Agent`, configured for an API rather than a browser.
+
+use std::io;
+use std::time::Duration;
+
+use http::{Request, Response, Uri};
+use pipe_api_proto::{Transport, TransportError, TransportErrorKind};
+
+/// How the transport talks to servers. The defaults suit an API client: see each field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TransportConfig {
+    /// Longest time to set up a connection (DNS, TCP, TLS). Default 10 s.
+    pub connect_timeout: Duration,
+    /// Longest time for one whole exchange, response body included. Default 30 s.
+    pub timeout: Duration,
+    /// Largest response body read; a larger one is an error, without reading it all.
+    /// Default 16 MiB.
+    pub body_limit: u64,
+    /// Allow plain `http` to hosts that are not loopback. Default `false`: credentials must
+    /// not cross a network in clear text.
+    pub allow_insecure_http: bool,
+}
+
+impl Default for TransportConfig {
+    fn default() -> Self {
+        TransportConfig {
+            connect_timeout: Duration::from_secs(10),
+            timeout: Duration::from_secs(30),
+            body_limit: 16 * 1024 * 1024,
+            allow_insecure_http: false,
+        }
+    }
+}
+
+/// Sends requests with `ureq`: 4xx and 5xx are responses (not errors), redirects are never
+/// followed (so credentials never go to another host), timeouts are always set, every body
+/// read is capped, and `https` is required off loopback unless allowed.
+#[derive(Clone, Debug)]
+pub struct UreqTransport {
+    agent: ureq::Agent,
+    config: TransportConfig,
+}
+
+impl UreqTransport {
+    /// A transport with `config`.
+    pub fn new(config: TransportConfig) -> Self {
+        let agent_config = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .timeout_connect(Some(config.connect_timeout))
+            .timeout_global(Some(config.timeout))
+            // Proto sets its own User-Agent; keep it.
+            .user_agent(ureq::config::AutoHeaderValue::None)
+            .build();
+        UreqTransport { agent: ureq::Agent::new_with_config(agent_config), config }
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &TransportConfig {
+        &self.config
+    }
+
+    /// Sends `request`, ending no later than `timeout` (when shorter than the configured one):
+    /// a retrying client passes what is left of its overall deadline.
+    pub fn send_within(
+        &self,
+        request: Request<Vec<u8>>,
+        timeout: Option<Duration>,
+    ) -> Result<Response<Vec<u8>>, TransportError> {
+        check_scheme(request.uri(), self.config.allow_insecure_http)?;
+        let timeout = timeout.map_or(self.config.timeout, |t| t.min(self.config.timeout));
+        let request = self.agent.configure_request(request).timeout_global(Some(timeout)).build();
+        let response = self.agent.run(request).map_err(classify)?;
+        let (parts, mut body) = response.into_parts();
+        let bytes = body.with_config().limit(self.config.body_limit).read_to_vec().map_err(classify)?;
+        Ok(Response::from_parts(parts, bytes))
+    }
+}
+
+impl Default for UreqTransport {
+    fn default() -> Self {
+        UreqTransport::new(TransportConfig::default())
+    }
+}
+
+impl Transport for UreqTransport {
+    fn send(&mut self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError> {
+        self.send_within(request, None)
+    }
+}
+
+/// Plain `http` only to loopback hosts, unless allowed.
+pub(crate) fn check_scheme(uri: &Uri, allow_insecure_http: bool) -> Result<(), TransportError> {
+    if uri.scheme_str() == Some("https") || allow_insecure_http {
+        return Ok(());
+    }
+    let host = uri.host().unwrap_or("").trim_start_matches('[').trim_end_matches(']');
+    let loopback =
+        host.eq_ignore_ascii_case("localhost") || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback());
+    if loopback {
+        Ok(())
+    } else {
+        Err(TransportError::new(
+            TransportErrorKind::Connect,
+            format!("refusing plain http to {host}: use https, or allow insecure http explicitly"),
+        ))
+    }
+}
+
+/// Sorts a ureq error by whether the request may have reached the server.
+fn classify(error: ureq::Error) -> TransportError {
+    use ureq::Timeout;
+    let kind = match &error {
+        ureq::Error::HostNotFound | ureq::Error::ConnectionFailed => TransportErrorKind::Connect,
+        ureq::Error::Timeout(Timeout::Resolve | Timeout::Connect) => TransportErrorKind::Connect,
+        ureq::Error::Timeout(_) => TransportErrorKind::Timeout,
+        ureq::Error::BodyExceedsLimit(_) => TransportErrorKind::BodyTooLarge,
+        ureq::Error::Io(io) => match io.kind() {
+            io::ErrorKind::ConnectionRefused | io::ErrorKind::AddrNotAvailable | io::ErrorKind::NotFound => {
+                TransportErrorKind::Connect
+            }
+            io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock => TransportErrorKind::Timeout,
+            _ => TransportErrorKind::Io,
+        },
+        _ => TransportErrorKind::Other,
+    };
+    TransportError::new(kind, error)
+}

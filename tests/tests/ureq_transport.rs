@@ -1,0 +1,202 @@
+//! The ureq transport as an API client needs it: redirects not followed (credentials never reach
+//! another host), body cap, timeouts, https off loopback, connect failures, and the client's
+//! configuration from the environment.
+
+use std::time::{Duration, Instant};
+
+use pipe_api_proto::{Error, TransportErrorKind};
+use pipe_api_tests::{RawServer, closed_port, http_response};
+use pipe_api_types::{OrganizationId, ServiceId};
+use pipe_api_ureq::{Client, ConfigError};
+
+const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
+const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
+
+fn ids() -> (OrganizationId, ServiceId) {
+    (ORG.parse().unwrap(), SERVICE.parse().unwrap())
+}
+
+/// A generous ceiling that only catches a hang; no test relies on being fast.
+const HANG: Duration = Duration::from_secs(60);
+
+#[test]
+fn a_redirect_to_another_host_is_not_followed_and_credentials_stay_home() {
+    let elsewhere = RawServer::start(|mut connection| {
+        if connection.read_request().is_some() {
+            connection.write(&http_response("200 OK", &[], br#"{"status":200,"result":[]}"#));
+        }
+    });
+    let location = format!("{}/v1/organizations/{ORG}/services/{SERVICE}/pipes", elsewhere.base_url());
+    let home = RawServer::start(move |mut connection| {
+        while connection.read_request().is_some() {
+            connection.write(&http_response("302 Found", &[("location", &location)], b""));
+        }
+    });
+    let client = Client::builder().management(&home.base_url(), "key-id", "MARKER-SECRET").build().unwrap();
+    let (org, service) = ids();
+    let error = client.list_pipes(org, service).unwrap_err();
+    match &error {
+        Error::Api(api) => {
+            assert_eq!(api.status().as_u16(), 302);
+            assert!(api.location().unwrap().starts_with(&elsewhere.base_url()));
+        }
+        other => panic!("expected the 302 as an error, got {other:?}"),
+    }
+    assert_eq!(home.requests().len(), 1, "a 3xx is final: no retry");
+    assert!(home.requests()[0].header("authorization").unwrap().starts_with("Basic "));
+    assert_eq!(elsewhere.connections(), 0, "nothing, and so no Authorization header, reached the other host");
+}
+
+#[test]
+fn the_body_cap_stops_an_endless_body() {
+    let server = RawServer::start(|mut connection| {
+        if connection.read_request().is_some() {
+            connection
+                .write(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n");
+            let chunk = format!("{:x}\r\n{}\r\n", 64 * 1024, " ".repeat(64 * 1024));
+            // Endless: until the client hangs up.
+            loop {
+                if std::io::Write::write_all(connection.stream(), chunk.as_bytes()).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    let client = Client::builder()
+        .management(&server.base_url(), "key-id", "secret")
+        .body_limit(1024 * 1024)
+        .no_retries()
+        .build()
+        .unwrap();
+    let (org, service) = ids();
+    let started = Instant::now();
+    let error = client.list_pipes(org, service).unwrap_err();
+    assert!(started.elapsed() < HANG);
+    match &error {
+        Error::Transport(failure) => assert_eq!(failure.error().kind(), TransportErrorKind::BodyTooLarge, "{error}"),
+        other => panic!("expected a body-too-large error, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_timeout_stops_a_server_that_never_answers() {
+    let server = RawServer::start(|mut connection| {
+        let _ = connection.read_request();
+        std::thread::sleep(Duration::from_secs(120));
+    });
+    let client = Client::builder()
+        .management(&server.base_url(), "key-id", "secret")
+        .timeout(Duration::from_millis(300))
+        .no_retries()
+        .build()
+        .unwrap();
+    let (org, service) = ids();
+    let started = Instant::now();
+    let error = client.list_pipes(org, service).unwrap_err();
+    assert!(started.elapsed() < HANG);
+    match &error {
+        Error::Transport(failure) => assert_eq!(failure.error().kind(), TransportErrorKind::Timeout, "{error}"),
+        other => panic!("expected a timeout, got {other:?}"),
+    }
+    assert_eq!(error.attempts(), 1);
+}
+
+#[test]
+fn connection_refused_is_a_connect_failure_retried_for_any_method() {
+    let base = format!("http://{}", closed_port());
+    let client = Client::builder().management(&base, "key-id", "secret").retry_policy(fast_retries()).build().unwrap();
+    let (org, service) = ids();
+    let error = client.list_pipes(org, service).unwrap_err();
+    match &error {
+        Error::Transport(failure) => assert_eq!(failure.error().kind(), TransportErrorKind::Connect, "{error}"),
+        other => panic!("expected a connect failure, got {other:?}"),
+    }
+    assert_eq!(error.attempts(), 3, "connect failures are retried: {error}");
+    assert!(!error.outcome_unknown());
+    assert!(error.to_string().contains("after 3 attempts"), "{error}");
+}
+
+fn fast_retries() -> pipe_api_proto::retry::RetryPolicy {
+    let mut policy = pipe_api_proto::retry::RetryPolicy::default();
+    policy.max_attempts = 3;
+    policy.base_delay = Duration::from_millis(1);
+    policy.max_delay = Duration::from_millis(5);
+    policy
+}
+
+#[test]
+fn plain_http_is_refused_off_loopback() {
+    match Client::management("http://api.example.com", "key-id", "secret") {
+        Err(ConfigError::InsecureUrl(url)) => assert_eq!(url, "http://api.example.com"),
+        other => panic!("expected an insecure-URL refusal, got {other:?}"),
+    }
+    assert!(Client::management("https://api.example.com", "key-id", "secret").is_ok());
+    assert!(Client::management("http://127.0.0.1:9", "key-id", "secret").is_ok());
+    assert!(Client::management("http://localhost:9", "key-id", "secret").is_ok());
+    assert!(Client::management("http://[::1]:9", "key-id", "secret").is_ok());
+    let opted_in =
+        Client::builder().management("http://api.example.com", "key-id", "secret").allow_insecure_http(true).build();
+    assert!(opted_in.is_ok());
+}
+
+#[test]
+fn configuration_from_the_environment() {
+    let env = |pairs: &'static [(&'static str, &'static str)]| {
+        move |name: &str| pairs.iter().find(|(n, _)| *n == name).map(|(_, v)| (*v).to_owned())
+    };
+    let both = Client::builder()
+        .env_with(env(&[
+            ("PIPE_API_URL", "https://api.example.com"),
+            ("PIPE_API_KEY_ID", "id"),
+            ("PIPE_API_KEY_SECRET", "secret"),
+            ("PIPE_ALERTS_URL", "https://alerts.example.com"),
+            ("PIPE_ALERTS_TOKEN", "token"),
+        ]))
+        .unwrap()
+        .build();
+    assert!(both.is_ok());
+    let missing = Client::builder().env_with(env(&[("PIPE_API_URL", "https://api.example.com")]));
+    assert!(matches!(missing, Err(ConfigError::MissingVariable("PIPE_API_KEY_ID"))));
+    let nothing = Client::builder().env_with(env(&[])).unwrap().build();
+    assert!(matches!(nothing, Err(ConfigError::NoInterface)));
+    let bad_key = Client::builder()
+        .env_with(env(&[
+            ("PIPE_API_URL", "https://a.example.com"),
+            ("PIPE_API_KEY_ID", "a:b"),
+            ("PIPE_API_KEY_SECRET", "s"),
+        ]))
+        .unwrap()
+        .build();
+    assert!(matches!(bad_key, Err(ConfigError::Credentials(_))));
+}
+
+#[test]
+fn an_interface_that_is_not_configured_is_a_build_error() {
+    let client = Client::alerting("https://alerts.example.com", "token").unwrap();
+    let (org, service) = ids();
+    match client.list_pipes(org, service) {
+        Err(Error::Build(error)) => assert!(error.to_string().contains("no management interface"), "{error}"),
+        other => panic!("expected a build error, got {other:?}"),
+    }
+}
+
+#[test]
+fn every_request_header_reaches_the_server() {
+    let server = RawServer::start(|mut connection| {
+        while connection.read_request().is_some() {
+            connection.write(&http_response(
+                "200 OK",
+                &[("content-type", "application/json")],
+                br#"{"status":200,"requestId":"r","result":[]}"#,
+            ));
+        }
+    });
+    let client = Client::management(&server.base_url(), "key-id", "secret").unwrap();
+    let (org, service) = ids();
+    assert!(client.list_pipes(org, service).unwrap().is_empty());
+    let seen = &server.requests()[0];
+    assert_eq!(seen.request_line, format!("GET /v1/organizations/{ORG}/services/{SERVICE}/pipes HTTP/1.1"));
+    assert_eq!(seen.header("accept"), Some("application/json"));
+    assert_eq!(seen.header("user-agent"), Some(pipe_api_proto::USER_AGENT_VALUE));
+    assert_eq!(seen.header("authorization"), Some("Basic a2V5LWlkOnNlY3JldA=="));
+}
