@@ -2,7 +2,19 @@
 //! The protocol (requests, responses, errors, retry decisions) is `pipe-api-proto`'s; this
 //! crate sends, sleeps between retries, and paces.
 //!
-//! See the README for examples.
+//! ```
+//! use pipe_api_fake::Fake;
+//! use pipe_api_ureq::Client;
+//!
+//! // The built-in fake of the services, served on 127.0.0.1.
+//! let server = Fake::demo().serve()?;
+//! let client = Client::management(&server.base_url(), pipe_api_fake::DEMO_KEY_ID, pipe_api_fake::DEMO_KEY_SECRET)?;
+//! let pipes = client.list_pipes(pipe_api_fake::DEMO_ORGANIZATION_ID, pipe_api_fake::DEMO_SERVICE_ID)?;
+//! assert!(!pipes.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The README shows the other ways in: proto with your own HTTP client, and the fake in your tests.
 //!
 //! # Defaults
 //! * Connect timeout 10 s; each exchange 30 s; response bodies capped at 16 MiB.

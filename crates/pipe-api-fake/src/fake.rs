@@ -1,0 +1,301 @@
+//! The handle tests hold: seeding, the clock, faults, what was seen, and answering a request.
+
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use http::{Request, Response};
+use pipe_api_proto::{Transport, TransportError};
+use pipe_api_types::{
+    Alert, IpAccessEntry, Key, KeyId, KeyRole, KeyState, OrganizationId, Pipe, PipeId, PipeState,
+    ReversePrivateEndpoint, Service, ServiceId,
+};
+use time::OffsetDateTime;
+
+use crate::faults::{self, FaultRule};
+use crate::routes::{self, insert_key};
+use crate::seen::SeenRequest;
+use crate::server::FakeServer;
+use crate::state::{AlertingVersion, KeyCredential, State, StoredService};
+
+/// A stateful fake of the management and alerting interfaces.
+///
+/// Cloning gives another handle to the same fake, so a test can keep one while a server or a
+/// transport uses another. Ids, secrets and request ids come from a seeded sequence and times
+/// from a manual clock, so the same test always sees the same answers.
+#[derive(Clone)]
+pub struct Fake {
+    state: Arc<Mutex<State>>,
+}
+
+impl Default for Fake {
+    fn default() -> Self {
+        Fake::new()
+    }
+}
+
+impl std::fmt::Debug for Fake {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = self.lock();
+        f.debug_struct("Fake")
+            .field("now", &state.now)
+            .field("organizations", &state.organizations.len())
+            .field("alerts", &state.alerts.len())
+            .field("faults", &state.faults.len())
+            .field("requests_seen", &state.seen.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Fake {
+    /// An empty fake: no organization, key, service, token or alert. Seed what the test needs.
+    pub fn new() -> Fake {
+        Fake::with_seed(0)
+    }
+
+    /// An empty fake whose generated ids and secrets follow `seed`.
+    pub fn with_seed(seed: u64) -> Fake {
+        Fake { state: Arc::new(Mutex::new(State::new(seed))) }
+    }
+
+    /// Serves this fake over HTTP on `127.0.0.1`, on a free port, until the server is dropped.
+    pub fn serve(&self) -> std::io::Result<FakeServer> {
+        FakeServer::start(self.clone())
+    }
+
+    /// Answers a request as the real services would (or as an injected fault says), and records
+    /// it. This is what both the transport and the HTTP server call.
+    pub fn handle(&self, request: Request<Vec<u8>>) -> Response<Vec<u8>> {
+        let fault = {
+            let mut state = self.lock();
+            state.seen.push(SeenRequest {
+                method: request.method().clone(),
+                path: request.uri().path().to_owned(),
+                query: request.uri().query().map(str::to_owned),
+                headers: request.headers().clone(),
+                body: request.body().clone(),
+            });
+            faults::take(&mut state.faults, request.method(), request.uri().path())
+        };
+        // Sleep without holding the lock, so other requests go on meanwhile.
+        if let Some(delay) = fault.as_ref().and_then(|f| f.delay) {
+            std::thread::sleep(delay);
+        }
+        match fault {
+            Some(fault) if fault.response.is_some() => {
+                if fault.after_handling {
+                    routes::route(&mut self.lock(), &request);
+                }
+                let faulty = fault.response.expect("checked above");
+                let mut response = Response::new(faulty.body);
+                *response.status_mut() =
+                    http::StatusCode::from_u16(faulty.status).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);
+                for (name, value) in faulty.headers {
+                    if let (Ok(name), Ok(value)) =
+                        (http::HeaderName::try_from(name), http::HeaderValue::try_from(value))
+                    {
+                        response.headers_mut().append(name, value);
+                    }
+                }
+                response
+            }
+            _ => routes::route(&mut self.lock(), &request),
+        }
+    }
+
+    // --- seeding -------------------------------------------------------------------------
+
+    /// Adds a key whose credentials are `key_id` and `key_secret`, enabled, with `roles`, to
+    /// `organization` (created if new), and returns it.
+    pub fn seed_key(
+        &self,
+        organization: OrganizationId,
+        key_id: &str,
+        key_secret: &str,
+        roles: impl IntoIterator<Item = KeyRole>,
+    ) -> Key {
+        let mut state = self.lock();
+        let mut key = Key::new(KeyId::from_uuid(state.sequence.uuid()));
+        key.name = Some(format!("seeded {key_id}"));
+        key.state = Some(KeyState::Enabled);
+        key.roles = Some(roles.into_iter().collect());
+        key.key_suffix = Some(key_id.chars().rev().take(4).collect::<Vec<_>>().into_iter().rev().collect());
+        key.created_at = Some(state.now);
+        key.ip_access_list = Some(vec![IpAccessEntry::new("0.0.0.0/0", "")]);
+        let credential = KeyCredential::Plain { key_id: key_id.to_owned(), key_secret: key_secret.to_owned() };
+        insert_key(&mut state, organization, key.clone(), credential);
+        key
+    }
+
+    /// Adds a key as given (its `state`, `expireAt` and `roles` are honoured when it is used).
+    pub fn seed_key_as(&self, organization: OrganizationId, key: Key, key_id: &str, key_secret: &str) {
+        let credential = KeyCredential::Plain { key_id: key_id.to_owned(), key_secret: key_secret.to_owned() };
+        insert_key(&mut self.lock(), organization, key, credential);
+    }
+
+    /// Adds (or replaces) a service of `organization` (created if new).
+    pub fn seed_service(&self, organization: OrganizationId, service: Service) {
+        let mut state = self.lock();
+        let services = &mut state.organizations.entry(organization).or_default().services;
+        let stored = services.entry(service.id).or_insert_with(|| StoredService {
+            service: service.clone(),
+            idle: false,
+            pipes: Vec::new(),
+            reverse_private_endpoints: Vec::new(),
+        });
+        stored.service = service;
+    }
+
+    /// Adds a pipe to a seeded service.
+    ///
+    /// # Panics
+    /// If the service was not seeded first.
+    pub fn seed_pipe(&self, organization: OrganizationId, service: ServiceId, pipe: Pipe) {
+        self.with_service(organization, service, |stored| stored.pipes.push(pipe));
+    }
+
+    /// Adds a reverse private endpoint to a seeded service.
+    ///
+    /// # Panics
+    /// If the service was not seeded first.
+    pub fn seed_reverse_private_endpoint(
+        &self,
+        organization: OrganizationId,
+        service: ServiceId,
+        endpoint: ReversePrivateEndpoint,
+    ) {
+        self.with_service(organization, service, |stored| stored.reverse_private_endpoints.push(endpoint));
+    }
+
+    /// Adds an alert to the alerting interface.
+    pub fn seed_alert(&self, alert: Alert) {
+        self.lock().alerts.push(alert);
+    }
+
+    /// Accepts `token` as `Authorization: Bearer <token>` on the alerting interface.
+    pub fn seed_alerts_token(&self, token: &str) {
+        self.lock().alert_tokens.push(token.to_owned());
+    }
+
+    // --- steering ------------------------------------------------------------------------
+
+    /// Makes a seeded service idle (`true`) or running: pipe and reverse-private-endpoint calls
+    /// on an idle service answer `424 FAILED_DEPENDENCY`, as the real ones do.
+    ///
+    /// # Panics
+    /// If the service was not seeded first.
+    pub fn set_service_idle(&self, organization: OrganizationId, service: ServiceId, idle: bool) {
+        self.with_service(organization, service, |stored| stored.idle = idle);
+    }
+
+    /// Moves a pipe to `state` (the real service does it on its own over time). Returns whether
+    /// the pipe exists.
+    pub fn set_pipe_state(
+        &self,
+        organization: OrganizationId,
+        service: ServiceId,
+        pipe: PipeId,
+        state: PipeState,
+    ) -> bool {
+        let mut guard = self.lock();
+        let now = guard.now;
+        let found =
+            guard.service_mut(organization, service).and_then(|stored| stored.pipes.iter_mut().find(|p| p.id == pipe));
+        found
+            .map(|p| {
+                p.state = Some(state);
+                p.updated_at = Some(now);
+            })
+            .is_some()
+    }
+
+    /// Behave like an older or a newer alerting server.
+    pub fn set_alerting_version(&self, version: AlertingVersion) {
+        self.lock().alerting_version = version;
+    }
+
+    /// The fake's clock: what `createdAt` and `updatedAt` get, and what `expireAt` is checked
+    /// against. It starts at 2026-01-01T00:00:00Z and only moves when told.
+    pub fn now(&self) -> OffsetDateTime {
+        self.lock().now
+    }
+
+    /// Moves the clock forward.
+    pub fn advance(&self, by: Duration) {
+        let mut state = self.lock();
+        state.now += by;
+    }
+
+    /// Sets the clock.
+    pub fn set_now(&self, now: OffsetDateTime) {
+        self.lock().now = now;
+    }
+
+    /// Adds a fault rule; the first matching rule answers a request.
+    pub fn inject(&self, rule: FaultRule) {
+        self.lock().faults.push(rule);
+    }
+
+    /// Removes every fault rule.
+    pub fn clear_faults(&self) {
+        self.lock().faults.clear();
+    }
+
+    // --- inspection ----------------------------------------------------------------------
+
+    /// Every request received so far, in order.
+    pub fn requests(&self) -> Vec<SeenRequest> {
+        self.lock().seen.clone()
+    }
+
+    /// How many requests were received so far.
+    pub fn request_count(&self) -> usize {
+        self.lock().seen.len()
+    }
+
+    /// Forgets the requests received so far.
+    pub fn clear_requests(&self) {
+        self.lock().seen.clear();
+    }
+
+    /// The pipes of a service, as stored now.
+    pub fn pipes(&self, organization: OrganizationId, service: ServiceId) -> Vec<Pipe> {
+        self.lock().service_mut(organization, service).map(|s| s.pipes.clone()).unwrap_or_default()
+    }
+
+    /// The keys of an organization, as stored now.
+    pub fn keys(&self, organization: OrganizationId) -> Vec<Key> {
+        let state = self.lock();
+        state
+            .organizations
+            .get(&organization)
+            .map(|org| org.keys.iter().map(|k| k.key.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    fn with_service(&self, organization: OrganizationId, service: ServiceId, change: impl FnOnce(&mut StoredService)) {
+        let mut state = self.lock();
+        let stored = state
+            .service_mut(organization, service)
+            .unwrap_or_else(|| panic!("seed service {service} of organization {organization} first"));
+        change(stored);
+    }
+
+    /// A panic in one test thread must not hide the fake's state from the others.
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The fake as a transport with no sockets, for unit tests.
+impl Transport for Fake {
+    fn send(&mut self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError> {
+        Ok(self.handle(request))
+    }
+}
+
+/// The same through a shared reference, so a test can keep using its handle.
+impl Transport for &Fake {
+    fn send(&mut self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError> {
+        Ok(self.handle(request))
+    }
+}

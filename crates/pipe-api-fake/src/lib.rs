@@ -1,0 +1,66 @@
+//! A working fake of the pipe management interface (`/v1`) and the alerting interface
+//! (`/api/v2`), for tests and demos: stateful, deterministic, and usable either as a
+//! [`Transport`](pipe_api_proto::Transport) with no sockets or served over HTTP on 127.0.0.1.
+//!
+//! ```
+//! use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID, Fake};
+//! use pipe_api_proto::{BaseUrl, EndpointExt, ListPipes, Management, ManagementCredentials};
+//!
+//! let mut fake = Fake::demo();
+//! let api = Management::new(
+//!     BaseUrl::parse("http://fake.invalid")?,
+//!     ManagementCredentials::new(DEMO_KEY_ID, DEMO_KEY_SECRET)?,
+//! );
+//! // No socket: the fake answers as a transport.
+//! let pipes = ListPipes::new(DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID).send(&api, &mut fake)?;
+//! assert_eq!(pipes.value.len(), 2);
+//! assert_eq!(fake.request_count(), 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Served over HTTP, for a real client ([`Fake::serve`]); dropping the server stops it:
+//!
+//! ```
+//! let server = pipe_api_fake::Fake::demo().serve()?;
+//! assert!(server.base_url().starts_with("http://127.0.0.1:"));
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
+//! # What it does like the real services
+//! * Credentials are checked: management keys by key id and secret (or by the SHA-256 hashes of
+//!   a key created with `hashData`), their `state`, `expireAt` (against the fake's clock) and
+//!   roles (`query_endpoints` alone gets 403); alerting by bearer token. Wrong or missing
+//!   credentials get the plain-text `401 Unauthorized`; a key used on another organization 403.
+//! * A created key gets an id, a key id and a secret, and those credentials work at once. A
+//!   created pipe is in state `Provisioning` and appears in list and get, without its credentials.
+//! * An unknown id gets `404` with `NOT_FOUND: <id>`, an invalid body `400` with
+//!   `BAD_REQUEST: ...` naming the field, a call on an idle service `424 FAILED_DEPENDENCY`, all
+//!   in the real `{status, error, requestId}` envelope.
+//! * Alerts answer as newer servers (`limit`, `offset`, `meta`, `X-Total-Count`) or older ones.
+//!
+//! # What it adds for tests
+//! * Seeding ([`Fake::seed_service`], [`Fake::seed_pipe`], ...), a manual clock, deterministic
+//!   ids and secrets ([`Fake::with_seed`]).
+//! * Faults ([`Fault`], [`FaultRule`]): the next N requests, or those on a path, answer a given
+//!   status, headers and body, or answer late, or take effect and then fail.
+//! * Every request is recorded ([`Fake::requests`]), so a test can prove what was sent, or that
+//!   nothing was.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod demo;
+mod fake;
+mod faults;
+mod reply;
+mod routes;
+mod seen;
+mod server;
+mod state;
+
+pub use demo::{DEMO_ALERTS_TOKEN, DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID};
+pub use fake::Fake;
+pub use faults::{Fault, FaultResponse, FaultRule};
+pub use seen::SeenRequest;
+pub use server::FakeServer;
+pub use state::AlertingVersion;

@@ -1,0 +1,156 @@
+//! Routing: which handler answers a request, after the checks every call shares (credentials,
+//! organization, service). One file per resource family below.
+
+mod alerts;
+mod keys;
+mod pipes;
+mod reverse_private_endpoints;
+mod services;
+
+use base64::Engine as _;
+use http::{Method, Request, header};
+use pipe_api_proto::percent_decode;
+use pipe_api_types::{KeyState, OrganizationId, ServiceId, Validate};
+use serde::de::DeserializeOwned;
+
+use crate::reply::{self, Answer, Refusal};
+use crate::state::{State, StoredService, may_manage};
+
+pub(crate) use keys::insert_key;
+
+/// Answers any request the way the real services would.
+pub(crate) fn route(state: &mut State, request: &Request<Vec<u8>>) -> Answer {
+    let path = request.uri().path();
+    if let Some(rest) = path.strip_prefix("/v1/") {
+        let request_id = state.sequence.uuid().to_string();
+        management(state, request, rest, &request_id).unwrap_or_else(|refusal| refusal.into_answer(&request_id))
+    } else if let Some(rest) = path.strip_prefix("/api/v2/") {
+        alerting(state, request, rest)
+    } else {
+        reply::with_body(404, "text/plain", b"Not Found".to_vec())
+    }
+}
+
+/// One management call: who calls, on which organization, with which body.
+pub(crate) struct Call<'a> {
+    pub state: &'a mut State,
+    pub organization: OrganizationId,
+    pub request_id: &'a str,
+    pub body: &'a [u8],
+}
+
+impl Call<'_> {
+    /// Decodes and validates the body as the real service does before acting on it.
+    pub fn body<T: DeserializeOwned + Validate>(&self) -> Result<T, Refusal> {
+        let mut deserializer = serde_json::Deserializer::from_slice(self.body);
+        let value: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+            let at = error.path().to_string();
+            Refusal::bad_request(format!("invalid body at {at}: {}", error.into_inner()))
+        })?;
+        value.validate().map_err(|errors| Refusal::bad_request(errors.to_string()))?;
+        Ok(value)
+    }
+
+    /// The service, if it exists and is running; pipe calls on an idle service fail as they
+    /// really do.
+    pub fn running_service(&mut self, service: ServiceId) -> Result<&mut StoredService, Refusal> {
+        let stored = self.state.service_mut(self.organization, service).ok_or_else(|| Refusal::not_found(service))?;
+        if stored.idle {
+            return Err(Refusal::failed_dependency("Service is not running. Current state: idle"));
+        }
+        Ok(stored)
+    }
+}
+
+fn management(state: &mut State, request: &Request<Vec<u8>>, rest: &str, request_id: &str) -> Result<Answer, Refusal> {
+    let (key_id, key_secret) = basic_credentials(request).ok_or(Refusal::Unauthorized)?;
+    let (key_organization, stored) = state.key_for(&key_id, &key_secret).ok_or(Refusal::Unauthorized)?;
+    let key = &stored.key;
+    let usable = key.state.as_ref().is_none_or(|state| *state == KeyState::Enabled)
+        && key.expire_at.is_none_or(|expiry| expiry > state.now);
+    if !usable {
+        return Err(Refusal::Unauthorized);
+    }
+    if !may_manage(key) {
+        return Err(Refusal::forbidden("the key's roles do not allow this call"));
+    }
+
+    let segments: Vec<String> = rest.split('/').map(|s| percent_decode(s).unwrap_or_else(|| s.to_owned())).collect();
+    let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
+    let ["organizations", organization, tail @ ..] = segments.as_slice() else {
+        return Err(Refusal::not_found(request.uri().path()));
+    };
+    let organization: OrganizationId = parse_id(organization, "organization")?;
+    if !state.organizations.contains_key(&organization) {
+        return Err(Refusal::not_found(organization));
+    }
+    if organization != key_organization {
+        return Err(Refusal::forbidden(format!("the key has no access to organization {organization}")));
+    }
+
+    let method = request.method();
+    let mut call = Call { state, organization, request_id, body: request.body() };
+    match tail {
+        ["keys"] => match *method {
+            Method::POST => keys::create(&mut call),
+            _ => Err(Refusal::method_not_allowed(format!("{method} on keys is not part of this fake"))),
+        },
+        ["services", service] => only_get(method, || services::get(&mut call, parse_id(service, "service")?)),
+        ["services", service, "pipes"] => {
+            let service = parse_id(service, "service")?;
+            match *method {
+                Method::GET => pipes::list(&mut call, service),
+                Method::POST => pipes::create(&mut call, service),
+                _ => Err(Refusal::method_not_allowed(format!("{method} on pipes is not part of this fake"))),
+            }
+        }
+        ["services", service, "pipes", pipe] => {
+            only_get(method, || pipes::get(&mut call, parse_id(service, "service")?, parse_id(pipe, "pipe")?))
+        }
+        ["services", service, "pipesReversePrivateEndpoints"] => {
+            only_get(method, || reverse_private_endpoints::list(&mut call, parse_id(service, "service")?))
+        }
+        _ => Err(Refusal::not_found(request.uri().path())),
+    }
+}
+
+fn only_get(method: &Method, handler: impl FnOnce() -> Result<Answer, Refusal>) -> Result<Answer, Refusal> {
+    if method == Method::GET {
+        handler()
+    } else {
+        Err(Refusal::method_not_allowed(format!("{method} is not allowed here")))
+    }
+}
+
+/// An id from the path; the real service refuses a malformed one as a bad request.
+fn parse_id<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, Refusal> {
+    text.parse().map_err(|_| Refusal::bad_request(format!("invalid {what} id: {text}")))
+}
+
+/// The key id and secret of `Authorization: Basic ...`.
+fn basic_credentials(request: &Request<Vec<u8>>) -> Option<(String, String)> {
+    let value = request.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, encoded) = value.split_once(' ')?;
+    if !scheme.eq_ignore_ascii_case("basic") {
+        return None;
+    }
+    let decoded = base64::engine::general_purpose::STANDARD.decode(encoded.trim()).ok()?;
+    let (key_id, key_secret) = std::str::from_utf8(&decoded).ok()?.split_once(':')?;
+    Some((key_id.to_owned(), key_secret.to_owned()))
+}
+
+fn alerting(state: &mut State, request: &Request<Vec<u8>>, rest: &str) -> Answer {
+    let token = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "));
+    if !token.is_some_and(|token| state.alert_tokens.iter().any(|known| known == token)) {
+        return reply::unauthorized();
+    }
+    match (request.method(), rest) {
+        (&Method::GET, "alerts") => alerts::list(state, request.uri().query()),
+        (_, "alerts") => reply::alerting_error(405, "Method not allowed in this fake"),
+        _ => reply::alerting_error(404, "Not found"),
+    }
+}

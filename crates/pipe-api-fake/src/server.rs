@@ -1,0 +1,102 @@
+//! The fake served over real HTTP on 127.0.0.1, by `tiny_http` (keep-alive included).
+
+use std::io::Read as _;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use crate::fake::Fake;
+
+/// Request bodies above this answer 413 instead of being read on.
+const MAX_REQUEST_BODY: u64 = 16 * 1024 * 1024;
+
+/// A running HTTP server for a [`Fake`]. Dropping it stops the server.
+pub struct FakeServer {
+    fake: Fake,
+    address: SocketAddr,
+    server: Arc<tiny_http::Server>,
+    acceptor: Option<JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for FakeServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FakeServer").field("address", &self.address).finish_non_exhaustive()
+    }
+}
+
+impl FakeServer {
+    pub(crate) fn start(fake: Fake) -> std::io::Result<FakeServer> {
+        let server = tiny_http::Server::http("127.0.0.1:0").map_err(std::io::Error::other)?;
+        let address = server.server_addr().to_ip().ok_or_else(|| std::io::Error::other("not an IP listener"))?;
+        let server = Arc::new(server);
+        let acceptor = {
+            let (server, fake) = (Arc::clone(&server), fake.clone());
+            std::thread::Builder::new().name("pipe-api-fake".into()).spawn(move || {
+                // Ends when `unblock` is called on drop.
+                for request in server.incoming_requests() {
+                    let fake = fake.clone();
+                    // One thread per request, so a delayed answer does not hold up the others.
+                    std::thread::spawn(move || answer(&fake, request));
+                }
+            })?
+        };
+        Ok(FakeServer { fake, address, server, acceptor: Some(acceptor) })
+    }
+
+    /// `http://127.0.0.1:<port>`: the base URL of both interfaces.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    /// The address the server listens on.
+    pub fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// The fake behind the server, to seed, steer or inspect while it serves.
+    pub fn fake(&self) -> &Fake {
+        &self.fake
+    }
+}
+
+impl Drop for FakeServer {
+    fn drop(&mut self) {
+        self.server.unblock();
+        if let Some(acceptor) = self.acceptor.take() {
+            let _ = acceptor.join();
+        }
+    }
+}
+
+fn answer(fake: &Fake, mut request: tiny_http::Request) {
+    let response = match to_http(&mut request) {
+        Ok(http_request) => fake.handle(http_request),
+        Err(status) => {
+            let mut response = http::Response::new(Vec::new());
+            *response.status_mut() = status;
+            response
+        }
+    };
+    let (parts, body) = response.into_parts();
+    let mut reply = tiny_http::Response::from_data(body).with_status_code(parts.status.as_u16());
+    for (name, value) in &parts.headers {
+        if let Ok(header) = tiny_http::Header::from_bytes(name.as_str().as_bytes(), value.as_bytes()) {
+            reply.add_header(header);
+        }
+    }
+    // The client may have gone away; nothing to tell it then.
+    let _ = request.respond(reply);
+}
+
+fn to_http(request: &mut tiny_http::Request) -> Result<http::Request<Vec<u8>>, http::StatusCode> {
+    let mut builder = http::Request::builder().method(request.method().as_str()).uri(request.url());
+    for header in request.headers() {
+        builder = builder.header(header.field.as_str().as_str(), header.value.as_str());
+    }
+    let mut body = Vec::new();
+    request.as_reader().take(MAX_REQUEST_BODY + 1).read_to_end(&mut body).map_err(|_| http::StatusCode::BAD_REQUEST)?;
+    if body.len() as u64 > MAX_REQUEST_BODY {
+        return Err(http::StatusCode::PAYLOAD_TOO_LARGE);
+    }
+    builder.body(body).map_err(|_| http::StatusCode::BAD_REQUEST)
+}

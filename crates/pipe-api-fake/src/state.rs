@@ -1,0 +1,158 @@
+//! What the fake remembers: organizations with their keys and services, each service's pipes and
+//! reverse private endpoints, the alerting side's tokens and alerts, a manual clock and a
+//! deterministic source of ids and secrets.
+
+use std::collections::BTreeMap;
+
+use pipe_api_types::{Alert, Key, KeyRole, OrganizationId, Pipe, ReversePrivateEndpoint, Service, ServiceId};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::faults::FaultRule;
+use crate::seen::SeenRequest;
+
+/// Which alerting server the fake behaves like.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AlertingVersion {
+    /// Servers from mid-2026: `limit` and `offset` are honoured, and the answer has `meta` and an
+    /// `X-Total-Count` header.
+    #[default]
+    Newer,
+    /// Older servers: both parameters are ignored and every alert comes back as `{"data": [...]}`.
+    Older,
+}
+
+/// How a stored key is checked: by its plain key id and secret, or by the SHA-256 hashes the
+/// client sent in `hashData` (then the server never saw the plain values).
+#[derive(Clone)]
+pub(crate) enum KeyCredential {
+    Plain { key_id: String, key_secret: String },
+    Hashed { key_id_hash: String, key_secret_hash: String },
+}
+
+#[derive(Clone)]
+pub(crate) struct StoredKey {
+    pub key: Key,
+    pub credential: KeyCredential,
+}
+
+#[derive(Clone)]
+pub(crate) struct StoredService {
+    pub service: Service,
+    /// An idle or stopped service answers `424 FAILED_DEPENDENCY` to pipe calls.
+    pub idle: bool,
+    pub pipes: Vec<Pipe>,
+    pub reverse_private_endpoints: Vec<ReversePrivateEndpoint>,
+}
+
+#[derive(Clone, Default)]
+pub(crate) struct Organization {
+    pub keys: Vec<StoredKey>,
+    pub services: BTreeMap<ServiceId, StoredService>,
+}
+
+pub(crate) struct State {
+    pub now: OffsetDateTime,
+    pub sequence: Sequence,
+    pub organizations: BTreeMap<OrganizationId, Organization>,
+    pub alert_tokens: Vec<String>,
+    pub alerts: Vec<Alert>,
+    pub alerting_version: AlertingVersion,
+    pub faults: Vec<FaultRule>,
+    pub seen: Vec<SeenRequest>,
+}
+
+impl State {
+    pub fn new(seed: u64) -> State {
+        State {
+            // A fixed start, so every run of a test sees the same timestamps.
+            now: time::macros::datetime!(2026-01-01 00:00:00 UTC),
+            sequence: Sequence::new(seed),
+            organizations: BTreeMap::new(),
+            alert_tokens: Vec::new(),
+            alerts: Vec::new(),
+            alerting_version: AlertingVersion::Newer,
+            faults: Vec::new(),
+            seen: Vec::new(),
+        }
+    }
+
+    /// The service, if the organization and the service exist.
+    pub fn service_mut(&mut self, organization: OrganizationId, service: ServiceId) -> Option<&mut StoredService> {
+        self.organizations.get_mut(&organization)?.services.get_mut(&service)
+    }
+
+    /// The key whose credentials these are, and its organization.
+    pub fn key_for(&self, key_id: &str, key_secret: &str) -> Option<(OrganizationId, &StoredKey)> {
+        let (id_hash, secret_hash) = (sha256_base64(key_id), sha256_base64(key_secret));
+        self.organizations.iter().find_map(|(organization, org)| {
+            org.keys
+                .iter()
+                .find(|stored| match &stored.credential {
+                    KeyCredential::Plain { key_id: id, key_secret: secret } => {
+                        constant_time_eq(id, key_id) & constant_time_eq(secret, key_secret)
+                    }
+                    KeyCredential::Hashed { key_id_hash, key_secret_hash } => {
+                        constant_time_eq(key_id_hash, &id_hash) & constant_time_eq(key_secret_hash, &secret_hash)
+                    }
+                })
+                .map(|stored| (*organization, stored))
+        })
+    }
+}
+
+/// Whether a key may call the management interface at all: `query_endpoints` alone only opens
+/// query endpoints, so the real service answers 403 to it here.
+pub(crate) fn may_manage(key: &Key) -> bool {
+    key.roles.iter().flatten().any(|role| matches!(role, KeyRole::Admin | KeyRole::Developer))
+}
+
+/// The base64 of a SHA-256, the form of every `hashData` field.
+pub(crate) fn sha256_base64(text: &str) -> String {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(text.as_bytes()))
+}
+
+/// Compares without an early exit, as a real credential check must.
+fn constant_time_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Deterministic ids and secrets: the same seed gives the same sequence, so snapshot tests of
+/// what the fake answers are stable.
+pub(crate) struct Sequence {
+    state: u64,
+}
+
+impl Sequence {
+    fn new(seed: u64) -> Sequence {
+        Sequence { state: seed ^ 0x005e_ed0f_fa4e_0001 }
+    }
+
+    /// splitmix64: tiny, and every output differs for a long time.
+    fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A version-4-shaped UUID.
+    pub fn uuid(&mut self) -> Uuid {
+        let mut bytes = [0u8; 16];
+        bytes[..8].copy_from_slice(&self.next_u64().to_le_bytes());
+        bytes[8..].copy_from_slice(&self.next_u64().to_le_bytes());
+        uuid::Builder::from_random_bytes(bytes).into_uuid()
+    }
+
+    /// Text from an alphabet, like the real key ids (letters and digits) and secrets.
+    pub fn text(&mut self, len: usize, alphabet: &[u8]) -> String {
+        (0..len).map(|_| alphabet[(self.next_u64() % alphabet.len() as u64) as usize] as char).collect()
+    }
+}
+
+pub(crate) const KEY_ID_ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+pub(crate) const KEY_SECRET_ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_";

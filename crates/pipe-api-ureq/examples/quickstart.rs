@@ -1,0 +1,249 @@
+//! The whole product in one run.
+//!
+//! With no configuration it starts the built-in fake of both services on 127.0.0.1 and, through
+//! the real ureq client over HTTP, creates a key, reads the service, creates a pipe of each of
+//! the four source kinds, lists and gets pipes, lists reverse private endpoints and alerts.
+//!
+//! With `PIPE_API_URL`, `PIPE_API_KEY_ID`, `PIPE_API_KEY_SECRET`, `PIPE_API_ORG_ID` and
+//! `PIPE_API_SERVICE_ID` set (and optionally `PIPE_ALERTS_URL` and `PIPE_ALERTS_TOKEN`), it runs
+//! only the read-only operations against that deployment; `--create-key` also creates a key
+//! there.
+//!
+//! ```sh
+//! cargo run -p pipe-api-ureq --example quickstart
+//! ```
+
+use std::process::ExitCode;
+
+use pipe_api_fake::Fake;
+use pipe_api_proto::ListAlerts;
+use pipe_api_types::{
+    Authentication, CreateKeyRequest, CreatePipeRequest, Credentials, DataFormat, Destination, DestinationColumn,
+    FieldMapping, IpAccessEntry, IteratorType, KafkaOffset, KafkaSource, KafkaType, KeyRole, KinesisSource,
+    ObjectStorageSource, ObjectStorageType, OffsetStrategy, OrganizationId, PipeId, PipeSource, PostgresSettings,
+    PostgresSource, PostgresTableMapping, ReplicationMode, ServiceId,
+};
+use pipe_api_ureq::Client;
+
+type Outcome = Result<(), Box<dyn std::error::Error>>;
+
+fn main() -> ExitCode {
+    let create_key = std::env::args().any(|arg| arg == "--create-key");
+    let result = match std::env::var("PIPE_API_URL") {
+        Ok(url) if !url.is_empty() => against_deployment(create_key),
+        _ => against_fake(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            // The error names the operation, the status, the server's message and request id.
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Everything, against the fake served on 127.0.0.1.
+fn against_fake() -> Outcome {
+    let server = Fake::demo().serve()?;
+    println!("fake services listening on {}", server.base_url());
+    let org = pipe_api_fake::DEMO_ORGANIZATION_ID;
+    let service = pipe_api_fake::DEMO_SERVICE_ID;
+    let admin = Client::builder()
+        .management(&server.base_url(), pipe_api_fake::DEMO_KEY_ID, pipe_api_fake::DEMO_KEY_SECRET)
+        .alerting(&server.base_url(), pipe_api_fake::DEMO_ALERTS_TOKEN)
+        .build()?;
+
+    step("create key");
+    let mut request = CreateKeyRequest::new("quickstart", [KeyRole::Developer]);
+    request.ip_access_list = Some(vec![IpAccessEntry::new("203.0.113.0/24", "office")]);
+    let created = admin.create_key(org, request)?;
+    let key_id = created.key_id.clone().ok_or("the server returned no key id")?;
+    let key_secret = created.key_secret.clone().ok_or("the server returned no key secret")?;
+    println!(
+        "  key {} ({}), secret {:?}",
+        created.key.as_ref().map(|k| k.id.to_string()).unwrap_or_default(),
+        key_id,
+        key_secret
+    );
+
+    // From here on, the new key does the work: its credentials really are checked.
+    let client = Client::builder()
+        .management(&server.base_url(), &key_id, key_secret)
+        .alerting(&server.base_url(), pipe_api_fake::DEMO_ALERTS_TOKEN)
+        .build()?;
+
+    read_service(&client, org, service)?;
+
+    step("create pipes");
+    for request in demo_pipe_requests() {
+        let pipe = client.create_pipe(org, service, request)?;
+        println!(
+            "  {} {:<22} {:<15} {}",
+            pipe.id,
+            pipe.name.as_deref().unwrap_or("-"),
+            pipe.source.as_ref().and_then(|s| s.kind()).map(|k| k.to_string()).unwrap_or_default(),
+            pipe.state.as_ref().map(|s| s.to_string()).unwrap_or_default(),
+        );
+    }
+
+    read_pipes_and_more(&client, org, service, true)?;
+
+    step("what an error looks like (a pipe that does not exist)");
+    let missing: PipeId = "00000000-0000-4000-8000-000000000000".parse()?;
+    match client.get_pipe(org, service, missing) {
+        Ok(pipe) => println!("  unexpectedly found {}", pipe.id),
+        Err(error) => println!("  {error}"),
+    }
+    Ok(())
+}
+
+/// Read-only operations against a real deployment configured by environment variables.
+fn against_deployment(create_key: bool) -> Outcome {
+    let org: OrganizationId = env("PIPE_API_ORG_ID")?.parse()?;
+    let service: ServiceId = env("PIPE_API_SERVICE_ID")?.parse()?;
+    let client = Client::from_env()?;
+    if create_key {
+        step("create key (asked with --create-key)");
+        let created = client.create_key(org, CreateKeyRequest::new("pipe-api-quickstart", [KeyRole::Developer]))?;
+        println!("  key {:?} created; its secret is shown only once: {:?}", created.key_id, created.key_secret);
+    }
+    read_service(&client, org, service)?;
+    let alerts = std::env::var("PIPE_ALERTS_URL").is_ok_and(|url| !url.is_empty());
+    read_pipes_and_more(&client, org, service, alerts)
+}
+
+fn env(name: &str) -> Result<String, String> {
+    std::env::var(name).map_err(|_| format!("{name} must be set with PIPE_API_URL"))
+}
+
+fn step(name: &str) {
+    println!("\n== {name}");
+}
+
+fn read_service(client: &Client, org: OrganizationId, service: ServiceId) -> Outcome {
+    step("get service");
+    let service = client.get_service(org, service)?;
+    println!("  {} {}", service.id, service.name.as_deref().unwrap_or("-"));
+    for endpoint in service.endpoints.iter().flatten() {
+        println!(
+            "  endpoint {} {}:{}",
+            endpoint.protocol.as_ref().map(|p| p.to_string()).unwrap_or_default(),
+            endpoint.host.as_deref().unwrap_or("-"),
+            endpoint.port.unwrap_or(0)
+        );
+    }
+    Ok(())
+}
+
+fn read_pipes_and_more(client: &Client, org: OrganizationId, service: ServiceId, alerts: bool) -> Outcome {
+    step("list pipes");
+    let pipes = client.list_pipes(org, service)?;
+    for pipe in &pipes {
+        println!(
+            "  {} {:<22} {}",
+            pipe.id,
+            pipe.name.as_deref().unwrap_or("-"),
+            pipe.state.as_ref().map(|s| s.to_string()).unwrap_or_default()
+        );
+    }
+
+    if let Some(first) = pipes.first() {
+        step("get pipe");
+        let pipe = client.get_pipe(org, service, first.id)?;
+        let destination = pipe.destination.as_ref();
+        println!(
+            "  {} -> {}.{}",
+            pipe.name.as_deref().unwrap_or("-"),
+            destination.and_then(|d| d.database.as_deref()).unwrap_or("-"),
+            destination.and_then(|d| d.table.as_deref()).unwrap_or("-")
+        );
+    }
+
+    step("list reverse private endpoints");
+    for endpoint in client.list_reverse_private_endpoints(org, service)? {
+        println!(
+            "  {} {:<28} {}",
+            endpoint.id,
+            endpoint.kind.as_ref().map(|k| k.to_string()).unwrap_or_default(),
+            endpoint.status.as_ref().map(|s| s.to_string()).unwrap_or_default()
+        );
+    }
+
+    if alerts {
+        step("list alerts");
+        let page = client.list_alerts(ListAlerts::new())?;
+        for alert in &page.alerts {
+            println!(
+                "  {} {:<24} {:<8} team {}",
+                alert.id,
+                alert.name.as_deref().unwrap_or("-"),
+                alert.state.as_ref().map(|s| s.to_string()).unwrap_or_default(),
+                alert.resolved_team_id().unwrap_or("-")
+            );
+        }
+        if let Some(total) = page.total {
+            println!("  {} of {total} alerts", page.alerts.len());
+        }
+    }
+    Ok(())
+}
+
+/// One create-pipe request per source kind, each with what a real server needs.
+fn demo_pipe_requests() -> Vec<CreatePipeRequest> {
+    let events_table = |table: &str| {
+        Destination::default()
+            .database("default")
+            .table(table)
+            .managed_table(true)
+            .columns([DestinationColumn::new("id", "String"), DestinationColumn::new("at", "DateTime64(3)")])
+    };
+    let mappings = [FieldMapping::new("id", "id"), FieldMapping::new("timestamp", "at")];
+
+    let kafka = KafkaSource::default()
+        .kind(KafkaType::Confluent)
+        .format(DataFormat::JsonEachRow)
+        .brokers("pkc-1234.eu-west-1.aws.confluent.cloud:9092")
+        .topics("events")
+        .authentication(Authentication::Plain)
+        .credentials(Credentials::user_password("ingest", "demo-password"))
+        .offset(KafkaOffset::default().strategy(OffsetStrategy::FromBeginning));
+    let storage = ObjectStorageSource::default()
+        .kind(ObjectStorageType::S3)
+        .format(DataFormat::JsonEachRow)
+        .url("https://bucket.s3.eu-west-1.amazonaws.com/logs/**.ndjson.gz")
+        .authentication(Authentication::IamRole)
+        .iam_role("arn:aws:iam::123456789012:role/ingest")
+        .is_continuous(true);
+    let kinesis = KinesisSource::default()
+        .format(DataFormat::JsonEachRow)
+        .stream_name("clicks")
+        .region("eu-west-1")
+        .iterator_type(IteratorType::TrimHorizon)
+        .authentication(Authentication::IamUser)
+        .access_key(Credentials::access_key("AKIAEXAMPLE", "demo-secret-key"));
+    let postgres = PostgresSource::default()
+        .host("db.example.com")
+        .port(5432u16)
+        .database("shop")
+        .credentials(Credentials::user_password("replicator", "demo-password"))
+        .settings(PostgresSettings::default().replication_mode(ReplicationMode::Cdc))
+        .table_mappings([PostgresTableMapping::default()
+            .source_schema_name("public")
+            .source_table("orders")
+            .target_table("public_orders")]);
+
+    vec![
+        CreatePipeRequest::new("kafka-events", PipeSource::default().kafka(kafka), events_table("kafka_events"))
+            .field_mappings(mappings.clone()),
+        CreatePipeRequest::new("s3-logs", PipeSource::default().object_storage(storage), events_table("s3_logs"))
+            .field_mappings(mappings.clone()),
+        CreatePipeRequest::new("kinesis-clicks", PipeSource::default().kinesis(kinesis), events_table("clicks"))
+            .field_mappings(mappings),
+        CreatePipeRequest::new(
+            "postgres-shop",
+            PipeSource::default().postgres(postgres),
+            Destination::default().database("shop"),
+        ),
+    ]
+}
