@@ -4,6 +4,13 @@
 
 #![forbid(unsafe_code)]
 
+pub mod requests;
+
+/// The README's code, compiled and run as doc tests, so the README cannot drift from the API.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
