@@ -26,7 +26,7 @@ impl std::fmt::Debug for FakeServer {
 
 impl FakeServer {
     pub(crate) fn start(fake: Fake) -> std::io::Result<FakeServer> {
-        let server = tiny_http::Server::http("127.0.0.1:0").map_err(std::io::Error::other)?;
+        let server = tiny_http::Server::from_listener(listener()?, None).map_err(std::io::Error::other)?;
         let address = server.server_addr().to_ip().ok_or_else(|| std::io::Error::other("not an IP listener"))?;
         let server = Arc::new(server);
         let acceptor = {
@@ -99,4 +99,16 @@ fn to_http(request: &mut tiny_http::Request) -> Result<http::Request<Vec<u8>>, h
         return Err(http::StatusCode::PAYLOAD_TOO_LARGE);
     }
     builder.body(body).map_err(|_| http::StatusCode::BAD_REQUEST)
+}
+
+/// A listener on a free port of 127.0.0.1 with `TCP_NODELAY`, which accepted connections
+/// inherit: tiny_http writes an answer's head and body separately, and with Nagle's algorithm
+/// the body would wait for the client's delayed ACK (40 ms) whenever the answer passes 1 KiB.
+fn listener() -> std::io::Result<std::net::TcpListener> {
+    use socket2::{Domain, Socket, Type};
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None)?;
+    socket.set_nodelay(true)?;
+    socket.bind(&SocketAddr::from(([127, 0, 0, 1], 0)).into())?;
+    socket.listen(128)?;
+    Ok(socket.into())
 }

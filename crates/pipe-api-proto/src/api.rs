@@ -2,6 +2,7 @@
 //! are wrapped. Each rule is written here once; endpoints only say what is particular to them.
 
 use std::fmt;
+use std::sync::Arc;
 
 use http::HeaderValue;
 use serde::Deserialize;
@@ -21,7 +22,7 @@ pub trait Api: sealed::Sealed {
 
     /// Decodes a success body into the result and the server's request id.
     #[doc(hidden)]
-    fn decode_success<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError>;
+    fn decode_success<T: DeserializeOwned>(body: Vec<u8>) -> Result<(T, Option<String>), SuccessDecodeError>;
 }
 
 mod sealed {
@@ -37,6 +38,8 @@ pub struct SuccessDecodeError {
     pub(crate) path: String,
     pub(crate) message: String,
     pub(crate) request_id: Option<String>,
+    /// The body, handed back for the error to keep.
+    pub(crate) body: Vec<u8>,
 }
 
 /// The management interface (`{base_url}/v1`, HTTP Basic with a key id and key secret,
@@ -85,8 +88,8 @@ impl Api for Management {
         self.credentials.header_value()
     }
 
-    fn decode_success<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError> {
-        let envelope: Envelope<T> = decode(body, |body| {
+    fn decode_success<T: DeserializeOwned>(body: Vec<u8>) -> Result<(T, Option<String>), SuccessDecodeError> {
+        let (envelope, body): (Envelope<T>, _) = decode(body, |body| {
             serde_json::from_slice::<EnvelopeId>(body).ok().and_then(|e| e.request_id?.as_str().map(str::to_owned))
         })?;
         let result = match envelope.result {
@@ -97,6 +100,7 @@ impl Api for Management {
                 path: "result".to_owned(),
                 message: "the envelope has no `result`".to_owned(),
                 request_id: envelope.request_id.clone(),
+                body: body.into_bytes(),
             })?,
         };
         Ok((result, envelope.request_id))
@@ -127,26 +131,57 @@ impl Api for Alerting {
         self.token.header_value()
     }
 
-    fn decode_success<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError> {
-        Ok((decode(body, |_| None)?, None))
+    fn decode_success<T: DeserializeOwned>(body: Vec<u8>) -> Result<(T, Option<String>), SuccessDecodeError> {
+        Ok((decode(body, |_| None)?.0, None))
     }
 }
 
 /// Decodes on the fast path; only when that fails, decodes again tracking the path, to say
 /// where (tracking costs time on every value, so the successful path never pays it).
+///
+/// A body that is valid UTF-8 (every JSON body is) becomes one shared `Arc<String>` that the
+/// decoded text fields point into ([`pipe_api_types::decode_shared`]): no allocation per string.
 fn decode<T: DeserializeOwned>(
-    body: &[u8],
+    body: Vec<u8>,
     request_id: impl FnOnce(&[u8]) -> Option<String>,
-) -> Result<T, SuccessDecodeError> {
-    match serde_json::from_slice::<T>(body) {
-        Ok(value) => Ok(value),
-        Err(fast) => {
-            let (path, message) =
-                match serde_path_to_error::deserialize::<_, T>(&mut serde_json::Deserializer::from_slice(body)) {
-                    Err(tracked) => (tracked.path().to_string(), tracked.into_inner().to_string()),
-                    Ok(_) => (".".to_owned(), fast.to_string()),
-                };
-            Err(SuccessDecodeError { path, message, request_id: request_id(body) })
+) -> Result<(T, Body), SuccessDecodeError> {
+    let (fast, body) = match String::from_utf8(body) {
+        Ok(text) => {
+            let shared = Arc::new(text);
+            let fast = pipe_api_types::decode_shared(&shared, |json| serde_json::from_str::<T>(json));
+            match fast {
+                Ok(value) => return Ok((value, Body::Shared(shared))),
+                // Nothing decoded survives a failure, so the body is normally ours again.
+                Err(fast) => (fast, Body::Shared(shared).into_bytes()),
+            }
+        }
+        Err(not_utf8) => {
+            let body = not_utf8.into_bytes();
+            match serde_json::from_slice::<T>(&body) {
+                Ok(value) => return Ok((value, Body::Bytes(body))),
+                Err(fast) => (fast, body),
+            }
+        }
+    };
+    let (path, message) =
+        match serde_path_to_error::deserialize::<_, T>(&mut serde_json::Deserializer::from_slice(&body)) {
+            Err(tracked) => (tracked.path().to_string(), tracked.into_inner().to_string()),
+            Ok(_) => (".".to_owned(), fast.to_string()),
+        };
+    Err(SuccessDecodeError { path, message, request_id: request_id(&body), body })
+}
+
+/// The body a value was decoded from, for an error found after decoding.
+enum Body {
+    Shared(Arc<String>),
+    Bytes(Vec<u8>),
+}
+
+impl Body {
+    fn into_bytes(self) -> Vec<u8> {
+        match self {
+            Body::Shared(shared) => Arc::try_unwrap(shared).unwrap_or_else(|shared| (*shared).clone()).into_bytes(),
+            Body::Bytes(bytes) => bytes,
         }
     }
 }

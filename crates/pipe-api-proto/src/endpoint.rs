@@ -122,7 +122,7 @@ pub trait EndpointExt: Endpoint {
                 body,
             ))));
         }
-        match <Self::Api as Api>::decode_success::<Self::Output>(&body) {
+        match <Self::Api as Api>::decode_success::<Self::Output>(body) {
             Ok((mut value, request_id)) => {
                 self.complete(&mut value, &parts.headers);
                 Ok(Reply { value, request_id, status: parts.status })
@@ -133,7 +133,7 @@ pub trait EndpointExt: Endpoint {
                 e.request_id,
                 e.path,
                 e.message,
-                body,
+                e.body,
             )))),
         }
     }

@@ -93,7 +93,7 @@ fn get_service_success() {
     assert_eq!(service.idle_scaling, Some(true));
     assert_eq!(service.idle_timeout_minutes, Some(15));
     assert_eq!(service.created_at, Some(datetime!(2025-11-02 08:00:00 UTC)));
-    assert_eq!(service.private_endpoint_ids, Some(vec!["vpce-0a1b2c3d4e5f".to_owned()]));
+    assert_eq!(service.private_endpoint_ids, Some(vec!["vpce-0a1b2c3d4e5f".into()]));
     assert_eq!(service.data_warehouse_id.as_deref(), Some(SERVICE), "a string that looks like a UUID stays a string");
     assert_eq!(service.is_primary, Some(true));
     assert_eq!(service.unknown.names().collect::<Vec<_>>(), ["state", "provider", "region", "tier"]);

@@ -150,7 +150,7 @@ macro_rules! model {
                                         )?;
                                     }
                                 )*
-                                _ => unknown.insert_raw(key.into_owned(), map.next_value()?),
+                                _ => unknown.insert_raw(key.into_text(), map.next_value()?),
                             }
                         }
                         Ok($name {

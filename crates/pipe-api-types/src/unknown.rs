@@ -7,6 +7,8 @@ use serde::de::{Deserialize, Deserializer, Visitor};
 use serde::ser::SerializeMap;
 use serde_json::value::RawValue;
 
+use crate::Text;
+
 /// The fields of one JSON object that its model does not know, in the order received.
 ///
 /// Each value is kept as the exact JSON text the server sent (not parsed into a tree, which keeps
@@ -14,7 +16,7 @@ use serde_json::value::RawValue;
 /// names: an unknown field may carry a credential.
 #[derive(Clone, Default)]
 pub struct UnknownFields {
-    entries: Vec<(String, Box<RawValue>)>,
+    entries: Vec<(Text, Box<RawValue>)>,
 }
 
 impl UnknownFields {
@@ -57,9 +59,9 @@ impl UnknownFields {
     /// how a request sends a field this crate does not model yet.
     pub fn insert(&mut self, name: impl Into<String>, value: &impl serde::Serialize) -> serde_json::Result<()> {
         let raw = serde_json::value::to_raw_value(value)?;
-        let name = name.into();
+        let name: String = name.into();
         self.entries.retain(|(key, _)| *key != name);
-        self.entries.push((name, raw));
+        self.entries.push((Text::from(name), raw));
         Ok(())
     }
 
@@ -72,7 +74,7 @@ impl UnknownFields {
     /// Keeps a field as read. Repeated names are all kept, in order (as received; `get` sees
     /// the last, as JSON readers do); no search here, so hostile input cannot make a read
     /// quadratic.
-    pub(crate) fn insert_raw(&mut self, name: String, value: Box<RawValue>) {
+    pub(crate) fn insert_raw(&mut self, name: Text, value: Box<RawValue>) {
         self.entries.push((name, value));
     }
 
@@ -106,8 +108,12 @@ impl<'de> FieldName<'de> {
         &self.0
     }
 
-    pub(crate) fn into_owned(self) -> String {
-        self.0.into_owned()
+    /// The name to keep: a range of the shared body when it can be (see [`Text`]).
+    pub(crate) fn into_text(self) -> Text {
+        match self.0 {
+            Cow::Borrowed(name) => Text::from_input(name),
+            Cow::Owned(name) => Text::from(name),
+        }
     }
 }
 

@@ -21,8 +21,8 @@ pub(super) fn create(call: &mut Call<'_>) -> Result<Answer, Refusal> {
     let (credential, plain) = match &request.hash_data {
         Some(hash) => (
             KeyCredential::Hashed {
-                key_id_hash: hash.key_id_hash.clone().unwrap_or_default(),
-                key_secret_hash: hash.key_secret_hash.clone().unwrap_or_default(),
+                key_id_hash: hash.key_id_hash.as_deref().unwrap_or_default().to_owned(),
+                key_secret_hash: hash.key_secret_hash.as_deref().unwrap_or_default().to_owned(),
             },
             None,
         ),
@@ -37,7 +37,7 @@ pub(super) fn create(call: &mut Call<'_>) -> Result<Answer, Refusal> {
     };
     let suffix = match (&plain, &request.hash_data) {
         (Some((key_id, _)), _) => key_id[key_id.len() - 4..].to_owned(),
-        (None, Some(hash)) => hash.key_id_suffix.clone().unwrap_or_default(),
+        (None, Some(hash)) => hash.key_id_suffix.as_deref().unwrap_or_default().to_owned(),
         (None, None) => String::new(),
     };
 
@@ -45,7 +45,7 @@ pub(super) fn create(call: &mut Call<'_>) -> Result<Answer, Refusal> {
     key.name = request.name;
     key.state = Some(request.state.unwrap_or(KeyState::Enabled));
     key.roles = request.roles;
-    key.key_suffix = Some(suffix);
+    key.key_suffix = Some(suffix.into());
     key.created_at = Some(call.state.now);
     key.expire_at = request.expire_at;
     // The real default opens the key to every address.

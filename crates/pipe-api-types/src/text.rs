@@ -1,0 +1,266 @@
+//! `Text`: the string of every text field, which shares the response body it was read from
+//! instead of allocating a copy of its own.
+//!
+//! Decoding a 10,000-pipe list allocates hundreds of thousands of small strings when each text
+//! field is a `String`, and those allocations (and their frees) cost more than the JSON parsing
+//! itself. While [`decode_shared`] runs, a string read without escapes is stored as a range of
+//! the one shared body instead: no allocation, a reference count bump.
+
+use std::borrow::Borrow;
+use std::cell::RefCell;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+use std::sync::Arc;
+
+use serde::de::{Deserialize, Deserializer, Visitor};
+use serde::{Serialize, Serializer};
+
+/// An immutable string: either its own, or a range of a response body it shares.
+///
+/// It reads like `&str` (`Deref`, `Display`, comparisons with `str` and `String`), and is built
+/// from `&str` or `String`. A `Text` read from a response keeps that whole response body alive
+/// while it lives; [`Text::detach`] copies it out when one value outlives a large response.
+#[derive(Clone)]
+pub struct Text(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Owned(Box<str>),
+    /// `body[start..end]`; u32 keeps `Text` at 24 bytes (bodies are capped far below 4 GiB,
+    /// and a larger one falls back to `Owned`).
+    Shared {
+        body: Arc<String>,
+        start: u32,
+        end: u32,
+    },
+}
+
+impl Text {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            Repr::Owned(text) => text,
+            Repr::Shared { body, start, end } => &body[*start as usize..*end as usize],
+        }
+    }
+
+    /// The same text with its own storage, so it no longer keeps a response body alive.
+    pub fn detach(&self) -> Text {
+        Text(Repr::Owned(self.as_str().into()))
+    }
+
+    /// Whether this text shares a response body.
+    pub fn is_shared(&self) -> bool {
+        matches!(self.0, Repr::Shared { .. })
+    }
+
+    /// From text the input lends: a range of the shared body when it lies inside it.
+    pub(crate) fn from_input(text: &str) -> Text {
+        SHARED_BODY.with(|shared| {
+            if let Some(body) = &*shared.borrow() {
+                let base = body.as_ptr() as usize;
+                let at = text.as_ptr() as usize;
+                if at >= base && at + text.len() <= base + body.len() {
+                    let (start, end) = (at - base, at - base + text.len());
+                    if let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(end)) {
+                        return Text(Repr::Shared { body: Arc::clone(body), start, end });
+                    }
+                }
+            }
+            Text::from(text)
+        })
+    }
+}
+
+thread_local! {
+    /// The body being decoded on this thread by [`decode_shared`], if any.
+    static SHARED_BODY: RefCell<Option<Arc<String>>> = const { RefCell::new(None) };
+}
+
+/// Runs `decode` over `body` with every [`Text`] read from it sharing it. `decode` must read
+/// from `body.as_bytes()` (or `body.as_str()`); text read from anything else is copied as usual.
+///
+/// ```
+/// use std::sync::Arc;
+/// use pipe_api_types::{Pipe, decode_shared};
+///
+/// let body = Arc::new(r#"{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","name":"orders"}"#.to_owned());
+/// let pipe: Pipe = decode_shared(&body, |json| serde_json::from_str(json))?;
+/// assert_eq!(pipe.name.as_deref(), Some("orders"));
+/// assert!(pipe.name.as_ref().is_some_and(|name| name.is_shared()));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub fn decode_shared<T, E>(body: &Arc<String>, decode: impl FnOnce(&str) -> Result<T, E>) -> Result<T, E> {
+    /// Restores the previous body even if `decode` panics.
+    struct Restore(Option<Arc<String>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            SHARED_BODY.with(|shared| *shared.borrow_mut() = previous);
+        }
+    }
+    let _restore = Restore(SHARED_BODY.with(|shared| shared.borrow_mut().replace(Arc::clone(body))));
+    decode(body.as_str())
+}
+
+impl Default for Text {
+    fn default() -> Self {
+        Text(Repr::Owned(Box::from("")))
+    }
+}
+
+impl Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Text {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl Borrow<str> for Text {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<&str> for Text {
+    fn from(text: &str) -> Self {
+        Text(Repr::Owned(text.into()))
+    }
+}
+
+impl From<String> for Text {
+    fn from(text: String) -> Self {
+        Text(Repr::Owned(text.into_boxed_str()))
+    }
+}
+
+impl From<&String> for Text {
+    fn from(text: &String) -> Self {
+        Text::from(text.as_str())
+    }
+}
+
+impl From<Text> for String {
+    fn from(text: Text) -> Self {
+        match text.0 {
+            Repr::Owned(text) => text.into_string(),
+            Repr::Shared { .. } => text.as_str().to_owned(),
+        }
+    }
+}
+
+impl fmt::Debug for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Text {}
+
+impl PartialEq<str> for Text {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for Text {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<Text> for str {
+    fn eq(&self, other: &Text) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl PartialEq<Text> for &str {
+    fn eq(&self, other: &Text) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl PartialEq<Text> for String {
+    fn eq(&self, other: &Text) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl PartialOrd for Text {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Text {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl Hash for Text {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl Serialize for Text {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TextVisitor;
+
+        impl<'de> Visitor<'de> for TextVisitor {
+            type Value = Text;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+
+            fn visit_borrowed_str<E: serde::de::Error>(self, text: &'de str) -> Result<Text, E> {
+                Ok(Text::from_input(text))
+            }
+
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Text, E> {
+                Ok(Text::from(text))
+            }
+
+            fn visit_string<E: serde::de::Error>(self, text: String) -> Result<Text, E> {
+                Ok(Text::from(text))
+            }
+        }
+
+        deserializer.deserialize_str(TextVisitor)
+    }
+}
