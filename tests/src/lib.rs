@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 pub mod requests;
+pub mod workloads;
 
 /// The README's code, compiled and run as doc tests, so the README cannot drift from the API.
 #[doc = include_str!("../../README.md")]

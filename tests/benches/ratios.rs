@@ -1,0 +1,324 @@
+//! The issue's targets, measured side by side in one run: each contender and its reference
+//! alternate round by round, and the medians are compared, so machine noise hits both alike.
+//!
+//! ```sh
+//! cargo bench -p pipe-api-tests --bench ratios              # full (a few minutes)
+//! cargo bench -p pipe-api-tests --bench ratios -- --quick   # under a minute
+//! ```
+//!
+//! Every line of the form `ratio <name> = <x> (target <= <t>) <ok|MISSED>` is one target.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use pipe_api_proto::{
+    BaseUrl, CreatePipe, EndpointExt, GetService, ListAlerts, ListPipes, Management, ManagementCredentials,
+};
+use pipe_api_tests::requests::create_pipe_requests;
+use pipe_api_tests::workloads::{self, Novelty};
+use pipe_api_types::{OrganizationId, Pipe, PipeId, ServiceId};
+
+struct Settings {
+    /// Rounds per comparison (each round runs both sides once).
+    rounds: usize,
+    /// Calls per round for the small workloads.
+    small_batch: usize,
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; only `--quick` matters here.
+    let quick = std::env::args().any(|arg| arg == "--quick");
+    let settings =
+        if quick { Settings { rounds: 9, small_batch: 200 } } else { Settings { rounds: 31, small_batch: 2000 } };
+    println!("mode: {}", if quick { "quick" } else { "full" });
+
+    let mut missed = 0;
+    missed += decode_list_pipes(&settings, 10_000, Novelty::KnownOnly, Some((3.5, 0.25)));
+    missed += decode_list_pipes(&settings, 10_000, Novelty::WithUnknowns, Some((4.0, f64::INFINITY)));
+    decode_list_pipes(&settings, 100, Novelty::WithUnknowns, None);
+    decode_list_pipes(&settings, 1, Novelty::WithUnknowns, None);
+    decode_other_bodies(&settings);
+    missed += build_create_pipe(&settings);
+    missed += round_trip(&settings);
+    missed += peak_memory();
+    println!("targets missed: {missed}");
+}
+
+/// Alternates `a` and `b` for `rounds` rounds; returns both medians.
+fn paired(rounds: usize, mut a: impl FnMut() -> Duration, mut b: impl FnMut() -> Duration) -> (Duration, Duration) {
+    // One warm-up round each.
+    a();
+    b();
+    let (mut xs, mut ys) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
+    for _ in 0..rounds {
+        xs.push(a());
+        ys.push(b());
+    }
+    (median(xs), median(ys))
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn time(f: impl FnOnce()) -> Duration {
+    let start = Instant::now();
+    f();
+    start.elapsed()
+}
+
+fn report(name: &str, ratio: f64, target: f64) -> usize {
+    let ok = ratio <= target;
+    println!("ratio {name} = {ratio:.3} (target <= {target}) {}", if ok { "ok" } else { "MISSED" });
+    usize::from(!ok)
+}
+
+fn mb_per_s(bytes: usize, took: Duration) -> f64 {
+    bytes as f64 / took.as_secs_f64() / 1e6
+}
+
+fn ids() -> (OrganizationId, ServiceId) {
+    ("6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse().unwrap(), "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse().unwrap())
+}
+
+fn api() -> Management {
+    Management::new(
+        BaseUrl::parse("https://api.example.com").unwrap(),
+        ManagementCredentials::new("id", "secret").unwrap(),
+    )
+}
+
+fn ok_response(body: &[u8]) -> http::Response<Vec<u8>> {
+    http::Response::builder().status(200).body(body.to_vec()).unwrap()
+}
+
+/// Typed decode through proto (envelope, models, drop) against the serde floor and `Value`.
+/// Returns the number of targets missed.
+fn decode_list_pipes(settings: &Settings, count: usize, novelty: Novelty, targets: Option<(f64, f64)>) -> usize {
+    let body = workloads::list_pipes_body(count, novelty);
+    let (org, service) = ids();
+    let operation = ListPipes::new(org, service);
+    // How many decodes per sample, so small bodies are timed over a batch.
+    let batch = (settings.small_batch * 1000 / body.len().max(1)).clamp(1, settings.small_batch);
+
+    let typed = || {
+        // The responses are built outside the timed part: a transport hands proto a body it owns.
+        let responses: Vec<_> = (0..batch).map(|_| ok_response(&body)).collect();
+        time(|| {
+            for response in responses {
+                let pipes = operation.parse_response(response).expect("decodes");
+                assert_eq!(pipes.value.len(), count);
+                drop(black_box(pipes));
+            }
+        })
+    };
+    let floor = || {
+        time(|| {
+            for _ in 0..batch {
+                black_box(serde_json::from_slice::<serde::de::IgnoredAny>(black_box(&body)).unwrap());
+            }
+        })
+    };
+    let value = || {
+        time(|| {
+            for _ in 0..batch {
+                drop(black_box(serde_json::from_slice::<serde_json::Value>(black_box(&body)).unwrap()));
+            }
+        })
+    };
+    let label = format!("list_pipes_{count}_{}", if novelty == Novelty::KnownOnly { "known" } else { "unknowns" });
+    let (typed_time, floor_time) = paired(settings.rounds, typed, floor);
+    let (_, value_time) = paired(settings.rounds.min(11), floor, value);
+    let per = |d: Duration| d / batch as u32;
+    println!(
+        "{label}: {} bytes; typed {:?} ({:.0} MB/s), floor {:?} ({:.0} MB/s), Value {:?}",
+        body.len(),
+        per(typed_time),
+        mb_per_s(body.len() * batch, typed_time),
+        per(floor_time),
+        mb_per_s(body.len() * batch, floor_time),
+        per(value_time)
+    );
+    let vs_floor = typed_time.as_secs_f64() / floor_time.as_secs_f64();
+    let vs_value = typed_time.as_secs_f64() / value_time.as_secs_f64();
+    match targets {
+        Some((floor_target, value_target)) => {
+            let mut missed = report(&format!("{label}_vs_floor"), vs_floor, floor_target);
+            if value_target.is_finite() {
+                missed += report(&format!("{label}_vs_value"), vs_value, value_target);
+            }
+            missed
+        }
+        None => {
+            println!("info {label}_vs_floor = {vs_floor:.3}; vs_value = {vs_value:.3}");
+            0
+        }
+    }
+}
+
+fn decode_other_bodies(settings: &Settings) {
+    let alerts = workloads::list_alerts_body(1000);
+    let service = workloads::get_service_body();
+    let (org, service_id) = ids();
+    let list_alerts = ListAlerts::new();
+    let get_service = GetService::new(org, service_id);
+
+    for (label, body, batch) in [("list_alerts_1000", &alerts, 20), ("get_service", &service, settings.small_batch)] {
+        let typed = || {
+            let responses: Vec<_> = (0..batch).map(|_| ok_response(body)).collect();
+            time(|| {
+                for response in responses {
+                    if label == "get_service" {
+                        drop(black_box(get_service.parse_response(response).expect("decodes")));
+                    } else {
+                        drop(black_box(list_alerts.parse_response(response).expect("decodes")));
+                    }
+                }
+            })
+        };
+        let floor = || {
+            time(|| {
+                for _ in 0..batch {
+                    black_box(serde_json::from_slice::<serde::de::IgnoredAny>(black_box(body)).unwrap());
+                }
+            })
+        };
+        let (typed_time, floor_time) = paired(settings.rounds, typed, floor);
+        println!(
+            "{label}: {} bytes; typed {:?}, floor {:?}; info {label}_vs_floor = {:.3}",
+            body.len(),
+            typed_time / batch as u32,
+            floor_time / batch as u32,
+            typed_time.as_secs_f64() / floor_time.as_secs_f64()
+        );
+    }
+}
+
+/// Building a create-pipe request (validate, URI, headers, body) against `serde_json::to_vec`
+/// of the same body alone.
+fn build_create_pipe(settings: &Settings) -> usize {
+    let api = api();
+    let (org, service) = ids();
+    let mut missed = 0;
+    for request in create_pipe_requests("bench") {
+        let kind = request.source.as_ref().and_then(|s| s.kind()).map(|k| k.to_string()).unwrap_or_default();
+        let operation = CreatePipe::new(org, service, request.clone());
+        let batch = settings.small_batch * 5;
+        let build = || {
+            time(|| {
+                for _ in 0..batch {
+                    drop(black_box(black_box(&operation).build_request(&api).unwrap()));
+                }
+            })
+        };
+        let to_vec = || {
+            time(|| {
+                for _ in 0..batch {
+                    drop(black_box(serde_json::to_vec(black_box(&request)).unwrap()));
+                }
+            })
+        };
+        let (build_time, to_vec_time) = paired(settings.rounds, build, to_vec);
+        println!(
+            "build_create_pipe_{kind}: build {:?}, to_vec {:?}",
+            build_time / batch as u32,
+            to_vec_time / batch as u32
+        );
+        missed += report(
+            &format!("build_create_pipe_{kind}_vs_to_vec"),
+            build_time.as_secs_f64() / to_vec_time.as_secs_f64(),
+            1.3,
+        );
+    }
+    missed
+}
+
+/// A GET pipe through the `Client` against a bare `ureq::Agent` doing the same GET and
+/// `serde_json::from_slice` into the same type, both on one keep-alive connection to the fake.
+fn round_trip(settings: &Settings) -> usize {
+    let fake = pipe_api_fake::Fake::new();
+    let (org, service) = ids();
+    fake.seed_key(org, "bench-key", "bench-secret", [pipe_api_types::KeyRole::Admin]);
+    fake.seed_service(org, pipe_api_types::Service::new(service));
+    let pipe: Pipe = {
+        let body = workloads::get_pipe_body(Novelty::WithUnknowns);
+        let envelope: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        serde_json::from_value(envelope["result"].clone()).unwrap()
+    };
+    let pipe_id: PipeId = pipe.id;
+    fake.seed_pipe(org, service, pipe);
+    let server = fake.serve().unwrap();
+
+    let client = pipe_api_ureq::Client::management(&server.base_url(), "bench-key", "bench-secret").unwrap();
+    let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+    let url = format!("{}/v1/organizations/{org}/services/{service}/pipes/{pipe_id}", server.base_url());
+    let authorization = format!("Basic {}", base64_of("bench-key:bench-secret"));
+
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        result: Pipe,
+    }
+    let batch = settings.small_batch / 4;
+    let through_client = || {
+        time(|| {
+            for _ in 0..batch {
+                black_box(client.get_pipe(org, service, pipe_id).unwrap());
+            }
+        })
+    };
+    let bare = || {
+        time(|| {
+            for _ in 0..batch {
+                let mut response = agent
+                    .get(&url)
+                    .header("Authorization", &authorization)
+                    .header("Accept", "application/json")
+                    .call()
+                    .unwrap();
+                let body = response.body_mut().read_to_vec().unwrap();
+                black_box(serde_json::from_slice::<Envelope>(&body).unwrap().result);
+            }
+        })
+    };
+    let (client_time, bare_time) = paired(settings.rounds, through_client, bare);
+    println!("get_pipe_round_trip: client {:?}, bare ureq {:?}", client_time / batch as u32, bare_time / batch as u32);
+    report("get_pipe_round_trip_vs_bare_ureq", client_time.as_secs_f64() / bare_time.as_secs_f64(), 1.05)
+}
+
+fn base64_of(text: &str) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(text)
+}
+
+/// Peak resident memory added while decoding the 10,000-pipe list (decoded value included),
+/// against the body's size. Linux only: resets the high-water mark through
+/// `/proc/self/clear_refs` and reads `VmHWM`.
+fn peak_memory() -> usize {
+    let body = workloads::list_pipes_body(10_000, Novelty::WithUnknowns);
+    let (org, service) = ids();
+    let operation = ListPipes::new(org, service);
+    let response = ok_response(&body);
+    let Some(before) = reset_peak_and_read_rss() else {
+        println!("peak memory: not measurable here (needs Linux /proc)");
+        return 0;
+    };
+    let pipes = operation.parse_response(response).unwrap();
+    let peak = read_status_kib("VmHWM:").unwrap_or(0);
+    drop(black_box(pipes));
+    let added = peak.saturating_sub(before) * 1024;
+    // The body handed to proto is counted in `before`: it is the input, not decode overhead.
+    println!("peak_memory_list_pipes_10000: body {} bytes, peak added {} bytes", body.len(), added);
+    report("peak_memory_list_pipes_10000_vs_body", added as f64 / body.len() as f64, 3.0)
+}
+
+fn reset_peak_and_read_rss() -> Option<u64> {
+    std::fs::write("/proc/self/clear_refs", "5").ok()?;
+    read_status_kib("VmRSS:")
+}
+
+fn read_status_kib(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}

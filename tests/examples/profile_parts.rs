@@ -1,0 +1,42 @@
+//! Splits the typed decode of the 10,000-pipe list into its parts, to see where time goes.
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Instant;
+
+use pipe_api_tests::workloads::{self, Novelty};
+use pipe_api_types::Pipe;
+
+#[derive(serde::Deserialize)]
+struct Envelope {
+    result: Vec<Pipe>,
+}
+
+fn main() {
+    let body = workloads::list_pipes_body(10_000, Novelty::KnownOnly);
+    println!("size_of Pipe {}", std::mem::size_of::<Pipe>());
+    let rounds = 20;
+    let mut t = [std::time::Duration::ZERO; 5];
+    for _ in 0..rounds {
+        let copy = body.clone();
+        let s = Instant::now();
+        black_box(serde_json::from_slice::<serde::de::IgnoredAny>(&body).unwrap());
+        t[0] += s.elapsed();
+        let s = Instant::now();
+        let text = String::from_utf8(copy).unwrap();
+        t[1] += s.elapsed();
+        let shared = Arc::new(text);
+        let s = Instant::now();
+        black_box(serde_json::from_str::<serde::de::IgnoredAny>(&shared).unwrap());
+        t[2] += s.elapsed();
+        let s = Instant::now();
+        let decoded: Envelope = pipe_api_types::decode_shared(&shared, |json| serde_json::from_str(json)).unwrap();
+        t[3] += s.elapsed();
+        let s = Instant::now();
+        assert_eq!(decoded.result.len(), 10_000);
+        drop(black_box(decoded));
+        t[4] += s.elapsed();
+    }
+    for (name, d) in ["floor slice", "from_utf8", "floor str", "typed decode", "typed drop"].iter().zip(t) {
+        println!("{name}: {:?}", d / rounds);
+    }
+}
