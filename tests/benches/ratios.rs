@@ -32,15 +32,30 @@ fn main() {
         if quick { Settings { rounds: 9, small_batch: 200 } } else { Settings { rounds: 31, small_batch: 2000 } };
     println!("mode: {}", if quick { "quick" } else { "full" });
 
+    // Other arguments choose sections by name: `decode`, `other`, `build`, `round_trip`, `memory`.
+    let chosen: Vec<String> =
+        std::env::args().skip(1).filter(|arg| !arg.starts_with("--")).collect();
+    let run = |section: &str| chosen.is_empty() || chosen.iter().any(|c| c == section);
+
     let mut missed = 0;
-    missed += decode_list_pipes(&settings, 10_000, Novelty::KnownOnly, Some((3.5, 0.25)));
-    missed += decode_list_pipes(&settings, 10_000, Novelty::WithUnknowns, Some((4.0, f64::INFINITY)));
-    decode_list_pipes(&settings, 100, Novelty::WithUnknowns, None);
-    decode_list_pipes(&settings, 1, Novelty::WithUnknowns, None);
-    decode_other_bodies(&settings);
-    missed += build_create_pipe(&settings);
-    missed += round_trip(&settings);
-    missed += peak_memory();
+    if run("decode") {
+        missed += decode_list_pipes(&settings, 10_000, Novelty::KnownOnly, Some((3.5, 0.25)));
+        missed += decode_list_pipes(&settings, 10_000, Novelty::WithUnknowns, Some((4.0, f64::INFINITY)));
+        decode_list_pipes(&settings, 100, Novelty::WithUnknowns, None);
+        decode_list_pipes(&settings, 1, Novelty::WithUnknowns, None);
+    }
+    if run("other") {
+        decode_other_bodies(&settings);
+    }
+    if run("build") {
+        missed += build_create_pipe(&settings);
+    }
+    if run("round_trip") {
+        missed += round_trip(&settings);
+    }
+    if run("memory") {
+        missed += peak_memory();
+    }
     println!("targets missed: {missed}");
 }
 
@@ -282,6 +297,49 @@ fn round_trip(settings: &Settings) -> usize {
         })
     };
     let (client_time, bare_time) = paired(settings.rounds, through_client, bare);
+    if std::env::var_os("ROUND_TRIP_DETAIL").is_some() {
+        let timed_agent = ureq::Agent::with_parts(
+            ureq::Agent::config_builder()
+                .http_status_as_error(false)
+                .timeout_connect(Some(Duration::from_secs(10)))
+                .timeout_global(Some(Duration::from_secs(30)))
+                .build(),
+            ureq::unversioned::transport::DefaultConnector::default(),
+            LoopbackResolver,
+        );
+        let bare_timed = || {
+            time(|| {
+                for _ in 0..batch {
+                    let mut response = timed_agent
+                        .get(&url)
+                        .header("Authorization", &authorization)
+                        .header("Accept", "application/json")
+                        .call()
+                        .unwrap();
+                    let body = response.body_mut().read_to_vec().unwrap();
+                    black_box(serde_json::from_slice::<Envelope>(&body).unwrap().result);
+                }
+            })
+        };
+        let (timed, untimed) = paired(settings.rounds, bare_timed, bare);
+        println!("detail: bare with timeouts {:?}, bare {:?}", timed / batch as u32, untimed / batch as u32);
+        let bare_run = || {
+            time(|| {
+                for _ in 0..batch {
+                    let request = http::Request::get(&url)
+                        .header("Authorization", &authorization)
+                        .header("Accept", "application/json")
+                        .body(Vec::new())
+                        .unwrap();
+                    let mut response = agent.run(request).unwrap();
+                    let body = response.body_mut().read_to_vec().unwrap();
+                    black_box(serde_json::from_slice::<Envelope>(&body).unwrap().result);
+                }
+            })
+        };
+        let (run, untimed) = paired(settings.rounds, bare_run, bare);
+        println!("detail: bare run(Request<Vec<u8>>) {:?}, bare {:?}", run / batch as u32, untimed / batch as u32);
+    }
     println!("get_pipe_round_trip: client {:?}, bare ureq {:?}", client_time / batch as u32, bare_time / batch as u32);
     report("get_pipe_round_trip_vs_bare_ureq", client_time.as_secs_f64() / bare_time.as_secs_f64(), 1.05)
 }
@@ -321,4 +379,21 @@ fn read_status_kib(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|line| line.starts_with(field))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// For the detail measurement only: 127.0.0.1 without a lookup thread, as the client resolves.
+#[derive(Debug)]
+struct LoopbackResolver;
+
+impl ureq::unversioned::resolver::Resolver for LoopbackResolver {
+    fn resolve(
+        &self,
+        uri: &http::Uri,
+        _: &ureq::config::Config,
+        _: ureq::unversioned::transport::NextTimeout,
+    ) -> Result<ureq::unversioned::resolver::ResolvedSocketAddrs, ureq::Error> {
+        let mut addresses = self.empty();
+        addresses.push(std::net::SocketAddr::from(([127, 0, 0, 1], uri.port_u16().unwrap_or(80))));
+        Ok(addresses)
+    }
 }

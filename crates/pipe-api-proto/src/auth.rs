@@ -12,6 +12,8 @@ use pipe_api_types::Secret;
 pub struct ManagementCredentials {
     key_id: String,
     key_secret: Secret,
+    /// The `Authorization` value, made once: every request sends it.
+    header: HeaderValue,
 }
 
 impl ManagementCredentials {
@@ -33,7 +35,9 @@ impl ManagementCredentials {
         if key_secret.expose_secret().chars().any(char::is_control) {
             return Err(CredentialsError("the key secret contains a control character (such as CR or LF)"));
         }
-        Ok(ManagementCredentials { key_id, key_secret })
+        let pair = format!("{key_id}:{}", key_secret.expose_secret());
+        let header = sensitive(format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(pair)));
+        Ok(ManagementCredentials { key_id, key_secret, header })
     }
 
     /// The key id (not secret: it names the key).
@@ -42,9 +46,7 @@ impl ManagementCredentials {
     }
 
     pub(crate) fn header_value(&self) -> HeaderValue {
-        let pair = format!("{}:{}", self.key_id, self.key_secret.expose_secret());
-        let encoded = base64::engine::general_purpose::STANDARD.encode(pair);
-        sensitive(format!("Basic {encoded}"))
+        self.header.clone()
     }
 }
 
@@ -59,7 +61,12 @@ impl fmt::Debug for ManagementCredentials {
 
 /// An alerting API access key, sent as `Authorization: Bearer <token>`.
 #[derive(Clone)]
-pub struct BearerToken(Secret);
+pub struct BearerToken {
+    /// Kept so the token stays readable only through `Secret`'s accessor.
+    _token: Secret,
+    /// The `Authorization` value, made once: every request sends it.
+    header: HeaderValue,
+}
 
 impl BearerToken {
     /// Checks and wraps a token: not empty, and only visible ASCII (no space, CR or LF).
@@ -74,11 +81,12 @@ impl BearerToken {
                 "the bearer token contains a character other than visible ASCII (such as a space, CR or LF)",
             ));
         }
-        Ok(BearerToken(token))
+        let header = sensitive(format!("Bearer {}", token.expose_secret()));
+        Ok(BearerToken { _token: token, header })
     }
 
     pub(crate) fn header_value(&self) -> HeaderValue {
-        sensitive(format!("Bearer {}", self.0.expose_secret()))
+        self.header.clone()
     }
 }
 

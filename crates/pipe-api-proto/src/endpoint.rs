@@ -55,10 +55,14 @@ pub trait Endpoint {
     }
 }
 
-/// A validated request model serialized as a JSON body: the one way a body is made.
+/// A validated request model serialized as a JSON body: the one way a body is made. The buffer
+/// starts at a size that holds a typical create request, so serializing does not grow it step
+/// by step.
 pub(crate) fn json_body<T: Validate + Serialize>(model: &T) -> Result<Option<Vec<u8>>, BuildErrorKind> {
     model.validate().map_err(BuildErrorKind::Invalid)?;
-    serde_json::to_vec(model).map(Some).map_err(BuildErrorKind::Serialize)
+    let mut body = Vec::with_capacity(1024);
+    serde_json::to_writer(&mut body, model).map_err(BuildErrorKind::Serialize)?;
+    Ok(Some(body))
 }
 
 /// A successful result, with what the server said about it.
