@@ -33,8 +33,7 @@ fn main() {
     println!("mode: {}", if quick { "quick" } else { "full" });
 
     // Other arguments choose sections by name: `decode`, `other`, `build`, `round_trip`, `memory`.
-    let chosen: Vec<String> =
-        std::env::args().skip(1).filter(|arg| !arg.starts_with("--")).collect();
+    let chosen: Vec<String> = std::env::args().skip(1).filter(|arg| !arg.starts_with("--")).collect();
     let run = |section: &str| chosen.is_empty() || chosen.iter().any(|c| c == section);
 
     let mut missed = 0;

@@ -14,8 +14,10 @@ struct Envelope {
 
 fn main() {
     let body = workloads::get_pipe_body(Novelty::WithUnknowns);
-    let api =
-        Management::new(BaseUrl::parse("http://127.0.0.1:1").unwrap(), ManagementCredentials::new("id", "secret").unwrap());
+    let api = Management::new(
+        BaseUrl::parse("http://127.0.0.1:1").unwrap(),
+        ManagementCredentials::new("id", "secret").unwrap(),
+    );
     let operation = GetPipe::new(
         "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse().unwrap(),
         "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse().unwrap(),

@@ -140,8 +140,14 @@ const SEGMENT_SAFE: &[u8] = b"-._~!$&'()*+,;=:@";
 const QUERY_SAFE: &[u8] = b"-._~!$'()*,:@/";
 
 fn encode_into(out: &mut String, text: &str, safe: &[u8]) {
+    let is_safe = |byte: u8| byte.is_ascii_alphanumeric() || safe.contains(&byte);
+    // Ids and literal segments need no escaping: copy them whole.
+    if text.bytes().all(is_safe) {
+        out.push_str(text);
+        return;
+    }
     for &byte in text.as_bytes() {
-        if byte.is_ascii_alphanumeric() || safe.contains(&byte) {
+        if is_safe(byte) {
             out.push(byte as char);
         } else {
             out.push('%');

@@ -45,7 +45,7 @@ mod quantity;
 mod reverse_private_endpoint;
 mod secret;
 mod service;
-mod text;
+pub(crate) mod text;
 pub(crate) mod unknown;
 mod validate;
 
@@ -71,7 +71,7 @@ pub use reverse_private_endpoint::{
 };
 pub use secret::Secret;
 pub use service::{EndpointProtocol, Service, ServiceEndpoint};
-pub use text::{Text, decode_shared};
+pub use text::{MODEL_BYTES_PER_BODY_BYTE, Text, decode_shared};
 pub use unknown::{UnknownFields, Unrecognized};
 pub use validate::{
     Rule, Validate, ValidationErrors, Violation, has_control_characters, is_base64_of_32_bytes, is_ip_address_or_cidr,

@@ -137,6 +137,7 @@ macro_rules! model {
                         self,
                         mut map: A,
                     ) -> Result<$name, A::Error> {
+                        $crate::text::charge_model::<A::Error>(std::mem::size_of::<$name>())?;
                         $( let mut $rfield: Option<$rty> = None; )?
                         $( let mut $field: Option<$ty> = None; )*
                         let mut unknown = $crate::UnknownFields::new();

@@ -7,7 +7,7 @@
 //! the one shared body instead: no allocation, a reference count bump.
 
 use std::borrow::Borrow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
@@ -76,10 +76,39 @@ impl Text {
 thread_local! {
     /// The body being decoded on this thread by [`decode_shared`], if any.
     static SHARED_BODY: RefCell<Option<Arc<String>>> = const { RefCell::new(None) };
+    /// Bytes of models the current [`decode_shared`] may still make; `usize::MAX` outside one.
+    static MODEL_BUDGET: Cell<usize> = const { Cell::new(usize::MAX) };
+}
+
+/// How many bytes of models a body may decode into, per byte of body. Real answers need about
+/// two (a 1.5 KB pipe becomes about 3 KB of models); a hostile one made of minimal elements
+/// (`[{"id":""},...]`: 10 bytes for a 700-byte `Alert`) would need 70 and more.
+pub const MODEL_BYTES_PER_BODY_BYTE: usize = 16;
+
+/// The budget of any body, however small: one of every model fits.
+const MIN_MODEL_BUDGET: usize = 64 * 1024;
+
+/// Charges a model about to be made against the current budget. Models call it when they
+/// start decoding; it fails once a body would decode into more than
+/// [`MODEL_BYTES_PER_BODY_BYTE`] times its size.
+pub(crate) fn charge_model<E: serde::de::Error>(bytes: usize) -> Result<(), E> {
+    MODEL_BUDGET.with(|budget| match budget.get().checked_sub(bytes) {
+        Some(left) => {
+            budget.set(left);
+            Ok(())
+        }
+        None => Err(E::custom(format_args!(
+            "the response would decode into more than {MODEL_BYTES_PER_BODY_BYTE} times its size in models; refused"
+        ))),
+    })
 }
 
 /// Runs `decode` over `body` with every [`Text`] read from it sharing it. `decode` must read
 /// from `body.as_bytes()` (or `body.as_str()`); text read from anything else is copied as usual.
+///
+/// It also bounds memory: the models made may total at most [`MODEL_BYTES_PER_BODY_BYTE`]
+/// times the body's size (and at least 64 KiB), so a hostile body of minimal elements fails
+/// instead of allocating a hundred times its size.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -92,15 +121,20 @@ thread_local! {
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 pub fn decode_shared<T, E>(body: &Arc<String>, decode: impl FnOnce(&str) -> Result<T, E>) -> Result<T, E> {
-    /// Restores the previous body even if `decode` panics.
-    struct Restore(Option<Arc<String>>);
+    /// Restores the previous body and budget even if `decode` panics.
+    struct Restore(Option<Arc<String>>, usize);
     impl Drop for Restore {
         fn drop(&mut self) {
             let previous = self.0.take();
             SHARED_BODY.with(|shared| *shared.borrow_mut() = previous);
+            MODEL_BUDGET.with(|budget| budget.set(self.1));
         }
     }
-    let _restore = Restore(SHARED_BODY.with(|shared| shared.borrow_mut().replace(Arc::clone(body))));
+    let budget = body.len().saturating_mul(MODEL_BYTES_PER_BODY_BYTE).max(MIN_MODEL_BUDGET);
+    let _restore = Restore(
+        SHARED_BODY.with(|shared| shared.borrow_mut().replace(Arc::clone(body))),
+        MODEL_BUDGET.with(|current| current.replace(budget)),
+    );
     decode(body.as_str())
 }
 

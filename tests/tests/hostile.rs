@@ -1,0 +1,329 @@
+//! Hostile input against every response parser: arbitrary bytes, arbitrary JSON built from the
+//! models' own field names, and real bodies mutated byte by byte. Nothing may panic, every
+//! failure is a typed error whose `Display` stays bounded, and no body can make decoding
+//! allocate far beyond its size. About 100,000 cases in all; `PROPTEST_CASES` does not apply.
+
+use http::{Method, Response, StatusCode};
+use pipe_api_proto::{
+    Alerting, CreateKey, CreatePipe, EndpointExt, Error, GetPipe, GetService, ListAlerts, ListPipes,
+    ListReversePrivateEndpoints, Management, Raw,
+};
+use pipe_api_tests::requests::{create_key_request, create_pipe_requests};
+use pipe_api_tests::workloads::{self, Novelty};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
+const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
+const PIPE: &str = "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e";
+
+/// The longest `Display` any error may have: bodies are truncated, never printed whole.
+const MAX_DISPLAY: usize = 4096;
+
+fn response(status: u16, headers: &[(&str, String)], body: Vec<u8>) -> Response<Vec<u8>> {
+    let mut builder = Response::builder().status(StatusCode::from_u16(status).unwrap());
+    for (name, value) in headers {
+        if let Ok(value) = http::HeaderValue::from_str(value) {
+            builder = builder.header(*name, value);
+        }
+    }
+    builder.body(body).unwrap()
+}
+
+/// Runs every operation's parser on the same response; each must end in a value or a typed,
+/// printable error.
+fn parse_everywhere(status: u16, headers: &[(&str, String)], body: &[u8]) {
+    fn check<T>(result: Result<T, Error>) {
+        if let Err(error) = result {
+            let shown = error.to_string();
+            assert!(shown.len() <= MAX_DISPLAY, "Display of {} bytes", shown.len());
+            let _ = format!("{error:?}");
+        }
+    }
+    let ops = operations();
+    let make = || response(status, headers, body.to_vec());
+    check(ops.list_pipes.parse_response(make()));
+    check(ops.get_pipe.parse_response(make()));
+    check(ops.get_service.parse_response(make()));
+    check(ops.list_endpoints.parse_response(make()));
+    check(ops.create_key.parse_response(make()));
+    check(ops.create_pipe.parse_response(make()));
+    check(ops.list_alerts.parse_response(make()));
+    check(ops.raw_management.parse_response(make()));
+    check(ops.raw_alerting.parse_response(make()));
+}
+
+/// Every operation, made once for all cases.
+struct Operations {
+    list_pipes: ListPipes,
+    get_pipe: GetPipe,
+    get_service: GetService,
+    list_endpoints: ListReversePrivateEndpoints,
+    create_key: CreateKey,
+    create_pipe: CreatePipe,
+    list_alerts: ListAlerts,
+    raw_management: Raw<Management>,
+    raw_alerting: Raw<Alerting>,
+}
+
+fn operations() -> &'static Operations {
+    static OPERATIONS: std::sync::OnceLock<Operations> = std::sync::OnceLock::new();
+    OPERATIONS.get_or_init(|| {
+        let (org, service, pipe) = (ORG.parse().unwrap(), SERVICE.parse().unwrap(), PIPE.parse().unwrap());
+        Operations {
+            list_pipes: ListPipes::new(org, service),
+            get_pipe: GetPipe::new(org, service, pipe),
+            get_service: GetService::new(org, service),
+            list_endpoints: ListReversePrivateEndpoints::new(org, service),
+            create_key: CreateKey::new(org, create_key_request("k")),
+            create_pipe: CreatePipe::new(org, service, create_pipe_requests("m").remove(0)),
+            list_alerts: ListAlerts::new(),
+            raw_management: Raw::new(Method::GET, "/v1/organizations").unwrap(),
+            raw_alerting: Raw::new(Method::GET, "/api/v2/alerts").unwrap(),
+        }
+    })
+}
+
+fn any_status() -> impl Strategy<Value = u16> {
+    prop_oneof![
+        4 => Just(200u16),
+        1 => prop::sample::select(vec![201u16, 204, 301, 302, 400, 401, 403, 404, 409, 424, 429, 500, 502, 503, 504]),
+        1 => 100u16..=599,
+    ]
+}
+
+fn any_headers() -> impl Strategy<Value = Vec<(&'static str, String)>> {
+    let name = prop::sample::select(vec![
+        "retry-after",
+        "x-ratelimit-reset",
+        "ratelimit-reset",
+        "x-total-count",
+        "x-request-id",
+        "location",
+        "content-type",
+    ]);
+    let value = prop_oneof![
+        "[0-9]{0,12}(\\.[0-9]{0,6})?",
+        "-?[0-9e+.]{1,30}",
+        Just("Wed, 21 Oct 2015 07:28:00 GMT".to_owned()),
+        "[ -~]{0,40}",
+    ];
+    prop::collection::vec((name, value), 0..4)
+}
+
+/// JSON shaped like the services' answers: the models' field names, plausible and implausible
+/// values, at any depth.
+fn model_shaped_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+        "\\PC{0,16}".prop_map(Value::from),
+        prop::sample::select(vec![
+            PIPE,
+            "500m",
+            "2Gi",
+            "1.5",
+            "-3",
+            "1e400",
+            "",
+            "2021-01-01T00:00",
+            "2026-13-45T99:99:99Z",
+            "Running",
+            "Hibernating",
+            "kafka",
+            "PLAIN",
+            "webhook",
+        ])
+        .prop_map(Value::from),
+    ];
+    let key = prop::sample::select(vec![
+        "id",
+        "name",
+        "state",
+        "status",
+        "requestId",
+        "result",
+        "data",
+        "meta",
+        "total",
+        "error",
+        "message",
+        "source",
+        "kafka",
+        "objectStorage",
+        "kinesis",
+        "postgres",
+        "offset",
+        "timestamp",
+        "scaling",
+        "replicaCpuMillicores",
+        "replicaMemoryGb",
+        "destination",
+        "columns",
+        "tableDefinition",
+        "fieldMappings",
+        "settings",
+        "createdAt",
+        "expireAt",
+        "key",
+        "keyId",
+        "keySecret",
+        "roles",
+        "endpoints",
+        "port",
+        "channel",
+        "channels",
+        "silenced",
+        "team",
+        "teamId",
+        "threshold",
+        "type",
+    ])
+    .prop_map(str::to_owned);
+    leaf.prop_recursive(6, 96, 8, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..8).prop_map(Value::from),
+            prop::collection::btree_map(key.clone(), inner, 0..8).prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// Real bodies of every shape, to mutate (made once).
+fn seeds() -> &'static [Vec<u8>] {
+    static SEEDS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    SEEDS.get_or_init(|| vec![
+        workloads::get_pipe_body(Novelty::WithUnknowns),
+        workloads::list_pipes_body(2, Novelty::WithUnknowns),
+        workloads::get_service_body(),
+        workloads::list_alerts_body(2),
+        serde_json::to_vec(&json!({"status": 200, "requestId": "r", "result": {"key": {"id": PIPE, "roles": ["admin"], "expireAt": ""}, "keyId": "K", "keySecret": "S"}})).unwrap(),
+        serde_json::to_vec(&json!({"status": 404, "requestId": "r", "error": "NOT_FOUND: x"})).unwrap(),
+    ])
+}
+
+#[derive(Clone, Debug)]
+enum Mutation {
+    Set(usize, u8),
+    Insert(usize, u8),
+    Remove(usize),
+    Truncate(usize),
+    Repeat(usize, usize),
+}
+
+fn mutations() -> impl Strategy<Value = Vec<Mutation>> {
+    let byte = prop_oneof![prop::sample::select(b"{}[]\",:0-9.eE+-tfn\\ \x00\xff\xc3".to_vec()), any::<u8>(),];
+    let one = prop_oneof![
+        (any::<usize>(), byte.clone()).prop_map(|(at, b)| Mutation::Set(at, b)),
+        (any::<usize>(), byte).prop_map(|(at, b)| Mutation::Insert(at, b)),
+        any::<usize>().prop_map(Mutation::Remove),
+        any::<usize>().prop_map(Mutation::Truncate),
+        (any::<usize>(), 1usize..64).prop_map(|(at, len)| Mutation::Repeat(at, len)),
+    ];
+    prop::collection::vec(one, 1..6)
+}
+
+fn mutate(mut body: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
+    for mutation in mutations {
+        let len = body.len().max(1);
+        match *mutation {
+            Mutation::Set(at, b) if !body.is_empty() => body[at % len] = b,
+            Mutation::Insert(at, b) => body.insert(at % (body.len() + 1), b),
+            Mutation::Remove(at) if !body.is_empty() => {
+                body.remove(at % len);
+            }
+            Mutation::Truncate(at) => body.truncate(at % len),
+            Mutation::Repeat(at, span) if !body.is_empty() => {
+                let start = at % len;
+                let end = (start + span).min(body.len());
+                let copy = body[start..end].to_vec();
+                body.splice(end..end, copy);
+            }
+            _ => {}
+        }
+    }
+    body
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 20_000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(status in any_status(), headers in any_headers(), body in prop::collection::vec(any::<u8>(), 0..256)) {
+        parse_everywhere(status, &headers, &body);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 20_000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn model_shaped_json_never_panics(status in any_status(), value in model_shaped_json(), enveloped in any::<bool>()) {
+        let value = if enveloped { json!({"status": status, "requestId": "r-1", "result": value}) } else { value };
+        parse_everywhere(status, &[], &serde_json::to_vec(&value).unwrap());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60_000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mutated_real_bodies_never_panic(seed in 0usize..6, status in any_status(), mutations in mutations()) {
+        let body = mutate(seeds()[seed].clone(), &mutations);
+        parse_everywhere(status, &[], &body);
+    }
+}
+
+/// A list of minimal elements would decode into about 70 times its size; decoding stops at the
+/// budget with a typed error instead of allocating it.
+#[test]
+fn minimal_elements_cannot_multiply_memory() {
+    let mut body = br#"{"data":["#.to_vec();
+    for i in 0..200_000 {
+        if i > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(br#"{"id":""}"#);
+    }
+    body.extend_from_slice(b"]}");
+    let error = ListAlerts::new().parse_response(response(200, &[], body)).unwrap_err();
+    let Error::Decode(decode) = &error else { panic!("expected a decode error, got {error:?}") };
+    assert!(decode.to_string().contains("times its size"), "{decode}");
+
+    // The same for pipes, with the smallest pipe there is.
+    let mut body = br#"{"status":200,"result":["#.to_vec();
+    for i in 0..20_000 {
+        if i > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(format!(r#"{{"id":"{PIPE}"}}"#).as_bytes());
+    }
+    body.extend_from_slice(b"]}");
+    let list = ListPipes::new(ORG.parse().unwrap(), SERVICE.parse().unwrap());
+    assert!(matches!(list.parse_response(response(200, &[], body)), Err(Error::Decode(_))));
+}
+
+/// Real answers stay far inside the budget.
+#[test]
+fn realistic_lists_decode_within_the_budget() {
+    let body = workloads::list_pipes_body(2_000, Novelty::WithUnknowns);
+    let list = ListPipes::new(ORG.parse().unwrap(), SERVICE.parse().unwrap());
+    assert_eq!(list.parse_response(response(200, &[], body)).unwrap().value.len(), 2_000);
+    let alerts = ListAlerts::new().parse_response(response(200, &[], workloads::list_alerts_body(1_000))).unwrap();
+    assert_eq!(alerts.value.alerts.len(), 1_000);
+}
+
+/// 100,000 levels of nesting: a decode error, not a stack overflow.
+#[test]
+fn deep_nesting_is_an_error() {
+    let depth = 100_000;
+    let mut body = br#"{"status":200,"result":"#.to_vec();
+    body.extend(std::iter::repeat_n(b'[', depth));
+    body.extend(std::iter::repeat_n(b']', depth));
+    body.push(b'}');
+    parse_everywhere(200, &[], &body);
+    let list = ListPipes::new(ORG.parse().unwrap(), SERVICE.parse().unwrap());
+    assert!(matches!(list.parse_response(response(200, &[], body)), Err(Error::Decode(_))));
+}
