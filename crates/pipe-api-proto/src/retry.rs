@@ -252,6 +252,9 @@ pub enum Outcome<'a> {
     /// The request may have reached the server but no complete response came back (reset,
     /// timeout, truncated body).
     FailedAfterSend,
+    /// A response came whose body is over the caller's size limit: the server acted, and the
+    /// same answer would come again, so it is never retried.
+    ResponseTooLarge,
     /// A complete response.
     Response {
         /// Its status.
@@ -367,8 +370,8 @@ impl<'a> Attempt<'a> {
 /// 1. A 2xx response: [`StopReason::Succeeded`].
 /// 2. [`Outcome::ConnectFailed`] and 429 are retryable for every method. 502, 503, 504 and
 ///    [`Outcome::FailedAfterSend`] are retryable only for an idempotent method
-///    ([`is_idempotent`]), otherwise [`StopReason::UnsafeToRepeat`]. Every other status is
-///    [`StopReason::NotRetryable`].
+///    ([`is_idempotent`]), otherwise [`StopReason::UnsafeToRepeat`]. Every other status, and
+///    [`Outcome::ResponseTooLarge`], is [`StopReason::NotRetryable`].
 /// 3. A disabled policy (`max_attempts` of 1 or 0): [`StopReason::Disabled`].
 /// 4. `attempt >= max_attempts`: [`StopReason::AttemptsExhausted`].
 /// 5. The delay: the one the server asks for ([`RetryHints::requested_delay`]), exactly, or
@@ -419,6 +422,7 @@ impl RetryPolicy {
     pub fn decide(&self, attempt: &Attempt<'_>, jitter: &mut dyn Jitter) -> Decision {
         let hints = match attempt.outcome {
             Outcome::ConnectFailed => None,
+            Outcome::ResponseTooLarge => return Decision::Stop(StopReason::NotRetryable),
             Outcome::FailedAfterSend => {
                 if !is_idempotent(attempt.method) {
                     return Decision::Stop(StopReason::UnsafeToRepeat);

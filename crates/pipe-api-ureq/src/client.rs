@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use pipe_api_proto::retry::{Attempt, Decision, Outcome, Pacer, RetryHints, RetryPolicy, SeededJitter};
 use pipe_api_proto::{
     AlertPage, Alerting, Api, BuildError, BuildErrorKind, CreateKey, CreatePipe, Endpoint, EndpointExt, Error, GetPipe,
-    GetService, ListAlerts, ListPipes, ListReversePrivateEndpoints, Management, Reply, TransportFailure,
+    GetService, ListAlerts, ListPipes, ListReversePrivateEndpoints, Management, Reply, TransportErrorKind,
+    TransportFailure,
 };
 use pipe_api_types::{
     CreateKeyRequest, CreateKeyResponse, CreatePipeRequest, OrganizationId, Pipe, PipeId, ReversePrivateEndpoint,
@@ -153,6 +154,11 @@ impl Client {
                 (Some((status, hints)), _) => Outcome::Response { status: *status, hints },
                 (None, Err(Error::Transport(failure))) if !failure.error().may_have_reached_server() => {
                     Outcome::ConnectFailed
+                }
+                (None, Err(Error::Transport(failure)))
+                    if failure.error().kind() == TransportErrorKind::BodyTooLarge =>
+                {
+                    Outcome::ResponseTooLarge
                 }
                 (None, _) => Outcome::FailedAfterSend,
             };
