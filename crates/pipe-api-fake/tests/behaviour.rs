@@ -1,0 +1,411 @@
+//! The fake behaves like the real services: credentials, errors in the real shapes, state,
+//! alerts as newer and older servers answer, fault injection, determinism and recording. Raw
+//! requests go straight to `Fake::handle`, so every status and body is checked exactly.
+
+use std::time::Duration;
+
+use base64::Engine as _;
+use http::{Method, Request, Response};
+use pipe_api_fake::{AlertingVersion, Fake, Fault, FaultRule};
+use pipe_api_types::{
+    Alert, AlertId, Key, KeyId, KeyRole, KeyState, OrganizationId, Pipe, PipeState, ReversePrivateEndpoint, Service,
+    ServiceId,
+};
+use serde_json::{Value, json};
+
+const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
+const OTHER_ORG: &str = "7b2f4c2d-9a72-4b4f-8d4a-1e2a7cc3b002";
+const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
+const PIPE: &str = "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e";
+
+fn org() -> OrganizationId {
+    ORG.parse().unwrap()
+}
+
+fn service() -> ServiceId {
+    SERVICE.parse().unwrap()
+}
+
+/// A fake with one organization, an admin key, a service with one pipe and one endpoint, a
+/// second organization, and one alert behind a token.
+fn seeded() -> Fake {
+    let fake = Fake::new();
+    fake.seed_key(org(), "admin-id", "admin-secret", [KeyRole::Admin]);
+    fake.seed_service(org(), Service::new(service()).name("svc"));
+    fake.seed_pipe(org(), service(), Pipe::new(PIPE.parse().unwrap()).name("p").state(PipeState::Running));
+    fake.seed_reverse_private_endpoint(
+        org(),
+        service(),
+        ReversePrivateEndpoint::new("7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2001".parse().unwrap()),
+    );
+    fake.seed_service(
+        OTHER_ORG.parse().unwrap(),
+        Service::new("5d1e3b8f-6c8a-4b66-9e2f-3d0b8a7f2003".parse().unwrap()),
+    );
+    fake.seed_alerts_token("token-1");
+    fake.seed_alert(Alert::new(AlertId::new("a1")).name("first"));
+    fake
+}
+
+fn basic(id: &str, secret: &str) -> String {
+    format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(format!("{id}:{secret}")))
+}
+
+fn call(fake: &Fake, method: Method, path: &str, authorization: Option<&str>, body: &str) -> Response<Vec<u8>> {
+    let mut request = Request::builder().method(method).uri(path);
+    if let Some(value) = authorization {
+        request = request.header("authorization", value);
+    }
+    fake.handle(request.body(body.as_bytes().to_vec()).unwrap())
+}
+
+fn admin(fake: &Fake, method: Method, path: &str, body: &str) -> Response<Vec<u8>> {
+    call(fake, method, path, Some(&basic("admin-id", "admin-secret")), body)
+}
+
+fn json_of(response: &Response<Vec<u8>>) -> Value {
+    serde_json::from_slice(response.body()).unwrap_or_else(|_| panic!("not JSON: {:?}", text(response)))
+}
+
+fn text(response: &Response<Vec<u8>>) -> String {
+    String::from_utf8_lossy(response.body()).into_owned()
+}
+
+/// The management error envelope: status, the `CODE: text`, and a request id.
+fn assert_error(response: &Response<Vec<u8>>, status: u16, error: &str) {
+    assert_eq!(response.status(), status, "{}", text(response));
+    let body = json_of(response);
+    assert_eq!(body["status"], status);
+    assert_eq!(body["error"], error);
+    assert!(body["requestId"].as_str().is_some_and(|id| id.len() == 36));
+}
+
+fn service_path() -> String {
+    format!("/v1/organizations/{ORG}/services/{SERVICE}")
+}
+
+// ---- credentials -----------------------------------------------------------------------------
+
+#[test]
+fn missing_or_wrong_credentials_get_the_plain_401() {
+    let fake = seeded();
+    for authorization in
+        [None, Some(basic("admin-id", "wrong").as_str()), Some("Bearer admin-secret"), Some("Basic !!!")]
+    {
+        let response = call(&fake, Method::GET, &service_path(), authorization, "");
+        assert_eq!(response.status(), 401);
+        assert_eq!(text(&response), "Unauthorized");
+        assert_eq!(response.headers()["content-type"], "text/plain");
+    }
+}
+
+#[test]
+fn a_disabled_or_expired_key_is_refused_and_query_endpoints_alone_is_forbidden() {
+    let fake = seeded();
+    let disabled =
+        Key::new(KeyId::from_uuid(uuid::Uuid::from_u128(1))).state(KeyState::Disabled).roles([KeyRole::Admin]);
+    fake.seed_key_as(org(), disabled, "disabled-id", "s");
+    let expiring = Key::new(KeyId::from_uuid(uuid::Uuid::from_u128(2)))
+        .roles([KeyRole::Admin])
+        .expire_at(fake.now() + Duration::from_secs(60));
+    fake.seed_key_as(org(), expiring, "expiring-id", "s");
+    fake.seed_key(org(), "query-id", "s", [KeyRole::QueryEndpoints]);
+
+    assert_eq!(call(&fake, Method::GET, &service_path(), Some(&basic("disabled-id", "s")), "").status(), 401);
+    assert_eq!(call(&fake, Method::GET, &service_path(), Some(&basic("expiring-id", "s")), "").status(), 200);
+    fake.advance(Duration::from_secs(61));
+    assert_eq!(call(&fake, Method::GET, &service_path(), Some(&basic("expiring-id", "s")), "").status(), 401);
+    let forbidden = call(&fake, Method::GET, &service_path(), Some(&basic("query-id", "s")), "");
+    assert_error(&forbidden, 403, "FORBIDDEN: the key's roles do not allow this call");
+}
+
+#[test]
+fn another_organization_is_forbidden_and_an_unknown_one_not_found() {
+    let fake = seeded();
+    let other = admin(&fake, Method::GET, &format!("/v1/organizations/{OTHER_ORG}/services/{SERVICE}"), "");
+    assert_error(&other, 403, &format!("FORBIDDEN: the key has no access to organization {OTHER_ORG}"));
+    let unknown = "00000000-0000-4000-8000-0000000000aa";
+    let response = admin(&fake, Method::GET, &format!("/v1/organizations/{unknown}/services/{SERVICE}"), "");
+    assert_error(&response, 404, &format!("NOT_FOUND: {unknown}"));
+    let malformed = admin(&fake, Method::GET, "/v1/organizations/not-a-uuid/services/x", "");
+    assert_error(&malformed, 400, "BAD_REQUEST: invalid organization id: not-a-uuid");
+}
+
+// ---- keys ------------------------------------------------------------------------------------
+
+#[test]
+fn a_created_key_returns_its_credentials_once_and_they_work_at_once() {
+    let fake = seeded();
+    let body = r#"{"name":"ci","roles":["developer"],"ipAccessList":[{"source":"10.0.0.0/8","description":"vpn"}]}"#;
+    let response = admin(&fake, Method::POST, &format!("/v1/organizations/{ORG}/keys"), body);
+    assert_eq!(response.status(), 200, "{}", text(&response));
+    let result = &json_of(&response)["result"];
+    let (key_id, secret) = (result["keyId"].as_str().unwrap(), result["keySecret"].as_str().unwrap());
+    assert_eq!(result["key"]["name"], "ci");
+    assert_eq!(result["key"]["state"], "enabled");
+    assert_eq!(result["key"]["roles"], json!(["developer"]));
+    assert_eq!(result["key"]["keySuffix"], key_id[key_id.len() - 4..]);
+    assert_eq!(result["key"]["createdAt"], "2026-01-01T00:00:00Z");
+    assert_eq!(result["key"]["ipAccessList"], json!([{"source": "10.0.0.0/8", "description": "vpn"}]));
+    assert_eq!(call(&fake, Method::GET, &service_path(), Some(&basic(key_id, secret)), "").status(), 200);
+    assert_eq!(fake.keys(org()).len(), 2);
+}
+
+#[test]
+fn a_key_made_by_the_client_from_hash_data_works_and_its_secret_is_never_returned() {
+    use sha2::Digest as _;
+    let hash = |text: &str| base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(text.as_bytes()));
+    let fake = seeded();
+    let body = json!({"name": "hashed", "roles": ["admin"], "hashData": {
+        "keyIdHash": hash("my-own-id"), "keyIdSuffix": hash("suffix"), "keySecretHash": hash("my-own-secret")
+    }});
+    let response = admin(&fake, Method::POST, &format!("/v1/organizations/{ORG}/keys"), &body.to_string());
+    assert_eq!(response.status(), 200, "{}", text(&response));
+    let result = &json_of(&response)["result"];
+    assert!(result.get("keyId").is_none() && result.get("keySecret").is_none(), "{result}");
+    assert_eq!(call(&fake, Method::GET, &service_path(), Some(&basic("my-own-id", "my-own-secret")), "").status(), 200);
+    assert_eq!(call(&fake, Method::GET, &service_path(), Some(&basic("my-own-id", "other")), "").status(), 401);
+}
+
+#[test]
+fn an_invalid_key_body_is_a_bad_request_naming_the_field() {
+    let fake = seeded();
+    let path = format!("/v1/organizations/{ORG}/keys");
+    let cases = [
+        (r#"{"name":"k","roles":[]}"#, "BAD_REQUEST: invalid request: `roles` must have at least 1 element"),
+        (
+            r#"{"name":"k","roles":["admin"],"ipAccessList":[{"source":"300.1.1.1"}]}"#,
+            "BAD_REQUEST: invalid request: `ipAccessList[0].source` must be an IPv4 or IPv6 address or CIDR block",
+        ),
+    ];
+    for (body, error) in cases {
+        assert_error(&admin(&fake, Method::POST, &path, body), 400, error);
+    }
+    let not_json = admin(&fake, Method::POST, &path, "{not json");
+    assert_eq!(not_json.status(), 400);
+    assert!(json_of(&not_json)["error"].as_str().unwrap().starts_with("BAD_REQUEST: invalid body at"));
+    let wrong_type = admin(&fake, Method::POST, &path, r#"{"name":"k","roles":"admin"}"#);
+    assert!(json_of(&wrong_type)["error"].as_str().unwrap().starts_with("BAD_REQUEST: invalid body at roles"));
+    assert_eq!(fake.keys(org()).len(), 1, "nothing was created");
+}
+
+#[test]
+fn an_organization_holds_at_most_100_keys() {
+    let fake = seeded();
+    let path = format!("/v1/organizations/{ORG}/keys");
+    for i in 1..100 {
+        let response = admin(&fake, Method::POST, &path, &format!(r#"{{"name":"k{i}","roles":["admin"]}}"#));
+        assert_eq!(response.status(), 200);
+    }
+    let refused = admin(&fake, Method::POST, &path, r#"{"name":"one too many","roles":["admin"]}"#);
+    assert_error(&refused, 400, "BAD_REQUEST: an organization has at most 100 keys");
+}
+
+// ---- services, pipes, endpoints --------------------------------------------------------------
+
+#[test]
+fn services_pipes_and_endpoints_read_as_seeded_and_unknown_ids_are_not_found() {
+    let fake = seeded();
+    assert_eq!(json_of(&admin(&fake, Method::GET, &service_path(), ""))["result"]["name"], "svc");
+    let pipes = json_of(&admin(&fake, Method::GET, &format!("{}/pipes", service_path()), ""));
+    assert_eq!(pipes["result"][0]["id"], PIPE);
+    let pipe = json_of(&admin(&fake, Method::GET, &format!("{}/pipes/{PIPE}", service_path()), ""));
+    assert_eq!(pipe["result"]["state"], "Running");
+    let endpoints =
+        json_of(&admin(&fake, Method::GET, &format!("{}/pipesReversePrivateEndpoints", service_path()), ""));
+    assert_eq!(endpoints["result"].as_array().unwrap().len(), 1);
+
+    let missing = "00000000-0000-4000-8000-0000000000bb";
+    let unknown_service = admin(&fake, Method::GET, &format!("/v1/organizations/{ORG}/services/{missing}"), "");
+    assert_error(&unknown_service, 404, &format!("NOT_FOUND: {missing}"));
+    let unknown_pipe = admin(&fake, Method::GET, &format!("{}/pipes/{missing}", service_path()), "");
+    assert_error(&unknown_pipe, 404, &format!("NOT_FOUND: {missing}"));
+}
+
+#[test]
+fn a_created_pipe_is_provisioning_listed_and_never_echoes_credentials() {
+    let fake = seeded();
+    let body = json!({
+        "name": "events",
+        "source": {"kafka": {"type": "kafka", "format": "JSONEachRow", "brokers": "b:9092", "topics": "t",
+            "authentication": "PLAIN", "credentials": {"username": "u", "password": "PASSWORD-MARKER"}}},
+        "destination": {"database": "default", "table": "events", "managedTable": true,
+            "columns": [{"name": "id", "type": "String"}]}
+    });
+    fake.advance(Duration::from_secs(90));
+    let response = admin(&fake, Method::POST, &format!("{}/pipes", service_path()), &body.to_string());
+    assert_eq!(response.status(), 200, "{}", text(&response));
+    assert!(!text(&response).contains("PASSWORD-MARKER"));
+    let created = &json_of(&response)["result"];
+    assert_eq!(created["state"], "Provisioning");
+    assert_eq!(created["createdAt"], "2026-01-01T00:01:30Z");
+    assert_eq!(created["serviceId"], SERVICE);
+    let id = created["id"].as_str().unwrap();
+    let listed = admin(&fake, Method::GET, &format!("{}/pipes", service_path()), "");
+    assert!(!text(&listed).contains("PASSWORD-MARKER"));
+    assert_eq!(json_of(&listed)["result"][1]["id"], id);
+    assert!(fake.set_pipe_state(org(), service(), id.parse().unwrap(), PipeState::Running));
+    let got = admin(&fake, Method::GET, &format!("{}/pipes/{id}", service_path()), "");
+    assert_eq!(json_of(&got)["result"]["state"], "Running");
+}
+
+#[test]
+fn a_create_pipe_body_with_two_source_kinds_is_refused() {
+    let fake = seeded();
+    let body = json!({"name": "x", "source": {"kinesis": {"streamName": "s", "region": "r"}, "kafka": {"brokers": "b", "topics": "t"}},
+        "destination": {"database": "d", "table": "t", "managedTable": false}});
+    let response = admin(&fake, Method::POST, &format!("{}/pipes", service_path()), &body.to_string());
+    assert_eq!(response.status(), 400);
+    assert!(json_of(&response)["error"].as_str().unwrap().contains("`source`"), "{}", text(&response));
+    assert_eq!(fake.pipes(org(), service()).len(), 1);
+}
+
+#[test]
+fn an_idle_service_fails_pipe_calls_with_424_but_reads_itself() {
+    let fake = seeded();
+    fake.set_service_idle(org(), service(), true);
+    for path in [format!("{}/pipes", service_path()), format!("{}/pipesReversePrivateEndpoints", service_path())] {
+        let response = admin(&fake, Method::GET, &path, "");
+        assert_error(&response, 424, "FAILED_DEPENDENCY: Service is not running. Current state: idle");
+    }
+    assert_eq!(admin(&fake, Method::GET, &service_path(), "").status(), 200);
+    fake.set_service_idle(org(), service(), false);
+    assert_eq!(admin(&fake, Method::GET, &format!("{}/pipes", service_path()), "").status(), 200);
+}
+
+// ---- alerts ----------------------------------------------------------------------------------
+
+fn alerts_fake() -> Fake {
+    let fake = seeded();
+    for i in 2..=5 {
+        fake.seed_alert(Alert::new(AlertId::new(format!("a{i}"))));
+    }
+    fake
+}
+
+#[test]
+fn alerts_page_like_newer_servers() {
+    let fake = alerts_fake();
+    let bearer = Some("Bearer token-1");
+    let page = call(&fake, Method::GET, "/api/v2/alerts?limit=2&offset=3", bearer, "");
+    assert_eq!(page.status(), 200);
+    let body = json_of(&page);
+    assert_eq!(body["data"].as_array().unwrap().iter().map(|a| a["id"].clone()).collect::<Vec<_>>(), ["a4", "a5"]);
+    assert_eq!(body["meta"], json!({"total": 5, "limit": 2, "offset": 3}));
+    assert_eq!(page.headers()["x-total-count"], "5");
+    for query in ["limit=0", "limit=1001", "limit=x", "offset=-1"] {
+        let refused = call(&fake, Method::GET, &format!("/api/v2/alerts?{query}"), bearer, "");
+        assert_eq!(refused.status(), 400, "{query}");
+        assert!(json_of(&refused)["message"].is_string(), "{query}");
+    }
+}
+
+#[test]
+fn alerts_ignore_paging_like_older_servers_and_need_the_token() {
+    let fake = alerts_fake();
+    fake.set_alerting_version(AlertingVersion::Older);
+    let all = call(&fake, Method::GET, "/api/v2/alerts?limit=2", Some("Bearer token-1"), "");
+    let body = json_of(&all);
+    assert_eq!(body["data"].as_array().unwrap().len(), 5);
+    assert!(body.get("meta").is_none());
+    for authorization in [None, Some("Bearer wrong"), Some("Basic dG9rZW4tMQ==")] {
+        let refused = call(&fake, Method::GET, "/api/v2/alerts", authorization, "");
+        assert_eq!((refused.status().as_u16(), text(&refused)), (401, "Unauthorized".to_owned()));
+    }
+}
+
+// ---- faults ----------------------------------------------------------------------------------
+
+#[test]
+fn the_next_n_requests_get_the_fault_then_normal_answers() {
+    let fake = seeded();
+    fake.inject(FaultRule::next(2, Fault::rate_limited("3.2")));
+    for _ in 0..2 {
+        let limited = admin(&fake, Method::GET, &service_path(), "");
+        assert_eq!(limited.status(), 429);
+        assert_eq!(limited.headers()["x-ratelimit-reset"], "3.2");
+        assert_eq!(text(&limited), r#"{"error":"TOO_MANY_REQUESTS"}"#);
+    }
+    assert_eq!(admin(&fake, Method::GET, &service_path(), "").status(), 200);
+}
+
+#[test]
+fn path_and_method_rules_and_presets() {
+    let fake = seeded();
+    fake.inject(FaultRule::path_ends_with("/pipes", Fault::bad_gateway_html()).method(Method::POST).times(1));
+    fake.inject(FaultRule::path_ends_with("/pipesReversePrivateEndpoints", Fault::unavailable("7")));
+    // The GET on /pipes does not match the POST rule.
+    assert_eq!(admin(&fake, Method::GET, &format!("{}/pipes", service_path()), "").status(), 200);
+    let html = admin(&fake, Method::POST, &format!("{}/pipes", service_path()), "{}");
+    assert_eq!(html.status(), 502);
+    assert!(text(&html).contains("<h1>502 Bad Gateway</h1>"));
+    // Used up after one.
+    assert_eq!(admin(&fake, Method::POST, &format!("{}/pipes", service_path()), "{}").status(), 400);
+    for _ in 0..3 {
+        let busy = admin(&fake, Method::GET, &format!("{}/pipesReversePrivateEndpoints", service_path()), "");
+        assert_eq!((busy.status().as_u16(), &busy.headers()["retry-after"]), (503, &"7".parse().unwrap()));
+    }
+    fake.clear_faults();
+    assert_eq!(
+        admin(&fake, Method::GET, &format!("{}/pipesReversePrivateEndpoints", service_path()), "").status(),
+        200
+    );
+    fake.inject(FaultRule::next(1, Fault::unauthorized()));
+    assert_eq!(text(&admin(&fake, Method::GET, &service_path(), "")), "Unauthorized");
+}
+
+#[test]
+fn a_fault_after_handling_takes_effect_and_a_delay_answers_normally() {
+    let fake = seeded();
+    fake.inject(FaultRule::next(1, Fault::status(504).body("upstream request timeout").after_handling()));
+    let body = json!({"name": "late",
+        "source": {"kafka": {"type": "kafka", "format": "JSONEachRow", "brokers": "b:9092", "topics": "t",
+            "authentication": "PLAIN", "credentials": {"username": "u", "password": "p"}}},
+        "destination": {"database": "d", "table": "t", "managedTable": true, "columns": [{"name": "id", "type": "String"}]}});
+    let lost = admin(&fake, Method::POST, &format!("{}/pipes", service_path()), &body.to_string());
+    assert_eq!((lost.status().as_u16(), text(&lost)), (504, "upstream request timeout".to_owned()));
+    assert_eq!(fake.pipes(org(), service()).len(), 2, "the create took effect");
+
+    fake.inject(FaultRule::next(1, Fault::delay(Duration::from_millis(10))));
+    assert_eq!(json_of(&admin(&fake, Method::GET, &service_path(), ""))["result"]["name"], "svc");
+}
+
+// ---- determinism and recording ---------------------------------------------------------------
+
+fn created_key(fake: &Fake) -> Value {
+    json_of(&admin(fake, Method::POST, &format!("/v1/organizations/{ORG}/keys"), r#"{"name":"k","roles":["admin"]}"#))
+}
+
+#[test]
+fn the_same_seed_gives_the_same_ids_secrets_and_request_ids() {
+    let (a, b, c) = (Fake::with_seed(7), Fake::with_seed(7), Fake::with_seed(8));
+    for fake in [&a, &b, &c] {
+        fake.seed_key(org(), "admin-id", "admin-secret", [KeyRole::Admin]);
+    }
+    let (first, second, other) = (created_key(&a), created_key(&b), created_key(&c));
+    assert_eq!(first, second);
+    assert_ne!(first["result"]["keySecret"], other["result"]["keySecret"]);
+    assert_ne!(first["requestId"], other["requestId"]);
+}
+
+#[test]
+fn every_request_is_recorded_and_debug_shows_no_credentials_or_body() {
+    let fake = seeded();
+    admin(&fake, Method::POST, &format!("/v1/organizations/{ORG}/keys"), r#"{"name":"BODY-MARKER","roles":["admin"]}"#);
+    call(&fake, Method::GET, "/api/v2/alerts?limit=1", Some("Bearer token-1"), "");
+    let seen = fake.requests();
+    assert_eq!(seen.len(), 2);
+    assert_eq!(
+        (seen[0].method.clone(), seen[0].path.as_str()),
+        (Method::POST, format!("/v1/organizations/{ORG}/keys").as_str())
+    );
+    assert_eq!(seen[0].json().unwrap()["name"], "BODY-MARKER");
+    assert_eq!(seen[1].query.as_deref(), Some("limit=1"));
+    assert_eq!(seen[1].header("authorization"), Some("Bearer token-1"));
+    let shown = format!("{seen:?} {fake:?}");
+    for secret in ["admin-secret", "token-1", "BODY-MARKER", &basic("admin-id", "admin-secret")] {
+        assert!(!shown.contains(secret), "{shown}");
+    }
+    fake.clear_requests();
+    assert_eq!(fake.request_count(), 0);
+}
