@@ -4,7 +4,7 @@
 
 use time::OffsetDateTime;
 
-use crate::codec::Rfc3339;
+use crate::codec::{Decimal, Rfc3339};
 use crate::{AlertId, Text};
 
 open_enum! {
@@ -145,9 +145,9 @@ model! {
         /// The notification message.
         "message" message: Text,
         /// The threshold (the lower bound for `between`).
-        "threshold" threshold: f64,
+        "threshold" threshold: f64 as Decimal,
         /// The upper bound for `between` and `not_between` (newer servers).
-        "thresholdMax" threshold_max: f64,
+        "thresholdMax" threshold_max: f64 as Decimal,
         /// How often it is evaluated.
         "interval" interval: AlertInterval,
         /// How the value is compared with the threshold.

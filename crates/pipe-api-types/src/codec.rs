@@ -101,16 +101,17 @@ fn optional_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<st
 }
 
 /// An RFC 3339 date-time (`createdAt`, `updatedAt`, `usedAt`, `expireAt`, ...). `null` and `""`
-/// both read as absent: the key service sends `expireAt: ""` for "never expires".
+/// both read as absent: the key service sends `expireAt: ""` for "never expires". Text that is no
+/// date-time also reads as absent.
 pub(crate) struct Rfc3339;
 
 impl Codec<OffsetDateTime> for Rfc3339 {
     fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<OffsetDateTime>, D::Error> {
         match optional_text(deserializer)? {
             None => Ok(None),
-            Some(text) => OffsetDateTime::parse(&text, &Rfc3339Format)
-                .map(Some)
-                .map_err(|err| serde::de::Error::custom(format_args!("invalid RFC 3339 date-time {text:?}: {err}"))),
+            // A response model is lenient: a date the server mangled reads as absent rather
+            // than failing the whole answer.
+            Some(text) => Ok(OffsetDateTime::parse(&text, &Rfc3339Format).ok()),
         }
     }
 
@@ -128,11 +129,8 @@ impl Codec<PrimitiveDateTime> for ZonelessDateTime {
     fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<PrimitiveDateTime>, D::Error> {
         match optional_text(deserializer)? {
             None => Ok(None),
-            Some(text) => parse_zoneless(&text).map(Some).ok_or_else(|| {
-                serde::de::Error::custom(format_args!(
-                    "invalid date-time {text:?}: expected YYYY-MM-DDTHH:MM or YYYY-MM-DDTHH:MM:SS without zone"
-                ))
-            }),
+            // Lenient like every response field: unreadable text reads as absent.
+            Some(text) => Ok(parse_zoneless(&text)),
         }
     }
 
@@ -174,5 +172,29 @@ impl Codec<OffsetDateTime> for UnixSeconds {
 
     fn encode<S: Serializer>(value: &OffsetDateTime, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(value.unix_timestamp())
+    }
+}
+
+/// A JSON number held as `f64` (`threshold`, memory sizes), written without a fraction when it
+/// has none (`100`, not `100.0`), as the servers write it, so a value read and written back is
+/// the same JSON.
+pub(crate) struct Decimal;
+
+impl Codec<f64> for Decimal {
+    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<f64>, D::Error> {
+        Option::<f64>::deserialize(deserializer)
+    }
+
+    fn encode<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+        encode_number(*value, serializer)
+    }
+}
+
+/// Writes a whole number below 2^53 as an integer, any other as a float.
+pub(crate) fn encode_number<S: Serializer>(value: f64, serializer: S) -> Result<S::Ok, S::Error> {
+    if value.fract() == 0.0 && value.abs() < 9.0e15 {
+        serializer.serialize_i64(value as i64)
+    } else {
+        serializer.serialize_f64(value)
     }
 }

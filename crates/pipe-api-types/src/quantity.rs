@@ -9,7 +9,7 @@ use crate::codec::Codec;
 
 /// A resource amount in its field's unit (millicores, or gigabytes of memory), read from a number
 /// or a Kubernetes quantity string. A value read as a string is written back as that string.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Quantity {
     value: f64,
     text: Option<Box<str>>,
@@ -22,7 +22,8 @@ impl Quantity {
     }
 
     /// The amount in the field's unit: millicores for `replicaCpuMillicores`, gigabytes (2^30
-    /// bytes, as Kubernetes' `Gi`) for `replicaMemoryGb`.
+    /// bytes, as Kubernetes' `Gi`) for `replicaMemoryGb`. NaN when the server sent text that is
+    /// no quantity (kept in [`Quantity::original_text`] and written back unchanged).
     pub fn value(&self) -> f64 {
         self.value
     }
@@ -30,6 +31,14 @@ impl Quantity {
     /// The quantity string the server sent, when it sent one instead of a number.
     pub fn original_text(&self) -> Option<&str> {
         self.text.as_deref()
+    }
+}
+
+/// Equal when the same amount was given the same way (NaN included, so a value read from a
+/// quirky text equals itself).
+impl PartialEq for Quantity {
+    fn eq(&self, other: &Self) -> bool {
+        self.value.to_bits() == other.value.to_bits() && self.text == other.text
     }
 }
 
@@ -102,9 +111,8 @@ fn decode_quantity<'de, D: Deserializer<'de>>(deserializer: D, per_unit: f64) ->
         Some(Wire::Number(value)) => Ok(Some(Quantity::new(value))),
         Some(Wire::Text(text)) => match parse_kubernetes_quantity(&text) {
             Some(base) => Ok(Some(Quantity { value: base / per_unit, text: Some(text.into()) })),
-            None => {
-                Err(serde::de::Error::custom(format_args!("{text:?} is neither a number nor a Kubernetes quantity")))
-            }
+            // A quirk never breaks a read: the text is kept, and the value is not a number.
+            None => Ok(Some(Quantity { value: f64::NAN, text: Some(text.into()) })),
         },
     }
 }
@@ -112,10 +120,7 @@ fn decode_quantity<'de, D: Deserializer<'de>>(deserializer: D, per_unit: f64) ->
 fn encode_quantity<S: Serializer>(value: &Quantity, serializer: S) -> Result<S::Ok, S::Error> {
     match &value.text {
         Some(text) => serializer.serialize_str(text),
-        None if value.value.fract() == 0.0 && value.value.abs() < 9.0e15 => {
-            serializer.serialize_i64(value.value as i64)
-        }
-        None => serializer.serialize_f64(value.value),
+        None => crate::codec::encode_number(value.value, serializer),
     }
 }
 

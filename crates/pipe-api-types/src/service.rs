@@ -2,7 +2,7 @@
 
 use time::OffsetDateTime;
 
-use crate::codec::Rfc3339;
+use crate::codec::{Decimal, Rfc3339};
 use crate::{IpAccessEntry, ServiceId, Text};
 
 open_enum! {
@@ -43,13 +43,13 @@ model! {
         /// Where the service can be reached.
         "endpoints" endpoints: Vec<ServiceEndpoint>,
         /// Minimum total memory, in GB.
-        "minTotalMemoryGb" min_total_memory_gb: f64,
+        "minTotalMemoryGb" min_total_memory_gb: f64 as Decimal,
         /// Maximum total memory, in GB.
-        "maxTotalMemoryGb" max_total_memory_gb: f64,
+        "maxTotalMemoryGb" max_total_memory_gb: f64 as Decimal,
         /// Minimum memory per replica, in GB.
-        "minReplicaMemoryGb" min_replica_memory_gb: f64,
+        "minReplicaMemoryGb" min_replica_memory_gb: f64 as Decimal,
         /// Maximum memory per replica, in GB.
-        "maxReplicaMemoryGb" max_replica_memory_gb: f64,
+        "maxReplicaMemoryGb" max_replica_memory_gb: f64 as Decimal,
         /// Number of replicas.
         "numReplicas" num_replicas: u32,
         /// Whether the service idles when unused.
