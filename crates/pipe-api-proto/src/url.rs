@@ -164,7 +164,12 @@ pub fn path(segments: &[&str]) -> String {
     let mut out = String::with_capacity(segments.iter().map(|s| s.len() + 1).sum());
     for segment in segments {
         out.push('/');
-        encode_into(&mut out, segment, SEGMENT_SAFE);
+        match *segment {
+            // Dot segments would move up the path: their dots are escaped.
+            "." => out.push_str("%2E"),
+            ".." => out.push_str("%2E%2E"),
+            _ => encode_into(&mut out, segment, SEGMENT_SAFE),
+        }
     }
     out
 }
