@@ -218,6 +218,12 @@ macro_rules! open_enum {
             }
         }
 
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                self.as_str()
+            }
+        }
+
         impl From<&str> for $name {
             fn from(text: &str) -> Self {
                 match text {

@@ -89,7 +89,10 @@ fn kafka_pipe() {
     assert_eq!(offset.strategy, Some(OffsetStrategy::FromTimestamp));
     assert_eq!(offset.timestamp, Some(datetime!(2021-01-01 00:00)));
     assert_eq!(offset.unknown.names().collect::<Vec<_>>(), ["partitionHint"]);
-    assert_eq!(kafka.schema_registry.as_ref().unwrap().url.as_deref(), Some("https://psrc-1234.eu-west-1.aws.confluent.cloud"));
+    assert_eq!(
+        kafka.schema_registry.as_ref().unwrap().url.as_deref(),
+        Some("https://psrc-1234.eu-west-1.aws.confluent.cloud")
+    );
     assert_eq!(kafka.reverse_private_endpoint_ids.as_ref().unwrap().len(), 1);
     assert_eq!(kafka.exactly_once, Some(false));
     assert_eq!(kafka.unknown.get("compressionHint").unwrap().get(), r#""zstd""#);
