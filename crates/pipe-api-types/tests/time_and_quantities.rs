@@ -1,0 +1,80 @@
+//! Dates, times and quantities as the servers write them, and leniency towards their quirks.
+
+use pipe_api_types::{KafkaOffset, Key, KinesisSource, Pipe, Scaling, format_zoneless, parse_zoneless};
+use serde_json::json;
+use time::macros::datetime;
+
+const ID: &str = "3c2b1a09-8f7e-4d6c-b5a4-93827160f5e4";
+
+#[test]
+fn expire_at_absent_null_or_empty_all_mean_never() {
+    for expire_at in [None, Some(json!(null)), Some(json!(""))] {
+        let mut key = json!({ "id": ID });
+        if let Some(value) = expire_at.clone() {
+            key["expireAt"] = value;
+        }
+        let key: Key = serde_json::from_value(key).unwrap();
+        assert!(key.never_expires(), "{expire_at:?}");
+    }
+    let key: Key = serde_json::from_value(json!({ "id": ID, "expireAt": "2027-01-01T00:00:00+01:00" })).unwrap();
+    assert_eq!(key.expire_at, Some(datetime!(2026-12-31 23:00:00 UTC)));
+    assert!(!key.never_expires());
+}
+
+#[test]
+fn kafka_offset_timestamps_have_no_zone_with_or_without_seconds() {
+    let minutes: KafkaOffset = serde_json::from_value(json!({ "timestamp": "2021-01-01T00:00" })).unwrap();
+    assert_eq!(minutes.timestamp, Some(datetime!(2021-01-01 00:00)));
+    assert_eq!(serde_json::to_value(&minutes).unwrap(), json!({ "timestamp": "2021-01-01T00:00" }));
+    let seconds: KafkaOffset = serde_json::from_value(json!({ "timestamp": "2021-06-30T23:59:58" })).unwrap();
+    assert_eq!(seconds.timestamp, Some(datetime!(2021-06-30 23:59:58)));
+    assert_eq!(serde_json::to_value(&seconds).unwrap(), json!({ "timestamp": "2021-06-30T23:59:58" }));
+    assert_eq!(parse_zoneless("2021-01-01T00:00Z"), None, "a zone designator is not this format");
+    assert_eq!(format_zoneless(&datetime!(2030-02-03 04:05)), "2030-02-03T04:05");
+}
+
+#[test]
+fn the_kinesis_timestamp_is_an_integer() {
+    let kinesis: KinesisSource = serde_json::from_value(json!({ "timestamp": 1_704_067_200 })).unwrap();
+    assert_eq!(kinesis.timestamp, Some(datetime!(2024-01-01 00:00:00 UTC)));
+    assert_eq!(serde_json::to_value(&kinesis).unwrap(), json!({ "timestamp": 1_704_067_200 }));
+}
+
+#[test]
+fn quantities_read_numbers_and_strings_alike() {
+    let cases = [
+        (json!(500), 500.0, json!(1), 1.0),
+        (json!("500m"), 500.0, json!("2Gi"), 2.0),
+        (json!("2"), 2000.0, json!("512Mi"), 0.5),
+        (json!(250.5), 250.5, json!(1.5), 1.5),
+        (json!("0.25"), 250.0, json!("1073741824"), 1.0),
+    ];
+    for (cpu, cpu_value, memory, memory_value) in cases {
+        let scaling: Scaling =
+            serde_json::from_value(json!({ "replicaCpuMillicores": cpu, "replicaMemoryGb": memory })).unwrap();
+        assert_eq!(scaling.replica_cpu_millicores.as_ref().unwrap().value(), cpu_value, "{cpu}");
+        assert_eq!(scaling.replica_memory_gb.as_ref().unwrap().value(), memory_value, "{memory}");
+        // Written back as received.
+        let written = serde_json::to_value(&scaling).unwrap();
+        assert_eq!(written, json!({ "replicaCpuMillicores": cpu, "replicaMemoryGb": memory }));
+    }
+}
+
+#[test]
+fn a_quirky_value_never_breaks_a_read() {
+    let pipe: Pipe = serde_json::from_value(json!({
+        "id": ID,
+        "createdAt": "yesterday",
+        "updatedAt": "",
+        "scaling": { "replicaCpuMillicores": "lots" },
+        "source": { "kafka": { "offset": { "timestamp": "soon" } } }
+    }))
+    .unwrap();
+    assert_eq!((pipe.created_at, pipe.updated_at), (None, None));
+    let cpu = pipe.scaling.as_ref().unwrap().replica_cpu_millicores.as_ref().unwrap();
+    assert!(cpu.value().is_nan());
+    assert_eq!(cpu.original_text(), Some("lots"));
+    // The quantity's text is kept and written back.
+    assert_eq!(serde_json::to_value(&pipe).unwrap()["scaling"]["replicaCpuMillicores"], "lots");
+    assert_eq!(pipe.source.unwrap().kafka.unwrap().offset.unwrap().timestamp, None);
+}

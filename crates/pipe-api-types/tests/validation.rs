@@ -1,0 +1,196 @@
+//! Each validation rule accepts exactly the values it should, checked by property against an
+//! independent description of the rule, and every violation is reported at once with its path.
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+use base64::Engine as _;
+use pipe_api_types::{
+    CreateKeyRequest, CreatePipeRequest, Destination, IpAccessEntry, KafkaSource, KeyHashData, KeyRole, KinesisSource,
+    ObjectStorageSource, PipeSource, PostgresSource, Rule, Validate, is_base64_of_32_bytes, is_ip_address_or_cidr,
+};
+use proptest::prelude::*;
+
+fn valid_key() -> CreateKeyRequest {
+    CreateKeyRequest::new("ci", [KeyRole::Developer])
+}
+
+fn violations(request: &impl Validate) -> Vec<(String, Rule)> {
+    match request.validate() {
+        Ok(()) => Vec::new(),
+        Err(errors) => errors.violations().iter().map(|v| (v.path.clone(), v.rule.clone())).collect(),
+    }
+}
+
+fn any_role() -> impl Strategy<Value = KeyRole> {
+    prop_oneof![
+        Just(KeyRole::Admin),
+        Just(KeyRole::Developer),
+        Just(KeyRole::QueryEndpoints),
+        "[a-z_]{1,10}".prop_map(KeyRole::from)
+    ]
+}
+
+/// Addresses and blocks the rule must accept: every IPv4 and IPv6 address, with any prefix
+/// length its family allows.
+fn valid_source() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<u32>().prop_map(|n| Ipv4Addr::from(n).to_string()),
+        any::<u128>().prop_map(|n| Ipv6Addr::from(n).to_string()),
+        (any::<u32>(), 0u8..=32).prop_map(|(n, p)| format!("{}/{p}", Ipv4Addr::from(n))),
+        (any::<u128>(), 0u8..=128).prop_map(|(n, p)| format!("{}/{p}", Ipv6Addr::from(n))),
+    ]
+}
+
+/// The rule, said independently: an address `std` parses, then optionally `/` and a decimal
+/// prefix length no longer than the family's.
+fn oracle_source(text: &str) -> bool {
+    let (address, prefix) = text.split_once('/').map_or((text, None), |(a, p)| (a, Some(p)));
+    match (address.parse::<IpAddr>(), prefix) {
+        (Err(_), _) => false,
+        (Ok(_), None) => true,
+        (Ok(ip), Some(prefix)) => {
+            let max: u32 = if ip.is_ipv4() { 32 } else { 128 };
+            !prefix.is_empty()
+                && prefix.len() <= 3
+                && prefix.chars().all(|c| c.is_ascii_digit())
+                && prefix.parse::<u32>().is_ok_and(|bits| bits <= max)
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn roles_need_at_least_one(roles in prop::collection::vec(any_role(), 0..4)) {
+        let request = CreateKeyRequest::new("ci", roles.clone());
+        let expected = if roles.is_empty() { vec![("roles".to_owned(), Rule::MinItems(1))] } else { Vec::new() };
+        prop_assert_eq!(violations(&request), expected);
+    }
+
+    #[test]
+    fn every_address_and_block_is_accepted(source in valid_source()) {
+        prop_assert!(is_ip_address_or_cidr(&source), "{}", source);
+        let mut request = valid_key();
+        request.ip_access_list = Some(vec![IpAccessEntry::new(source, "")]);
+        prop_assert_eq!(violations(&request), vec![]);
+    }
+
+    #[test]
+    fn a_source_is_accepted_exactly_when_it_is_an_address_or_block(
+        source in prop_oneof![
+            "[0-9./:a-fA-F+ -]{0,24}",
+            (any::<u32>(), "[0-9+ -]{0,4}").prop_map(|(n, p)| format!("{}/{p}", Ipv4Addr::from(n))),
+            (any::<u128>(), 0u16..300).prop_map(|(n, p)| format!("{}/{p}", Ipv6Addr::from(n))),
+        ],
+        at in 0usize..3,
+    ) {
+        prop_assert_eq!(is_ip_address_or_cidr(&source), oracle_source(&source), "{}", source);
+        let mut entries = vec![IpAccessEntry::new("10.0.0.0/8", ""), IpAccessEntry::new("::1", "")];
+        entries.insert(at, IpAccessEntry::new(source.clone(), ""));
+        let mut request = valid_key();
+        request.ip_access_list = Some(entries);
+        let expected = if oracle_source(&source) {
+            vec![]
+        } else {
+            vec![(format!("ipAccessList[{at}].source"), Rule::IpAddressOrCidr)]
+        };
+        prop_assert_eq!(violations(&request), expected);
+    }
+
+    #[test]
+    fn hash_data_is_base64_of_exactly_32_bytes(bytes in prop::collection::vec(any::<u8>(), 0..48), noise in "[ -~]{0,4}") {
+        let encoded = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        prop_assert_eq!(is_base64_of_32_bytes(&encoded), bytes.len() == 32);
+        let garbled = format!("{encoded}{noise}");
+        let decodes_to_32 = base64::engine::general_purpose::STANDARD.decode(&garbled).is_ok_and(|b| b.len() == 32);
+        prop_assert_eq!(is_base64_of_32_bytes(&garbled), decodes_to_32);
+
+        let good = base64::engine::general_purpose::STANDARD.encode([7u8; 32]);
+        let request = valid_key().hash_data(
+            KeyHashData::default().key_id_hash(garbled.as_str()).key_id_suffix(good.as_str()).key_secret_hash(good.as_str()),
+        );
+        let expected = if decodes_to_32 { vec![] } else { vec![("hashData.keyIdHash".to_owned(), Rule::Base64Of32Bytes)] };
+        prop_assert_eq!(violations(&request), expected);
+    }
+
+    #[test]
+    fn names_hold_no_control_characters_and_are_not_blank(name in "\\PC{0,6}[\\x00-\\x1f\\x7f\\u{80}-\\u{9f} \\t]{0,2}\\PC{0,6}") {
+        let request = CreateKeyRequest::new(name.clone(), [KeyRole::Admin]);
+        let expected = if name.trim().is_empty() {
+            vec![("name".to_owned(), Rule::NotBlank)]
+        } else if name.chars().any(char::is_control) {
+            vec![("name".to_owned(), Rule::NoControlCharacters)]
+        } else {
+            vec![]
+        };
+        prop_assert_eq!(violations(&request), expected);
+    }
+
+    #[test]
+    fn a_create_pipe_request_has_exactly_one_source_kind(kafka: bool, storage: bool, kinesis: bool, postgres: bool) {
+        let mut source = PipeSource::default();
+        if kafka {
+            source = source.kafka(KafkaSource::default().brokers("b:9092").topics("t"));
+        }
+        if storage {
+            source = source.object_storage(ObjectStorageSource::default().url("https://bucket.example/*.json"));
+        }
+        if kinesis {
+            source = source.kinesis(KinesisSource::default().stream_name("s").region("eu-west-1"));
+        }
+        if postgres {
+            source = source.postgres(PostgresSource::default().host("db").database("shop"));
+        }
+        let found = [kafka, storage, kinesis, postgres].iter().filter(|k| **k).count();
+        let request = CreatePipeRequest::new("p", source, Destination::default().database("d").table("t"));
+        let kind_violations: Vec<_> =
+            violations(&request).into_iter().filter(|(path, _)| path == "source").collect();
+        let expected = if found == 1 { vec![] } else { vec![("source".to_owned(), Rule::ExactlyOneSourceKind { found })] };
+        prop_assert_eq!(kind_violations, expected);
+    }
+}
+
+#[test]
+fn every_violation_is_reported_at_once_and_named_in_the_message() {
+    let mut request = CreateKeyRequest::new("bad\nname", []);
+    request.ip_access_list = Some(vec![
+        IpAccessEntry::new("10.0.0.0/8", ""),
+        IpAccessEntry::new("::1", ""),
+        IpAccessEntry::new("10.0.0.0/33", ""),
+    ]);
+    let errors = request.validate().unwrap_err();
+    let found: Vec<_> = errors.violations().iter().map(|v| (v.path.as_str(), v.rule.clone())).collect();
+    assert_eq!(
+        found,
+        [
+            ("name", Rule::NoControlCharacters),
+            ("roles", Rule::MinItems(1)),
+            ("ipAccessList[2].source", Rule::IpAddressOrCidr)
+        ]
+    );
+    let shown = errors.to_string();
+    for part in ["`name`", "`roles`", "at least 1", "`ipAccessList[2].source`", "CIDR"] {
+        assert!(shown.contains(part), "{shown}");
+    }
+}
+
+#[test]
+fn a_create_pipe_request_needs_a_name_and_a_source_and_checks_nested_paths() {
+    let request = CreatePipeRequest::default().source(PipeSource::default().kafka(KafkaSource::default()));
+    let found = violations(&request);
+    for expected in [
+        ("name".to_owned(), Rule::Required),
+        ("source.kafka.brokers".to_owned(), Rule::Required),
+        ("destination".to_owned(), Rule::Required),
+    ] {
+        assert!(found.contains(&expected), "{expected:?} in {found:?}");
+    }
+    let blank = CreatePipeRequest::new(
+        "  ",
+        PipeSource::default().kinesis(KinesisSource::default().stream_name("s").region("r")),
+        Destination::default().database("d").table("t"),
+    );
+    let name_violations: Vec<_> = violations(&blank).into_iter().filter(|(path, _)| path == "name").collect();
+    assert_eq!(name_violations, [("name".to_owned(), Rule::NotBlank)]);
+}
