@@ -273,10 +273,6 @@ fn round_trip(settings: &Settings) -> usize {
     let url = format!("{}/v1/organizations/{org}/services/{service}/pipes/{pipe_id}", server.base_url());
     let authorization = format!("Basic {}", base64_of("bench-key:bench-secret"));
 
-    #[derive(serde::Deserialize)]
-    struct Envelope {
-        result: Pipe,
-    }
     let batch = settings.small_batch / 4;
     let through_client = || {
         time(|| {
@@ -285,22 +281,11 @@ fn round_trip(settings: &Settings) -> usize {
             }
         })
     };
-    let bare = || {
-        time(|| {
-            for _ in 0..batch {
-                let mut response = agent
-                    .get(&url)
-                    .header("Authorization", &authorization)
-                    .header("Accept", "application/json")
-                    .call()
-                    .unwrap();
-                let body = response.body_mut().read_to_vec().unwrap();
-                black_box(serde_json::from_slice::<Envelope>(&body).unwrap().result);
-            }
-        })
-    };
+    let bare = || bare_gets(&agent, &url, &authorization, batch);
     let (client_time, bare_time) = paired(settings.rounds, through_client, bare);
     if std::env::var_os("ROUND_TRIP_DETAIL").is_some() {
+        // The same bare GET with the client's timeouts (and its resolver for IP hosts): what
+        // ureq's own timeout handling costs.
         let timed_agent = ureq::Agent::with_parts(
             ureq::Agent::config_builder()
                 .http_status_as_error(false)
@@ -310,41 +295,32 @@ fn round_trip(settings: &Settings) -> usize {
             ureq::unversioned::transport::DefaultConnector::default(),
             LoopbackResolver,
         );
-        let bare_timed = || {
-            time(|| {
-                for _ in 0..batch {
-                    let mut response = timed_agent
-                        .get(&url)
-                        .header("Authorization", &authorization)
-                        .header("Accept", "application/json")
-                        .call()
-                        .unwrap();
-                    let body = response.body_mut().read_to_vec().unwrap();
-                    black_box(serde_json::from_slice::<Envelope>(&body).unwrap().result);
-                }
-            })
-        };
+        let bare_timed = || bare_gets(&timed_agent, &url, &authorization, batch);
         let (timed, untimed) = paired(settings.rounds, bare_timed, bare);
         println!("detail: bare with timeouts {:?}, bare {:?}", timed / batch as u32, untimed / batch as u32);
-        let bare_run = || {
-            time(|| {
-                for _ in 0..batch {
-                    let request = http::Request::get(&url)
-                        .header("Authorization", &authorization)
-                        .header("Accept", "application/json")
-                        .body(Vec::new())
-                        .unwrap();
-                    let mut response = agent.run(request).unwrap();
-                    let body = response.body_mut().read_to_vec().unwrap();
-                    black_box(serde_json::from_slice::<Envelope>(&body).unwrap().result);
-                }
-            })
-        };
-        let (run, untimed) = paired(settings.rounds, bare_run, bare);
-        println!("detail: bare run(Request<Vec<u8>>) {:?}, bare {:?}", run / batch as u32, untimed / batch as u32);
     }
     println!("get_pipe_round_trip: client {:?}, bare ureq {:?}", client_time / batch as u32, bare_time / batch as u32);
     report("get_pipe_round_trip_vs_bare_ureq", client_time.as_secs_f64() / bare_time.as_secs_f64(), 1.05)
+}
+
+/// `batch` bare GETs decoded with `serde_json::from_slice` into the same type, timed.
+fn bare_gets(agent: &ureq::Agent, url: &str, authorization: &str, batch: usize) -> Duration {
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        result: Pipe,
+    }
+    time(|| {
+        for _ in 0..batch {
+            let mut response = agent
+                .get(url)
+                .header("Authorization", authorization)
+                .header("Accept", "application/json")
+                .call()
+                .unwrap();
+            let body = response.body_mut().read_to_vec().unwrap();
+            black_box(serde_json::from_slice::<Envelope>(&body).unwrap().result);
+        }
+    })
 }
 
 fn base64_of(text: &str) -> String {
