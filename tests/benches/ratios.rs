@@ -12,11 +12,12 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use pipe_api_proto::{
-    BaseUrl, CreatePipe, EndpointExt, GetService, ListAlerts, ListPipes, Management, ManagementCredentials,
+    BaseUrl, CreatePipe, Endpoint, EndpointExt, GetService, ListAlerts, ListPipes, Management, ManagementCredentials,
 };
+use pipe_api_tests::ids;
 use pipe_api_tests::requests::create_pipe_requests;
 use pipe_api_tests::workloads::{self, Novelty};
-use pipe_api_types::{OrganizationId, Pipe, PipeId, ServiceId};
+use pipe_api_types::{Pipe, PipeId};
 
 struct Settings {
     /// Rounds per comparison (each round runs both sides once).
@@ -96,10 +97,6 @@ fn mb_per_s(bytes: usize, took: Duration) -> f64 {
     bytes as f64 / took.as_secs_f64() / 1e6
 }
 
-fn ids() -> (OrganizationId, ServiceId) {
-    ("6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse().unwrap(), "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse().unwrap())
-}
-
 fn api() -> Management {
     Management::new(
         BaseUrl::parse("https://api.example.com").unwrap(),
@@ -115,7 +112,7 @@ fn ok_response(body: &[u8]) -> http::Response<Vec<u8>> {
 /// Returns the number of targets missed.
 fn decode_list_pipes(settings: &Settings, count: usize, novelty: Novelty, targets: Option<(f64, f64)>) -> usize {
     let body = workloads::list_pipes_body(count, novelty);
-    let (org, service) = ids();
+    let (org, service, _) = ids();
     let operation = ListPipes::new(org, service);
     // How many decodes per sample, so small bodies are timed over a batch.
     let batch = (settings.small_batch * 1000 / body.len().max(1)).clamp(1, settings.small_batch);
@@ -176,48 +173,49 @@ fn decode_list_pipes(settings: &Settings, count: usize, novelty: Novelty, target
 }
 
 fn decode_other_bodies(settings: &Settings) {
-    let alerts = workloads::list_alerts_body(1000);
-    let service = workloads::get_service_body();
-    let (org, service_id) = ids();
-    let list_alerts = ListAlerts::new();
-    let get_service = GetService::new(org, service_id);
+    let (org, service, _) = ids();
+    decode_against_floor(settings, "list_alerts_1000", &ListAlerts::new(), &workloads::list_alerts_body(1000), 20);
+    decode_against_floor(
+        settings,
+        "get_service",
+        &GetService::new(org, service),
+        &workloads::get_service_body(),
+        settings.small_batch,
+    );
+}
 
-    for (label, body, batch) in [("list_alerts_1000", &alerts, 20), ("get_service", &service, settings.small_batch)] {
-        let typed = || {
-            let responses: Vec<_> = (0..batch).map(|_| ok_response(body)).collect();
-            time(|| {
-                for response in responses {
-                    if label == "get_service" {
-                        drop(black_box(get_service.parse_response(response).expect("decodes")));
-                    } else {
-                        drop(black_box(list_alerts.parse_response(response).expect("decodes")));
-                    }
-                }
-            })
-        };
-        let floor = || {
-            time(|| {
-                for _ in 0..batch {
-                    black_box(serde_json::from_slice::<serde::de::IgnoredAny>(black_box(body)).unwrap());
-                }
-            })
-        };
-        let (typed_time, floor_time) = paired(settings.rounds, typed, floor);
-        println!(
-            "{label}: {} bytes; typed {:?}, floor {:?}; info {label}_vs_floor = {:.3}",
-            body.len(),
-            typed_time / batch as u32,
-            floor_time / batch as u32,
-            typed_time.as_secs_f64() / floor_time.as_secs_f64()
-        );
-    }
+/// One operation's typed decode (and drop) of `body` against the serde floor, printed.
+fn decode_against_floor<E: Endpoint>(settings: &Settings, label: &str, operation: &E, body: &[u8], batch: usize) {
+    let typed = || {
+        let responses: Vec<_> = (0..batch).map(|_| ok_response(body)).collect();
+        time(|| {
+            for response in responses {
+                drop(black_box(operation.parse_response(response).expect("decodes")));
+            }
+        })
+    };
+    let floor = || {
+        time(|| {
+            for _ in 0..batch {
+                black_box(serde_json::from_slice::<serde::de::IgnoredAny>(black_box(body)).unwrap());
+            }
+        })
+    };
+    let (typed_time, floor_time) = paired(settings.rounds, typed, floor);
+    println!(
+        "{label}: {} bytes; typed {:?}, floor {:?}; info {label}_vs_floor = {:.3}",
+        body.len(),
+        typed_time / batch as u32,
+        floor_time / batch as u32,
+        typed_time.as_secs_f64() / floor_time.as_secs_f64()
+    );
 }
 
 /// Building a create-pipe request (validate, URI, headers, body) against `serde_json::to_vec`
 /// of the same body alone.
 fn build_create_pipe(settings: &Settings) -> usize {
     let api = api();
-    let (org, service) = ids();
+    let (org, service, _) = ids();
     let mut missed = 0;
     for request in create_pipe_requests("bench") {
         let kind = request.source.as_ref().and_then(|s| s.kind()).map(|k| k.to_string()).unwrap_or_default();
@@ -256,7 +254,7 @@ fn build_create_pipe(settings: &Settings) -> usize {
 /// `serde_json::from_slice` into the same type, both on one keep-alive connection to the fake.
 fn round_trip(settings: &Settings) -> usize {
     let fake = pipe_api_fake::Fake::new();
-    let (org, service) = ids();
+    let (org, service, _) = ids();
     fake.seed_key(org, "bench-key", "bench-secret", [pipe_api_types::KeyRole::Admin]);
     fake.seed_service(org, pipe_api_types::Service::new(service));
     let pipe: Pipe = {
@@ -353,7 +351,7 @@ const PEAK_MEMORY_CHILD: &str = "PIPE_API_BENCH_PEAK_MEMORY_OF";
 /// The child: read the body, note the resident size, decode, report the peak added.
 fn peak_memory_child(path: &str) {
     let body = std::fs::read(path).unwrap();
-    let (org, service) = ids();
+    let (org, service, _) = ids();
     let response = ok_response(&body);
     drop(body);
     let Some(before) = reset_peak_and_read_rss() else {

@@ -4,6 +4,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use pipe_api_proto::{BaseUrl, CreatePipe, EndpointExt, Management, ManagementCredentials};
+use pipe_api_tests::ids;
 use pipe_api_tests::requests::create_pipe_requests;
 use pipe_api_types::Validate;
 
@@ -20,10 +21,7 @@ fn main() {
         BaseUrl::parse("https://api.example.com").unwrap(),
         ManagementCredentials::new("id", "secret").unwrap(),
     );
-    let (org, service) = (
-        "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse().unwrap(),
-        "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse().unwrap(),
-    );
+    let (org, service, _) = ids();
     let request = create_pipe_requests("bench").remove(0);
     let operation = CreatePipe::new(org, service, request.clone());
     let n = 200_000;

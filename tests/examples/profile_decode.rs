@@ -1,14 +1,13 @@
 //! Decodes the 10,000-pipe list in a loop, for a profiler: `perf record cargo run --release -p pipe-api-tests --example profile_decode`.
 use pipe_api_proto::{EndpointExt, ListPipes};
+use pipe_api_tests::ids;
 use pipe_api_tests::workloads::{self, Novelty};
 
 fn main() {
     let novelty = if std::env::args().any(|a| a == "--unknowns") { Novelty::WithUnknowns } else { Novelty::KnownOnly };
     let body = workloads::list_pipes_body(10_000, novelty);
-    let operation = ListPipes::new(
-        "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse().unwrap(),
-        "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse().unwrap(),
-    );
+    let (org, service, _) = ids();
+    let operation = ListPipes::new(org, service);
     let rounds: usize = std::env::var("ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(30);
     let start = std::time::Instant::now();
     for _ in 0..rounds {

@@ -4,6 +4,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use pipe_api_proto::{BaseUrl, EndpointExt, GetPipe, Management, ManagementCredentials};
+use pipe_api_tests::ids;
 use pipe_api_tests::workloads::{self, Novelty};
 use pipe_api_types::Pipe;
 
@@ -18,11 +19,8 @@ fn main() {
         BaseUrl::parse("http://127.0.0.1:1").unwrap(),
         ManagementCredentials::new("id", "secret").unwrap(),
     );
-    let operation = GetPipe::new(
-        "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse().unwrap(),
-        "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse().unwrap(),
-        "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e".parse().unwrap(),
-    );
+    let (org, service, pipe) = ids();
+    let operation = GetPipe::new(org, service, pipe);
     let n = 20_000;
     for _ in 0..3 {
         let start = Instant::now();

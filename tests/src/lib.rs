@@ -7,6 +7,36 @@
 pub mod requests;
 pub mod workloads;
 
+use pipe_api_proto::retry::RetryPolicy;
+use pipe_api_types::{OrganizationId, PipeId, ServiceId};
+
+/// The organization of tests that need no particular one.
+pub const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
+/// The service of tests that need no particular one.
+pub const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
+/// The pipe of tests that need no particular one.
+pub const PIPE: &str = "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e";
+
+/// [`ORG`], [`SERVICE`] and [`PIPE`] as ids.
+pub fn ids() -> (OrganizationId, ServiceId, PipeId) {
+    (ORG.parse().expect("a uuid"), SERVICE.parse().expect("a uuid"), PIPE.parse().expect("a uuid"))
+}
+
+/// The overall deadline of [`fast_retries`].
+pub const FAST_RETRY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(4);
+
+/// The real retry decisions with waits of milliseconds: at most 3 attempts, server hints
+/// honoured up to 1 s, [`FAST_RETRY_DEADLINE`] in all.
+pub fn fast_retries() -> RetryPolicy {
+    let mut policy = RetryPolicy::default();
+    policy.max_attempts = 3;
+    policy.base_delay = std::time::Duration::from_millis(1);
+    policy.max_delay = std::time::Duration::from_millis(10);
+    policy.max_server_delay = std::time::Duration::from_secs(1);
+    policy.deadline = FAST_RETRY_DEADLINE;
+    policy
+}
+
 /// The README's code, compiled and run as doc tests, so the README cannot drift from the API.
 #[doc = include_str!("../../README.md")]
 #[cfg(doctest)]

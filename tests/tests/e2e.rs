@@ -6,7 +6,8 @@ use pipe_api_fake::{
     DEMO_ALERTS_TOKEN, DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake,
     Fault, FaultRule,
 };
-use pipe_api_proto::{Error, ListAlerts, retry::RetryPolicy};
+use pipe_api_proto::{Error, ListAlerts};
+use pipe_api_tests::fast_retries;
 use pipe_api_tests::requests::create_pipe_requests;
 use pipe_api_types::{CreateKeyRequest, KeyRole, PipeState};
 use pipe_api_ureq::Client;
@@ -136,21 +137,13 @@ fn an_invalid_request_sends_nothing() {
     assert_eq!(server.fake().request_count(), 0);
 }
 
-fn quick_retries() -> RetryPolicy {
-    let mut policy = RetryPolicy::default();
-    policy.base_delay = Duration::from_millis(1);
-    policy.max_delay = Duration::from_millis(20);
-    policy.deadline = Duration::from_secs(10);
-    policy
-}
-
 #[test]
 fn a_get_is_retried_through_a_503_and_succeeds() {
     let server = Fake::demo().serve().unwrap();
     server.fake().inject(FaultRule::next(1, Fault::unavailable("0")));
     let client = Client::builder()
         .management(&server.base_url(), DEMO_KEY_ID, DEMO_KEY_SECRET)
-        .retry_policy(quick_retries())
+        .retry_policy(fast_retries())
         .build()
         .unwrap();
     let pipes = client.list_pipes(ORG, SERVICE).unwrap();
@@ -165,7 +158,7 @@ fn a_create_whose_answer_is_lost_is_sent_once_and_reported_as_unknown() {
     server.fake().inject(FaultRule::next(1, Fault::status(504).body("upstream request timeout").after_handling()));
     let client = Client::builder()
         .management(&server.base_url(), DEMO_KEY_ID, DEMO_KEY_SECRET)
-        .retry_policy(quick_retries())
+        .retry_policy(fast_retries())
         .build()
         .unwrap();
     let request = create_pipe_requests("marker").remove(0);

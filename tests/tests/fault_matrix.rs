@@ -7,38 +7,18 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use pipe_api_proto::retry::RetryPolicy;
 use pipe_api_proto::{Error, TransportErrorKind};
 use pipe_api_tests::requests::{create_key_request, create_pipe_requests};
-use pipe_api_tests::{Connection, RawServer, closed_port, http_response};
-use pipe_api_types::{OrganizationId, PipeId, ServiceId};
+use pipe_api_tests::{Connection, FAST_RETRY_DEADLINE, PIPE, RawServer, closed_port, fast_retries, http_response, ids};
 use pipe_api_ureq::Client;
-
-const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
-const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
-const PIPE: &str = "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e";
 
 /// Each exchange may take this long.
 const TIMEOUT: Duration = Duration::from_millis(400);
 /// The retry policy's overall deadline.
-const DEADLINE: Duration = Duration::from_secs(4);
+const DEADLINE: Duration = FAST_RETRY_DEADLINE;
 /// How far past its deadline a call may end before the test calls it a hang: the last exchange
 /// may start just before the deadline, and the machine may be slow. Only an upper bound.
 const SLACK: Duration = Duration::from_secs(3);
-
-fn ids() -> (OrganizationId, ServiceId, PipeId) {
-    (ORG.parse().unwrap(), SERVICE.parse().unwrap(), PIPE.parse().unwrap())
-}
-
-fn policy() -> RetryPolicy {
-    let mut policy = RetryPolicy::default();
-    policy.max_attempts = 3;
-    policy.base_delay = Duration::from_millis(5);
-    policy.max_delay = Duration::from_millis(20);
-    policy.max_server_delay = Duration::from_secs(1);
-    policy.deadline = DEADLINE;
-    policy
-}
 
 fn client_for(base_url: &str) -> Client {
     Client::builder()
@@ -46,7 +26,7 @@ fn client_for(base_url: &str) -> Client {
         .timeout(TIMEOUT)
         .connect_timeout(TIMEOUT)
         .body_limit(512 * 1024)
-        .retry_policy(policy())
+        .retry_policy(fast_retries())
         .build()
         .unwrap()
 }

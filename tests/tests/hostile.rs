@@ -10,12 +10,9 @@ use pipe_api_proto::{
 };
 use pipe_api_tests::requests::{create_key_request, create_pipe_requests};
 use pipe_api_tests::workloads::{self, Novelty};
+use pipe_api_tests::{PIPE, ids};
 use proptest::prelude::*;
 use serde_json::{Value, json};
-
-const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
-const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
-const PIPE: &str = "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e";
 
 /// The longest `Display` any error may have: bodies are truncated, never printed whole.
 const MAX_DISPLAY: usize = 4096;
@@ -69,7 +66,7 @@ struct Operations {
 fn operations() -> &'static Operations {
     static OPERATIONS: std::sync::OnceLock<Operations> = std::sync::OnceLock::new();
     OPERATIONS.get_or_init(|| {
-        let (org, service, pipe) = (ORG.parse().unwrap(), SERVICE.parse().unwrap(), PIPE.parse().unwrap());
+        let (org, service, pipe) = ids();
         Operations {
             list_pipes: ListPipes::new(org, service),
             get_pipe: GetPipe::new(org, service, pipe),
@@ -301,7 +298,7 @@ fn minimal_elements_cannot_multiply_memory() {
         body.extend_from_slice(format!(r#"{{"id":"{PIPE}"}}"#).as_bytes());
     }
     body.extend_from_slice(b"]}");
-    let list = ListPipes::new(ORG.parse().unwrap(), SERVICE.parse().unwrap());
+    let list = ListPipes::new(ids().0, ids().1);
     assert!(matches!(list.parse_response(response(200, &[], body)), Err(Error::Decode(_))));
 }
 
@@ -309,7 +306,7 @@ fn minimal_elements_cannot_multiply_memory() {
 #[test]
 fn realistic_lists_decode_within_the_budget() {
     let body = workloads::list_pipes_body(2_000, Novelty::WithUnknowns);
-    let list = ListPipes::new(ORG.parse().unwrap(), SERVICE.parse().unwrap());
+    let list = ListPipes::new(ids().0, ids().1);
     assert_eq!(list.parse_response(response(200, &[], body)).unwrap().value.len(), 2_000);
     let alerts = ListAlerts::new().parse_response(response(200, &[], workloads::list_alerts_body(1_000))).unwrap();
     assert_eq!(alerts.value.alerts.len(), 1_000);
@@ -324,6 +321,6 @@ fn deep_nesting_is_an_error() {
     body.extend(std::iter::repeat_n(b']', depth));
     body.push(b'}');
     parse_everywhere(200, &[], &body);
-    let list = ListPipes::new(ORG.parse().unwrap(), SERVICE.parse().unwrap());
+    let list = ListPipes::new(ids().0, ids().1);
     assert!(matches!(list.parse_response(response(200, &[], body)), Err(Error::Decode(_))));
 }

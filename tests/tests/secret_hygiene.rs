@@ -8,10 +8,10 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use pipe_api_fake::{DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake, Fault, FaultRule};
-use pipe_api_proto::retry::RetryPolicy;
 use pipe_api_proto::{
     Alerting, BaseUrl, BearerToken, CreatePipe, EndpointExt, ListAlerts, Management, ManagementCredentials,
 };
+use pipe_api_tests::fast_retries;
 use pipe_api_tests::requests::create_pipe_requests;
 use pipe_api_types::{CreateKeyRequest, Credentials, KeyRole, ObjectStorageSource, PipeSource, Secret};
 use pipe_api_ureq::Client;
@@ -58,14 +58,11 @@ impl Shown {
 }
 
 fn fast_client(server: &pipe_api_fake::FakeServer, secret: &str, token: &str) -> Client {
-    let mut policy = RetryPolicy::default();
-    policy.base_delay = Duration::from_millis(1);
-    policy.max_delay = Duration::from_millis(5);
     Client::builder()
         .management(&server.base_url(), "secret-test-key", secret)
         .alerting(&server.base_url(), token)
         .timeout(Duration::from_millis(300))
-        .retry_policy(policy)
+        .retry_policy(fast_retries())
         .build()
         .unwrap()
 }

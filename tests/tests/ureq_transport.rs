@@ -5,16 +5,8 @@
 use std::time::{Duration, Instant};
 
 use pipe_api_proto::{Error, TransportErrorKind};
-use pipe_api_tests::{RawServer, closed_port, http_response};
-use pipe_api_types::{OrganizationId, ServiceId};
+use pipe_api_tests::{ORG, RawServer, SERVICE, closed_port, fast_retries, http_response, ids};
 use pipe_api_ureq::{Client, ConfigError};
-
-const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
-const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
-
-fn ids() -> (OrganizationId, ServiceId) {
-    (ORG.parse().unwrap(), SERVICE.parse().unwrap())
-}
 
 /// A generous ceiling that only catches a hang; no test relies on being fast.
 const HANG: Duration = Duration::from_secs(60);
@@ -33,7 +25,7 @@ fn a_redirect_to_another_host_is_not_followed_and_credentials_stay_home() {
         }
     });
     let client = Client::builder().management(&home.base_url(), "key-id", "MARKER-SECRET").build().unwrap();
-    let (org, service) = ids();
+    let (org, service, _) = ids();
     let error = client.list_pipes(org, service).unwrap_err();
     match &error {
         Error::Api(api) => {
@@ -68,7 +60,7 @@ fn the_body_cap_stops_an_endless_body() {
         .no_retries()
         .build()
         .unwrap();
-    let (org, service) = ids();
+    let (org, service, _) = ids();
     let started = Instant::now();
     let error = client.list_pipes(org, service).unwrap_err();
     assert!(started.elapsed() < HANG);
@@ -90,7 +82,7 @@ fn the_timeout_stops_a_server_that_never_answers() {
         .no_retries()
         .build()
         .unwrap();
-    let (org, service) = ids();
+    let (org, service, _) = ids();
     let started = Instant::now();
     let error = client.list_pipes(org, service).unwrap_err();
     assert!(started.elapsed() < HANG);
@@ -105,7 +97,7 @@ fn the_timeout_stops_a_server_that_never_answers() {
 fn connection_refused_is_a_connect_failure_retried_for_any_method() {
     let base = format!("http://{}", closed_port());
     let client = Client::builder().management(&base, "key-id", "secret").retry_policy(fast_retries()).build().unwrap();
-    let (org, service) = ids();
+    let (org, service, _) = ids();
     let error = client.list_pipes(org, service).unwrap_err();
     match &error {
         Error::Transport(failure) => assert_eq!(failure.error().kind(), TransportErrorKind::Connect, "{error}"),
@@ -114,14 +106,6 @@ fn connection_refused_is_a_connect_failure_retried_for_any_method() {
     assert_eq!(error.attempts(), 3, "connect failures are retried: {error}");
     assert!(!error.outcome_unknown());
     assert!(error.to_string().contains("after 3 attempts"), "{error}");
-}
-
-fn fast_retries() -> pipe_api_proto::retry::RetryPolicy {
-    let mut policy = pipe_api_proto::retry::RetryPolicy::default();
-    policy.max_attempts = 3;
-    policy.base_delay = Duration::from_millis(1);
-    policy.max_delay = Duration::from_millis(5);
-    policy
 }
 
 #[test]
@@ -173,7 +157,7 @@ fn configuration_from_the_environment() {
 #[test]
 fn an_interface_that_is_not_configured_is_a_build_error() {
     let client = Client::alerting("https://alerts.example.com", "token").unwrap();
-    let (org, service) = ids();
+    let (org, service, _) = ids();
     match client.list_pipes(org, service) {
         Err(Error::Build(error)) => assert!(error.to_string().contains("no management interface"), "{error}"),
         other => panic!("expected a build error, got {other:?}"),
@@ -192,7 +176,7 @@ fn every_request_header_reaches_the_server() {
         }
     });
     let client = Client::management(&server.base_url(), "key-id", "secret").unwrap();
-    let (org, service) = ids();
+    let (org, service, _) = ids();
     assert!(client.list_pipes(org, service).unwrap().is_empty());
     let seen = &server.requests()[0];
     assert_eq!(seen.request_line, format!("GET /v1/organizations/{ORG}/services/{SERVICE}/pipes HTTP/1.1"));

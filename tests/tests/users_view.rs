@@ -4,6 +4,7 @@
 
 use pipe_api_fake::{Fake, Fault, FaultRule};
 use pipe_api_proto::{BaseUrl, CreatePipe, EndpointExt, Error, ListPipes, Management, ManagementCredentials};
+use pipe_api_tests::ids;
 use pipe_api_types::{
     CreatePipeRequest, Credentials, DataFormat, Destination, DestinationColumn, KafkaSource, KafkaType, KeyRole,
     OrganizationId, Pipe, PipeSource, PipeState, Service, ServiceId,
@@ -40,12 +41,8 @@ fn orders_pipe() -> CreatePipeRequest {
 
 // ---- the user's tests -----------------------------------------------------------------------
 
-fn ids() -> (OrganizationId, ServiceId) {
-    ("6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse().unwrap(), "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse().unwrap())
-}
-
 fn seeded_fake() -> Fake {
-    let (org, service) = ids();
+    let (org, service, _) = ids();
     let fake = Fake::new();
     fake.seed_key(org, "test-key-id", "test-key-secret", [KeyRole::Developer]);
     fake.seed_service(org, Service::new(service).name("shop"));
@@ -54,7 +51,7 @@ fn seeded_fake() -> Fake {
 
 #[test]
 fn creates_the_pipe_once_then_finds_it() {
-    let (org, service) = ids();
+    let (org, service, _) = ids();
     let fake = seeded_fake();
     let server = fake.serve().unwrap();
     let client = Client::management(&server.base_url(), "test-key-id", "test-key-secret").unwrap();
@@ -81,7 +78,7 @@ fn creates_the_pipe_once_then_finds_it() {
 
 #[test]
 fn a_flaky_list_is_retried_but_a_failed_create_is_not_repeated() {
-    let (org, service) = ids();
+    let (org, service, _) = ids();
     let fake = seeded_fake();
     // The list meets a 503 once (retried), then the create meets a 502 (never re-sent).
     fake.inject(FaultRule::next(1, Fault::unavailable("0")));
@@ -100,7 +97,7 @@ fn a_flaky_list_is_retried_but_a_failed_create_is_not_repeated() {
 #[test]
 fn an_existing_pipe_is_found_without_sockets() {
     // The same fake as a transport: no server, no port.
-    let (org, service) = ids();
+    let (org, service, _) = ids();
     let mut fake = seeded_fake();
     let existing: Pipe = Pipe::new("0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e".parse().unwrap()).name("orders");
     fake.seed_pipe(org, service, existing.clone());
@@ -125,7 +122,7 @@ fn an_existing_pipe_is_found_without_sockets() {
 
 #[test]
 fn the_create_request_matches_its_snapshot() {
-    let (org, service) = ids();
+    let (org, service, _) = ids();
     let api = Management::new(
         BaseUrl::parse("https://api.example.invalid").unwrap(),
         ManagementCredentials::new("test-key-id", "test-key-secret").unwrap(),

@@ -80,25 +80,14 @@ impl Fake {
         if let Some(delay) = fault.as_ref().and_then(|f| f.delay) {
             std::thread::sleep(delay);
         }
-        match fault {
-            Some(fault) if fault.response.is_some() => {
-                if fault.after_handling {
+        match fault.and_then(|fault| Some((fault.response?, fault.after_handling))) {
+            Some((faulty, after_handling)) => {
+                if after_handling {
                     routes::route(&mut self.lock(), &request);
                 }
-                let faulty = fault.response.expect("checked above");
-                let mut response = Response::new(faulty.body);
-                *response.status_mut() =
-                    http::StatusCode::from_u16(faulty.status).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);
-                for (name, value) in faulty.headers {
-                    if let (Ok(name), Ok(value)) =
-                        (http::HeaderName::try_from(name), http::HeaderValue::try_from(value))
-                    {
-                        response.headers_mut().append(name, value);
-                    }
-                }
-                response
+                faulty.into_answer()
             }
-            _ => routes::route(&mut self.lock(), &request),
+            None => routes::route(&mut self.lock(), &request),
         }
     }
 

@@ -119,6 +119,19 @@ impl Fault {
     }
 }
 
+impl FaultResponse {
+    /// The answer as sent; a header that is not valid HTTP is left out.
+    pub(crate) fn into_answer(self) -> crate::reply::Answer {
+        let mut answer = crate::reply::with_status(self.status, self.body);
+        for (name, value) in self.headers {
+            if let (Ok(name), Ok(value)) = (http::HeaderName::try_from(name), http::HeaderValue::try_from(value)) {
+                answer.headers_mut().append(name, value);
+            }
+        }
+        answer
+    }
+}
+
 /// Which requests get a [`Fault`], and how many times.
 ///
 /// ```

@@ -14,10 +14,16 @@ pub(crate) fn json(status: u16, value: &impl Serialize) -> Answer {
     with_body(status, "application/json", body)
 }
 
-/// A text answer with a content type.
-pub(crate) fn with_body(status: u16, content_type: &str, body: Vec<u8>) -> Answer {
+/// An answer with a status and a body, nothing else; a status outside 100..=999 becomes 500.
+pub(crate) fn with_status(status: u16, body: Vec<u8>) -> Answer {
     let mut answer = Response::new(body);
     *answer.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    answer
+}
+
+/// A text answer with a content type.
+pub(crate) fn with_body(status: u16, content_type: &str, body: Vec<u8>) -> Answer {
+    let mut answer = with_status(status, body);
     if let Ok(value) = content_type.parse() {
         answer.headers_mut().insert(header::CONTENT_TYPE, value);
     }
