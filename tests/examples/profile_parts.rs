@@ -15,7 +15,9 @@ fn main() {
     let body = workloads::list_pipes_body(10_000, Novelty::KnownOnly);
     println!("size_of Pipe {}", std::mem::size_of::<Pipe>());
     let rounds = 20;
-    let mut t = [std::time::Duration::ZERO; 5];
+    let mut t = [std::time::Duration::ZERO; 6];
+    let (org, service, _) = pipe_api_tests::ids();
+    let operation = pipe_api_proto::ListPipes::new(org, service);
     for _ in 0..rounds {
         let copy = body.clone();
         let s = Instant::now();
@@ -35,8 +37,16 @@ fn main() {
         assert_eq!(decoded.result.len(), 10_000);
         drop(black_box(decoded));
         t[4] += s.elapsed();
+        let response = http::Response::builder().status(200).body(body.clone()).unwrap();
+        let s = Instant::now();
+        let pipes = pipe_api_proto::EndpointExt::parse_response(&operation, response).unwrap();
+        assert_eq!(pipes.value.len(), 10_000);
+        drop(black_box(pipes));
+        t[5] += s.elapsed();
     }
-    for (name, d) in ["floor slice", "from_utf8", "floor str", "typed decode", "typed drop"].iter().zip(t) {
+    for (name, d) in
+        ["floor slice", "from_utf8", "floor str", "typed decode", "typed drop", "parse_response + drop"].iter().zip(t)
+    {
         println!("{name}: {:?}", d / rounds);
     }
 }

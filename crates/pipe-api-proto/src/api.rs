@@ -5,6 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use http::HeaderValue;
+use pipe_api_types::read::{Bail, FromJson, Read, Reader};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
@@ -22,7 +23,8 @@ pub trait Api: sealed::Sealed {
 
     /// Decodes a success body into the result and the server's request id.
     #[doc(hidden)]
-    fn decode_success<T: DeserializeOwned>(body: Vec<u8>) -> Result<(T, Option<String>), SuccessDecodeError>;
+    fn decode_success<T: DeserializeOwned + FromJson>(body: Vec<u8>)
+    -> Result<(T, Option<String>), SuccessDecodeError>;
 }
 
 mod sealed {
@@ -72,6 +74,26 @@ struct Envelope<T> {
     result: Option<T>,
 }
 
+/// Reads as the derived `Deserialize` does: other members skipped, a repeated one refused.
+impl<T: FromJson> FromJson for Envelope<T> {
+    fn read_json(reader: &mut Reader<'_>) -> Read<Self> {
+        let (mut request_id, mut result) = (None, None);
+        reader.object(|reader, key| match key.as_str() {
+            "requestId" if request_id.is_none() => {
+                request_id = Some(Option::<String>::read_json(reader)?);
+                Ok(())
+            }
+            "result" if result.is_none() => {
+                result = Some(Option::<T>::read_json(reader)?);
+                Ok(())
+            }
+            "requestId" | "result" => Err(Bail),
+            _ => reader.skip_value(),
+        })?;
+        Ok(Envelope { request_id: request_id.flatten(), result: result.flatten() })
+    }
+}
+
 /// Only the request id of an envelope, read when the whole does not decode.
 #[derive(Deserialize)]
 struct EnvelopeId {
@@ -88,7 +110,9 @@ impl Api for Management {
         self.credentials.header_value()
     }
 
-    fn decode_success<T: DeserializeOwned>(body: Vec<u8>) -> Result<(T, Option<String>), SuccessDecodeError> {
+    fn decode_success<T: DeserializeOwned + FromJson>(
+        body: Vec<u8>,
+    ) -> Result<(T, Option<String>), SuccessDecodeError> {
         let (envelope, body): (Envelope<T>, _) = decode(body, |body| {
             serde_json::from_slice::<EnvelopeId>(body).ok().and_then(|e| e.request_id?.as_str().map(str::to_owned))
         })?;
@@ -131,23 +155,29 @@ impl Api for Alerting {
         self.token.header_value()
     }
 
-    fn decode_success<T: DeserializeOwned>(body: Vec<u8>) -> Result<(T, Option<String>), SuccessDecodeError> {
+    fn decode_success<T: DeserializeOwned + FromJson>(
+        body: Vec<u8>,
+    ) -> Result<(T, Option<String>), SuccessDecodeError> {
         Ok((decode(body, |_| None)?.0, None))
     }
 }
 
-/// Decodes on the fast path; only when that fails, decodes again tracking the path, to say
+/// Decodes with the direct reader ([`pipe_api_types::read`]); only what it does not take goes
+/// through serde, and only when serde fails too does it decode again tracking the path, to say
 /// where (tracking costs time on every value, so the successful path never pays it).
 ///
 /// A body that is valid UTF-8 (every JSON body is) becomes one shared `Arc<String>` that the
 /// decoded text fields point into ([`pipe_api_types::decode_shared`]): no allocation per string.
-fn decode<T: DeserializeOwned>(
+fn decode<T: DeserializeOwned + FromJson>(
     body: Vec<u8>,
     request_id: impl FnOnce(&[u8]) -> Option<String>,
 ) -> Result<(T, Body), SuccessDecodeError> {
     let (fast, body) = match String::from_utf8(body) {
         Ok(text) => {
             let shared = Arc::new(text);
+            if let Ok(value) = pipe_api_types::read::read_shared::<T>(&shared) {
+                return Ok((value, Body::Shared(shared)));
+            }
             let fast = pipe_api_types::decode_shared(&shared, |json| serde_json::from_str::<T>(json));
             match fast {
                 Ok(value) => return Ok((value, Body::Shared(shared))),

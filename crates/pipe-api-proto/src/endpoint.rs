@@ -4,6 +4,7 @@
 
 use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
+use pipe_api_types::read::FromJson;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -21,8 +22,9 @@ pub const USER_AGENT_VALUE: &str = concat!("pipe-api-proto/", env!("CARGO_PKG_VE
 pub trait Endpoint {
     /// The interface the operation belongs to.
     type Api: Api;
-    /// What a success decodes to.
-    type Output: DeserializeOwned;
+    /// What a success decodes to: by the direct reader ([`FromJson`]) when it takes the body,
+    /// else by serde.
+    type Output: DeserializeOwned + FromJson;
 
     /// The operation's name in errors, such as `create_pipe`.
     fn operation(&self) -> &'static str;

@@ -12,10 +12,14 @@ use time::format_description::well_known::Rfc3339 as Rfc3339Format;
 use time::macros::format_description;
 use time::{OffsetDateTime, PrimitiveDateTime};
 
+use crate::read::{FromJson, Read, Reader, Str};
+
 /// Reads and writes a field's value of type `T`.
 pub(crate) trait Codec<T> {
     /// Reads the value; `Ok(None)` means "absent" (`null`, or an equivalent the server uses).
     fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<T>, D::Error>;
+    /// Reads the value with the direct reader, to the same result as `decode`.
+    fn read(reader: &mut Reader<'_>) -> Read<Option<T>>;
     /// Writes the value.
     fn encode<S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error>;
 }
@@ -23,9 +27,14 @@ pub(crate) trait Codec<T> {
 /// The value's own serde form.
 pub(crate) struct Plain;
 
-impl<T: Serialize + DeserializeOwned> Codec<T> for Plain {
+impl<T: Serialize + DeserializeOwned + FromJson> Codec<T> for Plain {
     fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<T>, D::Error> {
         Option::<T>::deserialize(deserializer)
+    }
+
+    #[inline]
+    fn read(reader: &mut Reader<'_>) -> Read<Option<T>> {
+        Option::<T>::read_json(reader)
     }
 
     fn encode<S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
@@ -100,6 +109,15 @@ fn optional_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<st
     deserializer.deserialize_option(OptionalText)
 }
 
+/// [`optional_text`] for the direct reader.
+fn read_optional_text<'a>(reader: &mut Reader<'a>) -> Read<Option<Str<'a>>> {
+    if reader.null()? {
+        return Ok(None);
+    }
+    let text = reader.string()?;
+    Ok((!text.as_str().is_empty()).then_some(text))
+}
+
 /// An RFC 3339 date-time (`createdAt`, `updatedAt`, `usedAt`, `expireAt`, ...). `null` and `""`
 /// both read as absent: the key service sends `expireAt: ""` for "never expires". Text that is no
 /// date-time also reads as absent.
@@ -113,6 +131,10 @@ impl Codec<OffsetDateTime> for Rfc3339 {
             // than failing the whole answer.
             Some(text) => Ok(OffsetDateTime::parse(&text, &Rfc3339Format).ok()),
         }
+    }
+
+    fn read(reader: &mut Reader<'_>) -> Read<Option<OffsetDateTime>> {
+        Ok(read_optional_text(reader)?.and_then(|text| OffsetDateTime::parse(text.as_str(), &Rfc3339Format).ok()))
     }
 
     fn encode<S: Serializer>(value: &OffsetDateTime, serializer: S) -> Result<S::Ok, S::Error> {
@@ -132,6 +154,10 @@ impl Codec<PrimitiveDateTime> for ZonelessDateTime {
             // Lenient like every response field: unreadable text reads as absent.
             Some(text) => Ok(parse_zoneless(&text)),
         }
+    }
+
+    fn read(reader: &mut Reader<'_>) -> Read<Option<PrimitiveDateTime>> {
+        Ok(read_optional_text(reader)?.and_then(|text| parse_zoneless(text.as_str())))
     }
 
     fn encode<S: Serializer>(value: &PrimitiveDateTime, serializer: S) -> Result<S::Ok, S::Error> {
@@ -170,6 +196,13 @@ impl Codec<OffsetDateTime> for UnixSeconds {
         }
     }
 
+    fn read(reader: &mut Reader<'_>) -> Read<Option<OffsetDateTime>> {
+        match Option::<i64>::read_json(reader)? {
+            None => Ok(None),
+            Some(seconds) => OffsetDateTime::from_unix_timestamp(seconds).map(Some).map_err(|_| crate::read::Bail),
+        }
+    }
+
     fn encode<S: Serializer>(value: &OffsetDateTime, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(value.unix_timestamp())
     }
@@ -183,6 +216,10 @@ pub(crate) struct Decimal;
 impl Codec<f64> for Decimal {
     fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<f64>, D::Error> {
         Option::<f64>::deserialize(deserializer)
+    }
+
+    fn read(reader: &mut Reader<'_>) -> Read<Option<f64>> {
+        Option::<f64>::read_json(reader)
     }
 
     fn encode<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {

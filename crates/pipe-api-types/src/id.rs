@@ -34,6 +34,12 @@ uuid_id! {
 #[serde(transparent)]
 pub struct AlertId(String);
 
+impl crate::read::FromJson for AlertId {
+    fn read_json(reader: &mut crate::read::Reader<'_>) -> crate::read::Read<Self> {
+        String::read_json(reader).map(AlertId)
+    }
+}
+
 impl AlertId {
     /// Wraps an alert id.
     pub fn new(id: impl Into<String>) -> Self {

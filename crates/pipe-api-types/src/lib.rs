@@ -42,6 +42,7 @@ mod key;
 mod pipe;
 mod pipe_source;
 mod quantity;
+pub mod read;
 mod reverse_private_endpoint;
 mod secret;
 mod service;

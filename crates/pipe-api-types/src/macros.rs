@@ -170,6 +170,35 @@ macro_rules! model {
                 deserializer.deserialize_map(ObjectVisitor)
             }
         }
+
+        impl $crate::read::FromJson for $name {
+            fn read_json(reader: &mut $crate::read::Reader<'_>) -> $crate::read::Read<Self> {
+                reader.charge(std::mem::size_of::<$name>())?;
+                $( let mut $rfield: Option<$rty> = None; )?
+                $( let mut $field: Option<$ty> = None; )*
+                let mut unknown = $crate::UnknownFields::new();
+                reader.object(|reader, key| {
+                    match key.as_str() {
+                        $( $rjson => $rfield = $crate::read::FromJson::read_json(reader)?, )?
+                        $(
+                            $json => {
+                                $field = <field_codec!($($codec)?) as $crate::codec::Codec<$ty>>::read(reader)?;
+                            }
+                        )*
+                        _ => {
+                            let value = reader.raw_value()?;
+                            unknown.insert_raw(reader.to_text(key), value);
+                        }
+                    }
+                    Ok(())
+                })?;
+                Ok($name {
+                    $( $rfield: $rfield.ok_or($crate::read::Bail)?, )?
+                    $( $field, )*
+                    unknown,
+                })
+            }
+        }
     };
 }
 
@@ -285,6 +314,15 @@ macro_rules! open_enum {
                 deserializer.deserialize_str(TextVisitor)
             }
         }
+
+        impl $crate::read::FromJson for $name {
+            fn read_json(reader: &mut $crate::read::Reader<'_>) -> $crate::read::Read<Self> {
+                Ok(match reader.string()? {
+                    $crate::read::Str::Borrowed { text, .. } => $name::from(text),
+                    $crate::read::Str::Owned(text) => $name::from(text),
+                })
+            }
+        }
     };
 }
 
@@ -307,6 +345,13 @@ macro_rules! uuid_id {
             /// The UUID inside.
             pub const fn as_uuid(&self) -> &uuid::Uuid {
                 &self.0
+            }
+        }
+
+        impl $crate::read::FromJson for $name {
+            fn read_json(reader: &mut $crate::read::Reader<'_>) -> $crate::read::Read<Self> {
+                // As uuid's own `Deserialize` reads text: any form `Uuid::parse_str` takes.
+                uuid::Uuid::parse_str(reader.string()?.as_str()).map($name).map_err(|_| $crate::read::Bail)
             }
         }
 

@@ -6,6 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serializer};
 
 use crate::codec::Codec;
+use crate::read::{Read, Reader};
 
 /// A resource amount in its field's unit (millicores, or gigabytes of memory), read from a number
 /// or a Kubernetes quantity string. A value read as a string is written back as that string.
@@ -117,6 +118,20 @@ fn decode_quantity<'de, D: Deserializer<'de>>(deserializer: D, per_unit: f64) ->
     }
 }
 
+/// [`decode_quantity`] for the direct reader.
+fn read_quantity(reader: &mut Reader<'_>, per_unit: f64) -> Read<Option<Quantity>> {
+    if reader.null()? {
+        return Ok(None);
+    }
+    if !reader.next_is_string()? {
+        return reader.f64().map(|value| Some(Quantity::new(value)));
+    }
+    let text = reader.string()?;
+    let text = text.as_str();
+    let value = parse_kubernetes_quantity(text).map_or(f64::NAN, |base| base / per_unit);
+    Ok(Some(Quantity { value, text: Some(text.into()) }))
+}
+
 fn encode_quantity<S: Serializer>(value: &Quantity, serializer: S) -> Result<S::Ok, S::Error> {
     match &value.text {
         Some(text) => serializer.serialize_str(text),
@@ -132,6 +147,10 @@ impl Codec<Quantity> for Millicores {
         decode_quantity(deserializer, 1e-3)
     }
 
+    fn read(reader: &mut Reader<'_>) -> Read<Option<Quantity>> {
+        read_quantity(reader, 1e-3)
+    }
+
     fn encode<S: Serializer>(value: &Quantity, serializer: S) -> Result<S::Ok, S::Error> {
         encode_quantity(value, serializer)
     }
@@ -143,6 +162,10 @@ pub(crate) struct Gigabytes;
 impl Codec<Quantity> for Gigabytes {
     fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Quantity>, D::Error> {
         decode_quantity(deserializer, 1_073_741_824.0)
+    }
+
+    fn read(reader: &mut Reader<'_>) -> Read<Option<Quantity>> {
+        read_quantity(reader, 1_073_741_824.0)
     }
 
     fn encode<S: Serializer>(value: &Quantity, serializer: S) -> Result<S::Ok, S::Error> {

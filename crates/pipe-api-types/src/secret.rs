@@ -47,6 +47,12 @@ impl Serialize for Secret {
     }
 }
 
+impl crate::read::FromJson for Secret {
+    fn read_json(reader: &mut crate::read::Reader<'_>) -> crate::read::Read<Self> {
+        String::read_json(reader).map(Secret::new)
+    }
+}
+
 impl<'de> Deserialize<'de> for Secret {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(Secret::new)

@@ -38,6 +38,7 @@ enum Repr {
 
 impl Text {
     /// The text.
+    #[inline]
     pub fn as_str(&self) -> &str {
         match &self.0 {
             Repr::Owned(text) => text,
@@ -55,6 +56,15 @@ impl Text {
         matches!(self.0, Repr::Shared { .. })
     }
 
+    /// `body[start..end]`, sharing `body` (copied when the range is beyond `u32`).
+    #[inline]
+    pub(crate) fn from_shared_range(body: &Arc<String>, start: usize, end: usize) -> Text {
+        match (u32::try_from(start), u32::try_from(end)) {
+            (Ok(start), Ok(end)) => Text(Repr::Shared { body: Arc::clone(body), start, end }),
+            _ => Text::from(&body[start..end]),
+        }
+    }
+
     /// From text the input lends: a range of the shared body when it lies inside it.
     pub(crate) fn from_input(text: &str) -> Text {
         SHARED_BODY.with(|shared| {
@@ -62,10 +72,7 @@ impl Text {
                 let base = body.as_ptr() as usize;
                 let at = text.as_ptr() as usize;
                 if at >= base && at + text.len() <= base + body.len() {
-                    let (start, end) = (at - base, at - base + text.len());
-                    if let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(end)) {
-                        return Text(Repr::Shared { body: Arc::clone(body), start, end });
-                    }
+                    return Text::from_shared_range(body, at - base, at - base + text.len());
                 }
             }
             Text::from(text)
@@ -86,7 +93,7 @@ thread_local! {
 pub const MODEL_BYTES_PER_BODY_BYTE: usize = 16;
 
 /// The budget of any body, however small: one of every model fits.
-const MIN_MODEL_BUDGET: usize = 64 * 1024;
+pub(crate) const MIN_MODEL_BUDGET: usize = 64 * 1024;
 
 /// Charges a model about to be made against the current budget. Models call it when they
 /// start decoding; it fails once a body would decode into more than

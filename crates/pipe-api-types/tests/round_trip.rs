@@ -1,6 +1,7 @@
 //! Every model through JSON and back, on proptest-generated values: JSON shaped like the
 //! model (known fields present or not, enum values known or not, unknown fields at every
-//! level) reads, writes back as the same JSON, and reads again as the same model.
+//! level) reads, writes back as the same JSON, and reads again as the same model; the direct
+//! reader (`pipe_api_types::read`) takes every such text and reads the same model.
 
 use pipe_api_types::*;
 use proptest::prelude::*;
@@ -415,8 +416,9 @@ fn unknown_value() -> impl Strategy<Value = Value> {
     })
 }
 
-/// Reads `json` as `T`, writes it back, and checks both directions.
-fn round_trip<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug>(
+/// Reads `json` as `T`, writes it back, and checks both directions; the direct reader takes the
+/// same text and makes exactly the same model.
+fn round_trip<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug + pipe_api_types::read::FromJson>(
     json: &Value,
 ) -> Result<(), TestCaseError> {
     let model: T = serde_json::from_value(json.clone()).map_err(|e| TestCaseError::fail(format!("{e}: {json}")))?;
@@ -429,6 +431,9 @@ fn round_trip<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug>(
     let text = std::sync::Arc::new(serde_json::to_string(json).unwrap());
     let shared: T = decode_shared(&text, |body| serde_json::from_str(body)).unwrap();
     prop_assert_eq!(by_value(&serde_json::to_value(&shared).unwrap()), by_value(json));
+    let direct: T = pipe_api_types::read::read_shared(&text)
+        .map_err(|_| TestCaseError::fail(format!("the direct reader did not take {text}")))?;
+    prop_assert_eq!(serde_json::to_string(&direct).unwrap(), serde_json::to_string(&shared).unwrap());
     Ok(())
 }
 

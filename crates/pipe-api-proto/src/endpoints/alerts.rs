@@ -1,6 +1,7 @@
 //! `GET /api/v2/alerts`.
 
 use http::{HeaderMap, Method};
+use pipe_api_types::read::{Bail, FromJson, Read, Reader};
 use pipe_api_types::{Alert, PaginationMeta, Rule, ValidationErrors, Violation};
 use serde::Deserialize;
 
@@ -52,6 +53,27 @@ pub struct AlertPage {
     /// How many alerts exist in all, when the server says (`meta.total` or `X-Total-Count`).
     #[serde(skip)]
     pub total: Option<u64>,
+}
+
+/// Reads as the derived `Deserialize` does: `data` required, other members skipped, a repeated
+/// one refused.
+impl FromJson for AlertPage {
+    fn read_json(reader: &mut Reader<'_>) -> Read<Self> {
+        let (mut alerts, mut meta) = (None, None);
+        reader.object(|reader, key| match key.as_str() {
+            "data" if alerts.is_none() => {
+                alerts = Some(Vec::<Alert>::read_json(reader)?);
+                Ok(())
+            }
+            "meta" if meta.is_none() => {
+                meta = Some(Option::<PaginationMeta>::read_json(reader)?);
+                Ok(())
+            }
+            "data" | "meta" => Err(Bail),
+            _ => reader.skip_value(),
+        })?;
+        Ok(AlertPage { alerts: alerts.ok_or(Bail)?, meta: meta.flatten(), total: None })
+    }
 }
 
 impl Endpoint for ListAlerts {
