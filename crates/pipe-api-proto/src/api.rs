@@ -78,7 +78,7 @@ struct Envelope<T> {
 impl<T: FromJson> FromJson for Envelope<T> {
     fn read_json(reader: &mut Reader<'_>) -> Read<Self> {
         let (mut request_id, mut result) = (None, None);
-        reader.object(|reader, key| match key.as_str() {
+        reader.object(|reader, key| match &*key {
             "requestId" if request_id.is_none() => {
                 request_id = Some(Option::<String>::read_json(reader)?);
                 Ok(())

@@ -54,7 +54,7 @@ pub use alert::{
     Alert, AlertChannel, AlertErrorType, AlertExecutionError, AlertInterval, AlertSilenced, AlertSource, AlertState,
     ChannelType, PaginationMeta, ThresholdType,
 };
-pub use codec::{format_zoneless, parse_zoneless};
+pub use codec::{format_zoneless, parse_rfc3339, parse_zoneless};
 pub use id::{AlertId, IdError, KeyId, OrganizationId, PipeId, ReversePrivateEndpointId, ServiceId};
 pub use key::{CreateKeyRequest, CreateKeyResponse, IpAccessEntry, Key, KeyHashData, KeyRole, KeyState};
 pub use pipe::{

@@ -151,7 +151,10 @@ macro_rules! model {
                                         )?;
                                     }
                                 )*
-                                _ => unknown.insert_raw(key.into_text(), map.next_value()?),
+                                _ => {
+                                    let raw: $crate::unknown::RawText = map.next_value()?;
+                                    unknown.insert_raw(key.into_text(), raw.0);
+                                }
                             }
                         }
                         Ok($name {
@@ -178,7 +181,7 @@ macro_rules! model {
                 $( let mut $field: Option<$ty> = None; )*
                 let mut unknown = $crate::UnknownFields::new();
                 reader.object(|reader, key| {
-                    match key.as_str() {
+                    match &*key {
                         $( $rjson => $rfield = $crate::read::FromJson::read_json(reader)?, )?
                         $(
                             $json => {
@@ -186,8 +189,8 @@ macro_rules! model {
                             }
                         )*
                         _ => {
-                            let value = reader.raw_value()?;
-                            unknown.insert_raw(reader.to_text(key), value);
+                            let raw = reader.raw_text()?;
+                            unknown.insert_raw(reader.to_text(key), raw);
                         }
                     }
                     Ok(())
@@ -318,8 +321,8 @@ macro_rules! open_enum {
         impl $crate::read::FromJson for $name {
             fn read_json(reader: &mut $crate::read::Reader<'_>) -> $crate::read::Read<Self> {
                 Ok(match reader.string()? {
-                    $crate::read::Str::Borrowed { text, .. } => $name::from(text),
-                    $crate::read::Str::Owned(text) => $name::from(text),
+                    std::borrow::Cow::Borrowed(text) => $name::from(text),
+                    std::borrow::Cow::Owned(text) => $name::from(text),
                 })
             }
         }
@@ -351,7 +354,7 @@ macro_rules! uuid_id {
         impl $crate::read::FromJson for $name {
             fn read_json(reader: &mut $crate::read::Reader<'_>) -> $crate::read::Read<Self> {
                 // As uuid's own `Deserialize` reads text: any form `Uuid::parse_str` takes.
-                uuid::Uuid::parse_str(reader.string()?.as_str()).map($name).map_err(|_| $crate::read::Bail)
+                uuid::Uuid::parse_str(&reader.string()?).map($name).map_err(|_| $crate::read::Bail)
             }
         }
 

@@ -489,7 +489,7 @@ impl PipeSource {
         kinds.extend(
             self.unknown
                 .iter()
-                .filter(|(_, raw)| raw.get().trim_start().starts_with('{'))
+                .filter(|(_, raw)| raw.trim_start().starts_with('{'))
                 .map(|(name, _)| SourceKind::from(name)),
         );
         kinds

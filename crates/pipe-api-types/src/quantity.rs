@@ -127,7 +127,7 @@ fn read_quantity(reader: &mut Reader<'_>, per_unit: f64) -> Read<Option<Quantity
         return reader.f64().map(|value| Some(Quantity::new(value)));
     }
     let text = reader.string()?;
-    let text = text.as_str();
+    let text: &str = &text;
     let value = parse_kubernetes_quantity(text).map_or(f64::NAN, |base| base / per_unit);
     Ok(Some(Quantity { value, text: Some(text.into()) }))
 }

@@ -12,11 +12,13 @@ use crate::Text;
 /// The fields of one JSON object that its model does not know, in the order received.
 ///
 /// Each value is kept as the exact JSON text the server sent (not parsed into a tree, which keeps
-/// decoding fast), and written back unchanged after the known fields. `Debug` shows only the
-/// names: an unknown field may carry a credential.
+/// decoding fast; read from a response, it is a range of the response body like any [`Text`]),
+/// and written back unchanged after the known fields. `Debug` shows only the names: an unknown
+/// field may carry a credential.
 #[derive(Clone, Default)]
 pub struct UnknownFields {
-    entries: Vec<(Text, Box<RawValue>)>,
+    /// Names and raw JSON texts; every text is one valid JSON value.
+    entries: Vec<(Text, Text)>,
 }
 
 impl UnknownFields {
@@ -35,14 +37,15 @@ impl UnknownFields {
         self.entries.len()
     }
 
-    /// The raw JSON text of the field `name`, if it was received.
-    pub fn get(&self, name: &str) -> Option<&RawValue> {
-        self.entries.iter().rev().find(|(key, _)| key == name).map(|(_, value)| &**value)
+    /// The raw JSON text of the field `name`, if it was received: `"zstd"` (with its quotes),
+    /// `[1,2]`, `{"a":null}`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.entries.iter().rev().find(|(key, _)| key == name).map(|(_, value)| value.as_str())
     }
 
     /// The field `name` parsed as a JSON value.
     pub fn get_value(&self, name: &str) -> Option<serde_json::Value> {
-        self.get(name).and_then(|raw| serde_json::from_str(raw.get()).ok())
+        self.get(name).and_then(|raw| serde_json::from_str(raw).ok())
     }
 
     /// The names of the unknown fields, in the order received.
@@ -51,46 +54,62 @@ impl UnknownFields {
     }
 
     /// Every unknown field as a name and its raw JSON text.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &RawValue)> {
-        self.entries.iter().map(|(key, value)| (key.as_str(), &**value))
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.entries.iter().map(|(key, value)| (key.as_str(), value.as_str()))
     }
 
     /// Sets the field `name` to `value`, replacing an earlier value of the same name. This is
     /// how a request sends a field this crate does not model yet.
     pub fn insert(&mut self, name: impl Into<String>, value: &impl serde::Serialize) -> serde_json::Result<()> {
-        let raw = serde_json::value::to_raw_value(value)?;
+        let raw = serde_json::to_string(value)?;
         let name: String = name.into();
         self.entries.retain(|(key, _)| *key != name);
-        self.entries.push((Text::from(name), raw));
+        self.entries.push((Text::from(name), Text::from(raw)));
         Ok(())
     }
 
     /// Removes the field `name`, returning its raw JSON text.
-    pub fn remove(&mut self, name: &str) -> Option<Box<RawValue>> {
+    pub fn remove(&mut self, name: &str) -> Option<Text> {
         let index = self.entries.iter().position(|(key, _)| key == name)?;
         Some(self.entries.remove(index).1)
     }
 
-    /// Keeps a field as read. Repeated names are all kept, in order (as received; `get` sees
-    /// the last, as JSON readers do); no search here, so hostile input cannot make a read
-    /// quadratic.
-    pub(crate) fn insert_raw(&mut self, name: Text, value: Box<RawValue>) {
-        self.entries.push((name, value));
+    /// Keeps a field as read; `raw` must be one valid JSON value. Repeated names are all kept,
+    /// in order (as received; `get` sees the last, as JSON readers do); no search here, so
+    /// hostile input cannot make a read quadratic.
+    pub(crate) fn insert_raw(&mut self, name: Text, raw: Text) {
+        self.entries.push((name, raw));
     }
 
     /// Writes every field into a map being serialized.
     pub(crate) fn write_entries<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
         for (key, value) in &self.entries {
-            map.serialize_entry(key, value)?;
+            // Borrowing the text as a `RawValue` checks it again; every text kept is valid
+            // JSON, so this fails only if that promise was broken.
+            let raw: &RawValue = serde_json::from_str(value.as_str()).map_err(serde::ser::Error::custom)?;
+            map.serialize_entry(key, raw)?;
         }
         Ok(())
+    }
+}
+
+/// The raw JSON text of one unknown field's value, as the serde path reads it: a range of the
+/// shared body when the input lends it (`serde_json::from_str`), else its own copy.
+pub(crate) struct RawText(pub(crate) Text);
+
+impl<'de> Deserialize<'de> for RawText {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // `Box<RawValue>` works with every serde_json deserializer; its text is then taken
+        // over as is, without a copy.
+        let raw = Box::<RawValue>::deserialize(deserializer)?;
+        Ok(RawText(Text::from(String::from(Box::<str>::from(raw)))))
     }
 }
 
 impl PartialEq for UnknownFields {
     fn eq(&self, other: &Self) -> bool {
         self.entries.len() == other.entries.len()
-            && self.entries.iter().zip(&other.entries).all(|((ka, va), (kb, vb))| ka == kb && va.get() == vb.get())
+            && self.entries.iter().zip(&other.entries).all(|((ka, va), (kb, vb))| ka == kb && va == vb)
     }
 }
 

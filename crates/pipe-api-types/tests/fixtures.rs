@@ -95,7 +95,7 @@ fn kafka_pipe() {
     );
     assert_eq!(kafka.reverse_private_endpoint_ids.as_ref().unwrap().len(), 1);
     assert_eq!(kafka.exactly_once, Some(false));
-    assert_eq!(kafka.unknown.get("compressionHint").unwrap().get(), r#""zstd""#);
+    assert_eq!(kafka.unknown.get("compressionHint"), Some(r#""zstd""#));
 
     let destination = pipe.destination.as_ref().unwrap();
     assert_eq!((destination.database.as_deref(), destination.table.as_deref()), (Some("shop"), Some("orders")));

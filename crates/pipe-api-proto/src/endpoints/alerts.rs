@@ -60,7 +60,7 @@ pub struct AlertPage {
 impl FromJson for AlertPage {
     fn read_json(reader: &mut Reader<'_>) -> Read<Self> {
         let (mut alerts, mut meta) = (None, None);
-        reader.object(|reader, key| match key.as_str() {
+        reader.object(|reader, key| match &*key {
             "data" if alerts.is_none() => {
                 alerts = Some(Vec::<Alert>::read_json(reader)?);
                 Ok(())
