@@ -25,6 +25,11 @@ fn main() {
     let request = create_pipe_requests("bench").remove(0);
     let operation = CreatePipe::new(org, service, request.clone());
     let n = 200_000;
+    if std::env::var_os("ONLY_BUILD").is_some() {
+        // For a profiler: nothing but building.
+        println!("{:?}", per_call(5_000_000, || drop(black_box(black_box(&operation).build_request(&api).unwrap()))));
+        return;
+    }
     for _ in 0..3 {
         let to_vec = per_call(n, || drop(black_box(serde_json::to_vec(black_box(&request)).unwrap())));
         let presized = per_call(n, || {
@@ -33,6 +38,44 @@ fn main() {
             drop(black_box(body));
         });
         let validate = per_call(n, || black_box(black_box(&request).validate()).unwrap());
+        let direct = per_call(n, || drop(black_box(pipe_api_types::write::to_json_vec(black_box(&request)).unwrap())));
+        let body = per_call(n, || drop(black_box(pipe_api_proto::Endpoint::body(black_box(&operation)).unwrap())));
+        let path = per_call(n, || drop(black_box(pipe_api_proto::Endpoint::path(black_box(&operation)))));
+        let path_string = pipe_api_proto::Endpoint::path(&operation);
+        let (scheme, authority) = (http::uri::Scheme::HTTPS, http::uri::Authority::from_static("api.example.com"));
+        let parts_uri = per_call(n, || {
+            let mut parts = http::uri::Parts::default();
+            parts.scheme = Some(scheme.clone());
+            parts.authority = Some(authority.clone());
+            parts.path_and_query = Some(http::uri::PathAndQuery::try_from(black_box(path_string.clone())).unwrap());
+            drop(black_box(http::Uri::from_parts(parts).unwrap()))
+        });
+        let auth = http::HeaderValue::from_str("Basic aWQ6c2VjcmV0").unwrap();
+        let assemble = per_call(n, || {
+            let mut request = http::Request::new(Vec::<u8>::new());
+            *request.method_mut() = http::Method::POST;
+            let headers = request.headers_mut();
+            headers.reserve(4);
+            headers.insert(http::header::AUTHORIZATION, auth.clone());
+            headers.insert(http::header::ACCEPT, http::HeaderValue::from_static("application/json"));
+            headers.insert(http::header::USER_AGENT, http::HeaderValue::from_static("x/1"));
+            headers.insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));
+            drop(black_box(request))
+        });
+        let mut template = http::HeaderMap::with_capacity(4);
+        template.insert(http::header::AUTHORIZATION, auth.clone());
+        template.insert(http::header::ACCEPT, http::HeaderValue::from_static("application/json"));
+        template.insert(http::header::USER_AGENT, http::HeaderValue::from_static("x/1"));
+        template.insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));
+        let cloned = per_call(n, || {
+            let mut request = http::Request::new(Vec::<u8>::new());
+            *request.method_mut() = http::Method::POST;
+            *request.headers_mut() = black_box(&template).clone();
+            drop(black_box(request))
+        });
+        println!(
+            "parts uri {parts_uri:?} (incl. path clone), request + 4 headers {assemble:?}, cloned template {cloned:?}"
+        );
         let uri = per_call(n, || {
             drop(black_box(
                 format!("https://api.example.com/v1/organizations/{org}/services/{service}/pipes")
@@ -42,7 +85,7 @@ fn main() {
         });
         let build = per_call(n, || drop(black_box(black_box(&operation).build_request(&api).unwrap())));
         println!(
-            "to_vec {to_vec:?}; presized body {presized:?}, validate {validate:?}, uri {uri:?}; whole build {build:?} = {:.2}x to_vec",
+            "to_vec {to_vec:?}; presized body {presized:?}, direct body {direct:?}, validate {validate:?}, Endpoint::body {body:?}, path {path:?}, uri {uri:?}; whole build {build:?} = {:.2}x to_vec",
             build.as_secs_f64() / to_vec.as_secs_f64()
         );
     }

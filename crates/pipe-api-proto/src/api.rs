@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use http::HeaderValue;
+use http::{HeaderMap, HeaderValue};
 use pipe_api_types::read::{Bail, FromJson, Read, Reader};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -20,6 +20,11 @@ pub trait Api: sealed::Sealed {
 
     /// The `Authorization` header value, marked sensitive.
     fn authorization(&self) -> HeaderValue;
+
+    /// The headers every request to the interface carries (`Authorization`, `Accept`,
+    /// `User-Agent`), made once: a request starts from a copy.
+    #[doc(hidden)]
+    fn common_headers(&self) -> &HeaderMap;
 
     /// Decodes a success body into the result and the server's request id.
     #[doc(hidden)]
@@ -50,12 +55,14 @@ pub struct SuccessDecodeError {
 pub struct Management {
     base_url: BaseUrl,
     credentials: ManagementCredentials,
+    headers: HeaderMap,
 }
 
 impl Management {
     /// The management interface at `base_url`, authenticated with `credentials`.
     pub fn new(base_url: BaseUrl, credentials: ManagementCredentials) -> Self {
-        Management { base_url, credentials }
+        let headers = crate::endpoint::common_headers(credentials.header_value());
+        Management { base_url, credentials, headers }
     }
 
     /// The credentials in use.
@@ -110,6 +117,10 @@ impl Api for Management {
         self.credentials.header_value()
     }
 
+    fn common_headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+
     fn decode_success<T: DeserializeOwned + FromJson>(
         body: Vec<u8>,
     ) -> Result<(T, Option<String>), SuccessDecodeError> {
@@ -137,12 +148,14 @@ impl Api for Management {
 pub struct Alerting {
     base_url: BaseUrl,
     token: BearerToken,
+    headers: HeaderMap,
 }
 
 impl Alerting {
     /// The alerting interface at `base_url`, authenticated with `token`.
     pub fn new(base_url: BaseUrl, token: BearerToken) -> Self {
-        Alerting { base_url, token }
+        let headers = crate::endpoint::common_headers(token.header_value());
+        Alerting { base_url, token, headers }
     }
 }
 
@@ -153,6 +166,10 @@ impl Api for Alerting {
 
     fn authorization(&self) -> HeaderValue {
         self.token.header_value()
+    }
+
+    fn common_headers(&self) -> &HeaderMap {
+        &self.headers
     }
 
     fn decode_success<T: DeserializeOwned + FromJson>(

@@ -5,6 +5,7 @@
 use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
 use pipe_api_types::read::FromJson;
+use pipe_api_types::write::ToJson;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -57,14 +58,25 @@ pub trait Endpoint {
     }
 }
 
-/// A validated request model serialized as a JSON body: the one way a body is made. The buffer
-/// starts at a size that holds a typical create request, so serializing does not grow it step
-/// by step.
-pub(crate) fn json_body<T: Validate + Serialize>(model: &T) -> Result<Option<Vec<u8>>, BuildErrorKind> {
+/// The headers of every request: `Authorization` (sensitive), `Accept`, `User-Agent`, with
+/// room for `Content-Type`.
+pub(crate) fn common_headers(authorization: HeaderValue) -> HeaderMap {
+    let mut headers = HeaderMap::with_capacity(4);
+    headers.insert(AUTHORIZATION, authorization);
+    headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
+    headers.insert(USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE));
+    headers
+}
+
+/// A validated request model serialized as a JSON body: the one way a body is made. It is
+/// written by the direct writer ([`pipe_api_types::write`]), into a buffer that holds a typical
+/// create request; a value it cannot write is serialized by serde_json, for its error.
+pub(crate) fn json_body<T: Validate + Serialize + ToJson>(model: &T) -> Result<Option<Vec<u8>>, BuildErrorKind> {
     model.validate().map_err(BuildErrorKind::Invalid)?;
-    let mut body = Vec::with_capacity(1024);
-    serde_json::to_writer(&mut body, model).map_err(BuildErrorKind::Serialize)?;
-    Ok(Some(body))
+    match pipe_api_types::write::to_json_vec(model) {
+        Ok(body) => Ok(Some(body)),
+        Err(_) => serde_json::to_vec(model).map(Some).map_err(BuildErrorKind::Serialize),
+    }
 }
 
 /// A successful result, with what the server said about it.
@@ -98,20 +110,19 @@ pub trait EndpointExt: Endpoint {
         let body = self.body().map_err(|kind| BuildError::new(operation, kind))?;
         let query = self.query();
         let query: Vec<(&str, String)> = query.iter().map(|(name, value)| (name.as_str(), value.clone())).collect();
-        let uri = api
-            .base_url()
-            .join(&self.path(), &query)
-            .map_err(|e| BuildError::new(operation, BuildErrorKind::Uri(e)))?;
-        let mut request = Request::builder().method(self.method()).uri(uri);
-        if let Some(headers) = request.headers_mut() {
-            headers.insert(AUTHORIZATION, api.authorization());
-            headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
-            headers.insert(USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE));
-            if body.is_some() {
-                headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-            }
+        let uri =
+            api.base_url().join(self.path(), &query).map_err(|e| BuildError::new(operation, BuildErrorKind::Uri(e)))?;
+        let has_body = body.is_some();
+        // Set part by part rather than through `Request::builder`, whose checks this request
+        // (a known method, a parsed URI) does not need.
+        let mut request = Request::new(body.unwrap_or_default());
+        *request.method_mut() = self.method();
+        *request.uri_mut() = uri;
+        *request.headers_mut() = api.common_headers().clone();
+        if has_body {
+            request.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         }
-        request.body(body.unwrap_or_default()).map_err(|e| BuildError::new(operation, BuildErrorKind::Uri(e)))
+        Ok(request)
     }
 
     /// Parses a response: 2xx decodes (a failure names the JSON path), anything else is an

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use http::Uri;
+use http::uri::{Authority, Parts, PathAndQuery, Scheme};
 
 /// The base URL of an interface: `http` or `https`, a host, and an optional path prefix
 /// (`https://api.example.com`, `http://127.0.0.1:8080/proxy/`). Joining is the same with or
@@ -12,6 +13,9 @@ use http::Uri;
 pub struct BaseUrl {
     /// `scheme://authority`, never with a trailing slash.
     origin: String,
+    /// `origin` as `http` parts, made once, so that joining a path copies no text.
+    scheme: Scheme,
+    authority: Authority,
     /// The path prefix without a trailing slash (`""` or `/proxy`).
     prefix: String,
     https: bool,
@@ -49,8 +53,14 @@ impl BaseUrl {
         }
         let prefix = uri.path().trim_end_matches('/').to_owned();
         let scheme = if https { "https" } else { "http" };
+        let lower_authority = authority.as_str().to_ascii_lowercase();
+        let Ok(parsed_authority) = Authority::try_from(lower_authority.as_str()) else {
+            return fail("has an invalid host");
+        };
         Ok(BaseUrl {
-            origin: format!("{scheme}://{}", authority.as_str().to_ascii_lowercase()),
+            origin: format!("{scheme}://{lower_authority}"),
+            scheme: if https { Scheme::HTTPS } else { Scheme::HTTP },
+            authority: parsed_authority,
             prefix,
             https,
             host: authority.host().to_ascii_lowercase(),
@@ -77,18 +87,28 @@ impl BaseUrl {
 
     /// The URI of `path` (which starts with `/` and is already encoded) with `query` (pairs
     /// to encode) under this base.
-    pub(crate) fn join(&self, path: &str, query: &[(&str, String)]) -> Result<Uri, http::Error> {
-        let mut uri = String::with_capacity(self.origin.len() + self.prefix.len() + path.len() + 32);
-        uri.push_str(&self.origin);
-        uri.push_str(&self.prefix);
-        uri.push_str(path);
+    pub(crate) fn join(&self, path: String, query: &[(&str, String)]) -> Result<Uri, http::Error> {
+        let mut target = if self.prefix.is_empty() {
+            path
+        } else {
+            let mut target = String::with_capacity(self.prefix.len() + path.len() + 32);
+            target.push_str(&self.prefix);
+            target.push_str(&path);
+            target
+        };
         for (i, (name, value)) in query.iter().enumerate() {
-            uri.push(if i == 0 { '?' } else { '&' });
-            encode_into(&mut uri, name, QUERY_SAFE);
-            uri.push('=');
-            encode_into(&mut uri, value, QUERY_SAFE);
+            target.push(if i == 0 { '?' } else { '&' });
+            encode_into(&mut target, name, QUERY_SAFE);
+            target.push('=');
+            encode_into(&mut target, value, QUERY_SAFE);
         }
-        Ok(uri.parse::<Uri>()?)
+        let mut parts = Parts::default();
+        parts.scheme = Some(self.scheme.clone());
+        parts.authority = Some(self.authority.clone());
+        // At its exact size, the text becomes the URI's bytes as is; with spare capacity,
+        // `bytes` would allocate a header to keep it.
+        parts.path_and_query = Some(PathAndQuery::try_from(String::from(target.into_boxed_str()))?);
+        Ok(Uri::from_parts(parts)?)
     }
 }
 
@@ -135,12 +155,29 @@ impl fmt::Display for BaseUrlError {
 impl std::error::Error for BaseUrlError {}
 
 /// Bytes left as they are in a path segment (RFC 3986 unreserved plus a few sub-delimiters).
-const SEGMENT_SAFE: &[u8] = b"-._~!$&'()*+,;=:@";
-/// Bytes left as they are in a query name or value.
-const QUERY_SAFE: &[u8] = b"-._~!$'()*,:@/";
+const SEGMENT_SAFE: &[bool; 256] = &safe_bytes(b"-._~!$&'()*+,;=:@");
+/// Characters left as they are in a query name or value (RFC 3986 `pchar` and `/`, without the
+/// delimiters `&`, `=`, `+`, `;`).
+const QUERY_SAFE: &[bool; 256] = &safe_bytes(b"-._~!$'()*,:@/");
 
-fn encode_into(out: &mut String, text: &str, safe: &[u8]) {
-    let is_safe = |byte: u8| byte.is_ascii_alphanumeric() || safe.contains(&byte);
+/// The bytes left unencoded: ASCII letters and digits, and `extra`.
+const fn safe_bytes(extra: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = (byte as u8).is_ascii_alphanumeric();
+        byte += 1;
+    }
+    let mut i = 0;
+    while i < extra.len() {
+        table[extra[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+
+fn encode_into(out: &mut String, text: &str, safe: &[bool; 256]) {
+    let is_safe = |byte: u8| safe[usize::from(byte)];
     // Ids and literal segments need no escaping: copy them whole.
     if text.bytes().all(is_safe) {
         out.push_str(text);
@@ -161,17 +198,39 @@ fn encode_into(out: &mut String, text: &str, safe: &[u8]) {
 /// &id])` is `/v1/organizations/<id encoded>`. Every segment is encoded, so an id can never
 /// add a segment, a query or a fragment.
 pub fn path(segments: &[&str]) -> String {
-    let mut out = String::with_capacity(segments.iter().map(|s| s.len() + 1).sum());
-    for segment in segments {
-        out.push('/');
-        match *segment {
-            // Dot segments would move up the path: their dots are escaped.
-            "." => out.push_str("%2E"),
-            ".." => out.push_str("%2E%2E"),
-            _ => encode_into(&mut out, segment, SEGMENT_SAFE),
-        }
+    segments.iter().fold(PathBuilder::new(), |path, segment| path.segment(segment)).finish()
+}
+
+/// An encoded path being built segment by segment, in one buffer.
+pub(crate) struct PathBuilder(String);
+
+impl PathBuilder {
+    pub(crate) fn new() -> Self {
+        PathBuilder(String::with_capacity(128))
     }
-    out
+
+    /// Appends `/segment`, encoded.
+    pub(crate) fn segment(mut self, segment: &str) -> Self {
+        self.0.push('/');
+        match segment {
+            // Dot segments would move up the path: their dots are escaped.
+            "." => self.0.push_str("%2E"),
+            ".." => self.0.push_str("%2E%2E"),
+            _ => encode_into(&mut self.0, segment, SEGMENT_SAFE),
+        }
+        self
+    }
+
+    /// Appends `/<id>`: a hyphenated lower-case UUID, which needs no encoding.
+    pub(crate) fn id(mut self, id: &uuid::Uuid) -> Self {
+        self.0.push('/');
+        self.0.push_str(id.hyphenated().encode_lower(&mut uuid::Uuid::encode_buffer()));
+        self
+    }
+
+    pub(crate) fn finish(self) -> String {
+        self.0
+    }
 }
 
 /// Decodes a percent-encoded text (for tests and the fake): `None` when it is not valid.

@@ -13,6 +13,7 @@ use time::macros::format_description;
 use time::{OffsetDateTime, PrimitiveDateTime};
 
 use crate::read::{FromJson, Read, Reader, Str};
+use crate::write::{ToJson, Unwritable, Written, write_f64, write_i64, write_str};
 
 /// Reads and writes a field's value of type `T`.
 pub(crate) trait Codec<T> {
@@ -20,6 +21,8 @@ pub(crate) trait Codec<T> {
     fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<T>, D::Error>;
     /// Reads the value with the direct reader, to the same result as `decode`.
     fn read(reader: &mut Reader<'_>) -> Read<Option<T>>;
+    /// Writes the value with the direct writer, the same bytes `encode` makes with serde_json.
+    fn write(value: &T, out: &mut Vec<u8>) -> Written;
     /// Writes the value.
     fn encode<S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error>;
 }
@@ -27,7 +30,12 @@ pub(crate) trait Codec<T> {
 /// The value's own serde form.
 pub(crate) struct Plain;
 
-impl<T: Serialize + DeserializeOwned + FromJson> Codec<T> for Plain {
+impl<T: Serialize + DeserializeOwned + FromJson + ToJson> Codec<T> for Plain {
+    #[inline]
+    fn write(value: &T, out: &mut Vec<u8>) -> Written {
+        value.write_json(out)
+    }
+
     fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<T>, D::Error> {
         Option::<T>::deserialize(deserializer)
     }
@@ -124,6 +132,12 @@ fn read_optional_text<'a>(reader: &mut Reader<'a>) -> Read<Option<Str<'a>>> {
 pub(crate) struct Rfc3339;
 
 impl Codec<OffsetDateTime> for Rfc3339 {
+    fn write(value: &OffsetDateTime, out: &mut Vec<u8>) -> Written {
+        // Fails where `encode` fails: a date RFC 3339 cannot express.
+        write_str(out, &value.format(&Rfc3339Format).map_err(|_| Unwritable)?);
+        Ok(())
+    }
+
     fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<OffsetDateTime>, D::Error> {
         match optional_text(deserializer)? {
             None => Ok(None),
@@ -192,6 +206,11 @@ fn parse_utc_fast(bytes: &[u8]) -> Option<OffsetDateTime> {
 pub(crate) struct ZonelessDateTime;
 
 impl Codec<PrimitiveDateTime> for ZonelessDateTime {
+    fn write(value: &PrimitiveDateTime, out: &mut Vec<u8>) -> Written {
+        write_str(out, &format_zoneless(value));
+        Ok(())
+    }
+
     fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<PrimitiveDateTime>, D::Error> {
         match optional_text(deserializer)? {
             None => Ok(None),
@@ -231,6 +250,11 @@ pub fn format_zoneless(value: &PrimitiveDateTime) -> String {
 pub(crate) struct UnixSeconds;
 
 impl Codec<OffsetDateTime> for UnixSeconds {
+    fn write(value: &OffsetDateTime, out: &mut Vec<u8>) -> Written {
+        write_i64(out, value.unix_timestamp());
+        Ok(())
+    }
+
     fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<OffsetDateTime>, D::Error> {
         match Option::<i64>::deserialize(deserializer)? {
             None => Ok(None),
@@ -258,6 +282,11 @@ impl Codec<OffsetDateTime> for UnixSeconds {
 pub(crate) struct Decimal;
 
 impl Codec<f64> for Decimal {
+    fn write(value: &f64, out: &mut Vec<u8>) -> Written {
+        write_number(*value, out);
+        Ok(())
+    }
+
     fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<f64>, D::Error> {
         Option::<f64>::deserialize(deserializer)
     }
@@ -268,6 +297,15 @@ impl Codec<f64> for Decimal {
 
     fn encode<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
         encode_number(*value, serializer)
+    }
+}
+
+/// [`encode_number`] for the direct writer.
+pub(crate) fn write_number(value: f64, out: &mut Vec<u8>) {
+    if value.fract() == 0.0 && value.abs() < 9.0e15 {
+        write_i64(out, value as i64);
+    } else {
+        write_f64(out, value);
     }
 }
 

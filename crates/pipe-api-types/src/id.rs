@@ -40,6 +40,13 @@ impl crate::read::FromJson for AlertId {
     }
 }
 
+impl crate::write::ToJson for AlertId {
+    fn write_json(&self, out: &mut Vec<u8>) -> crate::write::Written {
+        crate::write::write_str(out, &self.0);
+        Ok(())
+    }
+}
+
 impl AlertId {
     /// Wraps an alert id.
     pub fn new(id: impl Into<String>) -> Self {

@@ -49,6 +49,7 @@ mod service;
 pub(crate) mod text;
 pub(crate) mod unknown;
 mod validate;
+pub mod write;
 
 pub use alert::{
     Alert, AlertChannel, AlertErrorType, AlertExecutionError, AlertInterval, AlertSilenced, AlertSource, AlertState,

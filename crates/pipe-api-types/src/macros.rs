@@ -122,6 +122,33 @@ macro_rules! model {
             }
         }
 
+        impl $crate::write::ToJson for $name {
+            // With a required field, the first `first = true` is never read.
+            #[allow(unused_assignments)]
+            fn write_json(&self, out: &mut Vec<u8>) -> $crate::write::Written {
+                out.push(b'{');
+                let mut first = true;
+                $(
+                    out.extend_from_slice(concat!("\"", $rjson, "\":").as_bytes());
+                    self.$rfield.write_json(out)?;
+                    first = false;
+                )?
+                $(
+                    if let Some(value) = &self.$field {
+                        if !first {
+                            out.push(b',');
+                        }
+                        first = false;
+                        out.extend_from_slice(concat!("\"", $json, "\":").as_bytes());
+                        <field_codec!($($codec)?) as $crate::codec::Codec<$ty>>::write(value, out)?;
+                    }
+                )*
+                self.unknown.write_json_entries(out, first);
+                out.push(b'}');
+                Ok(())
+            }
+        }
+
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 struct ObjectVisitor;
@@ -318,6 +345,13 @@ macro_rules! open_enum {
             }
         }
 
+        impl $crate::write::ToJson for $name {
+            fn write_json(&self, out: &mut Vec<u8>) -> $crate::write::Written {
+                $crate::write::write_str(out, self.as_str());
+                Ok(())
+            }
+        }
+
         impl $crate::read::FromJson for $name {
             fn read_json(reader: &mut $crate::read::Reader<'_>) -> $crate::read::Read<Self> {
                 Ok(match reader.string()? {
@@ -355,6 +389,15 @@ macro_rules! uuid_id {
             fn read_json(reader: &mut $crate::read::Reader<'_>) -> $crate::read::Read<Self> {
                 // As uuid's own `Deserialize` reads text: any form `Uuid::parse_str` takes.
                 uuid::Uuid::parse_str(&reader.string()?).map($name).map_err(|_| $crate::read::Bail)
+            }
+        }
+
+        impl $crate::write::ToJson for $name {
+            fn write_json(&self, out: &mut Vec<u8>) -> $crate::write::Written {
+                out.push(b'"');
+                out.extend_from_slice(self.0.hyphenated().encode_lower(&mut uuid::Uuid::encode_buffer()).as_bytes());
+                out.push(b'"');
+                Ok(())
             }
         }
 

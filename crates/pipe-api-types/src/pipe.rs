@@ -236,7 +236,7 @@ impl Validate for CreatePipeRequest {
         let mut c = Checker::default();
         c.present("name", &self.name, Rule::Required, |c, name| {
             c.text(name);
-            if name.chars().count() > MAX_NAME_CHARS {
+            if name.len() > MAX_NAME_CHARS && name.chars().count() > MAX_NAME_CHARS {
                 c.fail(Rule::MaxChars(MAX_NAME_CHARS));
             }
         });
@@ -261,7 +261,7 @@ impl Validate for CreatePipeRequest {
 }
 
 fn check_source(c: &mut Checker, source: &PipeSource) {
-    let found = source.kinds().len();
+    let found = source.kind_count();
     if found != 1 {
         c.fail(Rule::ExactlyOneSourceKind { found });
         // With several kinds each is still checked, so the user sees everything at once.

@@ -478,21 +478,27 @@ impl PipeSource {
     /// The source kinds present: the four this crate models, then any other object-valued
     /// field (a kind of a newer server, such as `pubsub`).
     pub fn kinds(&self) -> Vec<SourceKind> {
+        self.each_kind().collect()
+    }
+
+    /// How many source kinds are present (what [`PipeSource::kinds`] counts, without a list).
+    pub(crate) fn kind_count(&self) -> usize {
+        self.each_kind().count()
+    }
+
+    fn each_kind(&self) -> impl Iterator<Item = SourceKind> + '_ {
         let known = [
             (self.kafka.is_some(), SourceKind::Kafka),
             (self.object_storage.is_some(), SourceKind::ObjectStorage),
             (self.kinesis.is_some(), SourceKind::Kinesis),
             (self.postgres.is_some(), SourceKind::Postgres),
         ];
-        let mut kinds: Vec<SourceKind> =
-            known.into_iter().filter(|(present, _)| *present).map(|(_, kind)| kind).collect();
-        kinds.extend(
+        known.into_iter().filter(|(present, _)| *present).map(|(_, kind)| kind).chain(
             self.unknown
                 .iter()
                 .filter(|(_, raw)| raw.trim_start().starts_with('{'))
                 .map(|(name, _)| SourceKind::from(name)),
-        );
-        kinds
+        )
     }
 
     /// The source kind, when exactly one is present.

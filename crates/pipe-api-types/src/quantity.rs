@@ -7,6 +7,7 @@ use serde::{Deserialize, Deserializer, Serializer};
 
 use crate::codec::Codec;
 use crate::read::{Read, Reader};
+use crate::write::{Written, write_str};
 
 /// A resource amount in its field's unit (millicores, or gigabytes of memory), read from a number
 /// or a Kubernetes quantity string. A value read as a string is written back as that string.
@@ -139,6 +140,15 @@ fn encode_quantity<S: Serializer>(value: &Quantity, serializer: S) -> Result<S::
     }
 }
 
+/// [`encode_quantity`] for the direct writer.
+fn write_quantity(value: &Quantity, out: &mut Vec<u8>) -> Written {
+    match &value.text {
+        Some(text) => write_str(out, text),
+        None => crate::codec::write_number(value.value, out),
+    }
+    Ok(())
+}
+
 /// `replicaCpuMillicores`: a number of millicores, or a quantity of cores (`"500m"` is 500).
 pub(crate) struct Millicores;
 
@@ -153,6 +163,10 @@ impl Codec<Quantity> for Millicores {
 
     fn encode<S: Serializer>(value: &Quantity, serializer: S) -> Result<S::Ok, S::Error> {
         encode_quantity(value, serializer)
+    }
+
+    fn write(value: &Quantity, out: &mut Vec<u8>) -> Written {
+        write_quantity(value, out)
     }
 }
 
@@ -170,5 +184,9 @@ impl Codec<Quantity> for Gigabytes {
 
     fn encode<S: Serializer>(value: &Quantity, serializer: S) -> Result<S::Ok, S::Error> {
         encode_quantity(value, serializer)
+    }
+
+    fn write(value: &Quantity, out: &mut Vec<u8>) -> Written {
+        write_quantity(value, out)
     }
 }

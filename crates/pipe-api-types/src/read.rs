@@ -221,34 +221,9 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The first byte at or after `from` that is a quote, a backslash or a control character
-    /// (or the input's length). Eight bytes at a time.
     #[inline]
-    fn scan_plain(&self, mut from: usize) -> usize {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGHS: u64 = 0x8080_8080_8080_8080;
-        while let Some(chunk) = self.bytes.get(from..from + 8) {
-            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-            let quote = word ^ (ONES * u64::from(b'"'));
-            let backslash = word ^ (ONES * u64::from(b'\\'));
-            // The high bit of a byte is set when the byte is zero (below 0x20 for `control`).
-            // A borrow can also set it in a byte above a flagged one, never below, so the
-            // lowest flag is exact.
-            let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
-            let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
-            let flags = zero_in(quote) | zero_in(backslash) | control;
-            if flags != 0 {
-                return from + (flags.trailing_zeros() / 8) as usize;
-            }
-            from += 8;
-        }
-        while let Some(&byte) = self.bytes.get(from) {
-            if byte == b'"' || byte == b'\\' || byte < 0x20 {
-                return from;
-            }
-            from += 1;
-        }
-        from
+    fn scan_plain(&self, from: usize) -> usize {
+        plain_until(self.bytes, from)
     }
 
     /// Reads the rest of a string that has escapes, from `start` (its first byte) with the
@@ -501,6 +476,36 @@ impl<'a> Reader<'a> {
             _ => self.number_text().map(drop),
         }
     }
+}
+
+/// The first byte of `bytes` at or after `from` that is a quote, a backslash or a control character
+/// (or `bytes.len()`): where a JSON string's plain run ends, reading or writing it. Eight bytes at a time.
+#[inline]
+pub(crate) fn plain_until(bytes: &[u8], mut from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = bytes.get(from..from + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let quote = word ^ (ONES * u64::from(b'"'));
+        let backslash = word ^ (ONES * u64::from(b'\\'));
+        // The high bit of a byte is set when the byte is zero (below 0x20 for `control`).
+        // A borrow can also set it in a byte above a flagged one, never below, so the
+        // lowest flag is exact.
+        let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+        let flags = zero_in(quote) | zero_in(backslash) | control;
+        if flags != 0 {
+            return from + (flags.trailing_zeros() / 8) as usize;
+        }
+        from += 8;
+    }
+    while let Some(&byte) = bytes.get(from) {
+        if byte == b'"' || byte == b'\\' || byte < 0x20 {
+            return from;
+        }
+        from += 1;
+    }
+    from
 }
 
 /// `null` reads as `None`.

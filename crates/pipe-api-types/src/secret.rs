@@ -53,6 +53,13 @@ impl crate::read::FromJson for Secret {
     }
 }
 
+impl crate::write::ToJson for Secret {
+    fn write_json(&self, out: &mut Vec<u8>) -> crate::write::Written {
+        crate::write::write_str(out, &self.0);
+        Ok(())
+    }
+}
+
 impl<'de> Deserialize<'de> for Secret {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(Secret::new)

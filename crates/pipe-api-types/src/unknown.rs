@@ -93,6 +93,21 @@ impl UnknownFields {
     }
 }
 
+impl UnknownFields {
+    /// [`UnknownFields::write_entries`] for the direct writer: `,"name":raw` for each field.
+    pub(crate) fn write_json_entries(&self, out: &mut Vec<u8>, mut first: bool) {
+        for (key, value) in &self.entries {
+            if !first {
+                out.push(b',');
+            }
+            first = false;
+            crate::write::write_str(out, key);
+            out.push(b':');
+            out.extend_from_slice(value.as_bytes());
+        }
+    }
+}
+
 /// The raw JSON text of one unknown field's value, as the serde path reads it: a range of the
 /// shared body when the input lends it (`serde_json::from_str`), else its own copy.
 pub(crate) struct RawText(pub(crate) Text);

@@ -128,9 +128,16 @@ impl std::error::Error for ValidationErrors {}
 
 /// Walks a request, tracking the field path, and collects violations.
 #[derive(Default)]
-pub(crate) struct Checker {
-    path: Vec<Segment>,
+pub(crate) struct Checker<'a> {
+    /// Where the check is: the innermost segment, linked to its parents on the stack, so that
+    /// walking into a field costs nothing; the path is only spelled out for a violation.
+    path: Option<&'a PathNode<'a>>,
     violations: Vec<Violation>,
+}
+
+struct PathNode<'a> {
+    segment: Segment,
+    parent: Option<&'a PathNode<'a>>,
 }
 
 enum Segment {
@@ -138,27 +145,37 @@ enum Segment {
     Index(usize),
 }
 
-impl Checker {
+impl Checker<'_> {
+    /// Runs `check` with `segment` appended to the path.
+    fn nested(&mut self, segment: Segment, check: impl FnOnce(&mut Checker<'_>)) {
+        let node = PathNode { segment, parent: self.path };
+        let mut inner = Checker { path: Some(&node), violations: std::mem::take(&mut self.violations) };
+        check(&mut inner);
+        self.violations = inner.violations;
+    }
+
     /// Runs `check` with `name` appended to the path.
-    pub(crate) fn field(&mut self, name: &'static str, check: impl FnOnce(&mut Checker)) {
-        self.path.push(Segment::Field(name));
-        check(self);
-        self.path.pop();
+    pub(crate) fn field(&mut self, name: &'static str, check: impl FnOnce(&mut Checker<'_>)) {
+        self.nested(Segment::Field(name), check);
     }
 
     /// Runs `check` on every element of a list, with its index appended to the path.
-    pub(crate) fn each<T>(&mut self, items: &[T], mut check: impl FnMut(&mut Checker, &T)) {
+    pub(crate) fn each<T>(&mut self, items: &[T], mut check: impl FnMut(&mut Checker<'_>, &T)) {
         for (i, item) in items.iter().enumerate() {
-            self.path.push(Segment::Index(i));
-            check(self, item);
-            self.path.pop();
+            self.nested(Segment::Index(i), |c| check(c, item));
         }
     }
 
     /// Records that the current field breaks `rule`.
     pub(crate) fn fail(&mut self, rule: Rule) {
+        let mut segments = Vec::new();
+        let mut node = self.path;
+        while let Some(current) = node {
+            segments.push(&current.segment);
+            node = current.parent;
+        }
         let mut path = String::new();
-        for segment in &self.path {
+        for segment in segments.into_iter().rev() {
             match segment {
                 Segment::Field(name) if path.is_empty() => path.push_str(name),
                 Segment::Field(name) => {
@@ -182,7 +199,7 @@ impl Checker {
         name: &'static str,
         value: &Option<T>,
         rule: Rule,
-        check: impl FnOnce(&mut Checker, &T),
+        check: impl FnOnce(&mut Checker<'_>, &T),
     ) {
         self.field(name, |c| match value {
             Some(value) => check(c, value),
@@ -197,7 +214,8 @@ impl Checker {
 
     /// A text, when present, must not be blank nor hold control characters.
     pub(crate) fn text(&mut self, text: &str) {
-        if text.trim().is_empty() {
+        // Stops at the first character that is not white space (the first, normally).
+        if text.chars().all(char::is_whitespace) {
             self.fail(Rule::NotBlank);
         } else if has_control_characters(text) {
             self.fail(Rule::NoControlCharacters);
@@ -212,7 +230,8 @@ impl Checker {
 
 /// Whether `text` holds a control character (C0, DEL or C1).
 pub fn has_control_characters(text: &str) -> bool {
-    text.chars().any(char::is_control)
+    // Printable ASCII, the usual case, needs no decoding.
+    !text.bytes().all(|b| (0x20..0x7F).contains(&b)) && text.chars().any(char::is_control)
 }
 
 /// Whether `text` is an IPv4 or IPv6 address, or a CIDR block of either (`10.0.0.0/8`,

@@ -1,7 +1,8 @@
 //! Every model through JSON and back, on proptest-generated values: JSON shaped like the
 //! model (known fields present or not, enum values known or not, unknown fields at every
 //! level) reads, writes back as the same JSON, and reads again as the same model; the direct
-//! reader (`pipe_api_types::read`) takes every such text and reads the same model.
+//! reader (`pipe_api_types::read`) takes every such text and reads the same model, and the
+//! direct writer (`pipe_api_types::write`) writes the same bytes as serde_json.
 
 use pipe_api_types::*;
 use proptest::prelude::*;
@@ -418,10 +419,22 @@ fn unknown_value() -> impl Strategy<Value = Value> {
 
 /// Reads `json` as `T`, writes it back, and checks both directions; the direct reader takes the
 /// same text and makes exactly the same model.
-fn round_trip<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug + pipe_api_types::read::FromJson>(
+fn round_trip<
+    T: DeserializeOwned
+        + Serialize
+        + PartialEq
+        + std::fmt::Debug
+        + pipe_api_types::read::FromJson
+        + pipe_api_types::write::ToJson,
+>(
     json: &Value,
 ) -> Result<(), TestCaseError> {
     let model: T = serde_json::from_value(json.clone()).map_err(|e| TestCaseError::fail(format!("{e}: {json}")))?;
+    // The direct writer writes the very bytes serde_json writes.
+    prop_assert_eq!(
+        String::from_utf8(pipe_api_types::write::to_json_vec(&model).unwrap()).unwrap(),
+        serde_json::to_string(&model).unwrap()
+    );
     let written = serde_json::to_value(&model).unwrap();
     // Numbers compare by value: a whole `0.0` is written as the servers write it, `0`.
     prop_assert_eq!(by_value(&written), by_value(json));

@@ -16,18 +16,14 @@ pub use services::GetService;
 
 use pipe_api_types::{OrganizationId, ServiceId};
 
-/// `/v1/organizations/{organizationId}` and what follows.
-fn organization_path(organization_id: &OrganizationId, rest: &[&str]) -> String {
-    let organization = organization_id.to_string();
-    let mut segments = vec!["v1", "organizations", organization.as_str()];
-    segments.extend_from_slice(rest);
-    crate::url::path(&segments)
+use crate::url::PathBuilder;
+
+/// `/v1/organizations/{organizationId}`, to go on with.
+fn organization_path(organization_id: &OrganizationId) -> PathBuilder {
+    PathBuilder::new().segment("v1").segment("organizations").id(organization_id.as_uuid())
 }
 
-/// `/v1/organizations/{organizationId}/services/{serviceId}` and what follows.
-fn service_path(organization_id: &OrganizationId, service_id: &ServiceId, rest: &[&str]) -> String {
-    let service = service_id.to_string();
-    let mut segments = vec!["services", service.as_str()];
-    segments.extend_from_slice(rest);
-    organization_path(organization_id, &segments)
+/// `/v1/organizations/{organizationId}/services/{serviceId}`, to go on with.
+fn service_path(organization_id: &OrganizationId, service_id: &ServiceId) -> PathBuilder {
+    organization_path(organization_id).segment("services").id(service_id.as_uuid())
 }

@@ -36,7 +36,7 @@ impl Endpoint for ListPipes {
     }
 
     fn path(&self) -> String {
-        super::service_path(&self.organization_id, &self.service_id, &["pipes"])
+        super::service_path(&self.organization_id, &self.service_id).segment("pipes").finish()
     }
 }
 
@@ -71,8 +71,10 @@ impl Endpoint for GetPipe {
     }
 
     fn path(&self) -> String {
-        let pipe = self.pipe_id.to_string();
-        super::service_path(&self.organization_id, &self.service_id, &["pipes", &pipe])
+        super::service_path(&self.organization_id, &self.service_id)
+            .segment("pipes")
+            .id(self.pipe_id.as_uuid())
+            .finish()
     }
 }
 
@@ -109,7 +111,7 @@ impl Endpoint for CreatePipe {
     }
 
     fn path(&self) -> String {
-        super::service_path(&self.organization_id, &self.service_id, &["pipes"])
+        super::service_path(&self.organization_id, &self.service_id).segment("pipes").finish()
     }
 
     fn body(&self) -> Result<Option<Vec<u8>>, BuildErrorKind> {

@@ -35,6 +35,6 @@ impl Endpoint for GetService {
     }
 
     fn path(&self) -> String {
-        super::service_path(&self.organization_id, &self.service_id, &[])
+        super::service_path(&self.organization_id, &self.service_id).finish()
     }
 }
