@@ -22,9 +22,10 @@ pub trait Api: sealed::Sealed {
     fn authorization(&self) -> HeaderValue;
 
     /// The headers every request to the interface carries (`Authorization`, `Accept`,
-    /// `User-Agent`), made once: a request starts from a copy.
+    /// `User-Agent`, and `Content-Type` for one with a body), made once: a request starts
+    /// from a copy.
     #[doc(hidden)]
-    fn common_headers(&self) -> &HeaderMap;
+    fn common_headers(&self, with_body: bool) -> &HeaderMap;
 
     /// Decodes a success body into the result and the server's request id.
     #[doc(hidden)]
@@ -55,19 +56,35 @@ pub struct SuccessDecodeError {
 pub struct Management {
     base_url: BaseUrl,
     credentials: ManagementCredentials,
-    headers: HeaderMap,
+    headers: Headers,
 }
 
 impl Management {
     /// The management interface at `base_url`, authenticated with `credentials`.
     pub fn new(base_url: BaseUrl, credentials: ManagementCredentials) -> Self {
-        let headers = crate::endpoint::common_headers(credentials.header_value());
+        let headers = Headers::new(credentials.header_value());
         Management { base_url, credentials, headers }
     }
 
     /// The credentials in use.
     pub fn credentials(&self) -> &ManagementCredentials {
         &self.credentials
+    }
+}
+
+/// The two header templates of an interface.
+#[derive(Clone, Debug)]
+struct Headers {
+    without_body: HeaderMap,
+    with_body: HeaderMap,
+}
+
+impl Headers {
+    fn new(authorization: HeaderValue) -> Self {
+        Headers {
+            without_body: crate::endpoint::common_headers(authorization.clone(), false),
+            with_body: crate::endpoint::common_headers(authorization, true),
+        }
     }
 }
 
@@ -117,8 +134,8 @@ impl Api for Management {
         self.credentials.header_value()
     }
 
-    fn common_headers(&self) -> &HeaderMap {
-        &self.headers
+    fn common_headers(&self, with_body: bool) -> &HeaderMap {
+        if with_body { &self.headers.with_body } else { &self.headers.without_body }
     }
 
     fn decode_success<T: DeserializeOwned + FromJson>(
@@ -148,13 +165,13 @@ impl Api for Management {
 pub struct Alerting {
     base_url: BaseUrl,
     token: BearerToken,
-    headers: HeaderMap,
+    headers: Headers,
 }
 
 impl Alerting {
     /// The alerting interface at `base_url`, authenticated with `token`.
     pub fn new(base_url: BaseUrl, token: BearerToken) -> Self {
-        let headers = crate::endpoint::common_headers(token.header_value());
+        let headers = Headers::new(token.header_value());
         Alerting { base_url, token, headers }
     }
 }
@@ -168,8 +185,8 @@ impl Api for Alerting {
         self.token.header_value()
     }
 
-    fn common_headers(&self) -> &HeaderMap {
-        &self.headers
+    fn common_headers(&self, with_body: bool) -> &HeaderMap {
+        if with_body { &self.headers.with_body } else { &self.headers.without_body }
     }
 
     fn decode_success<T: DeserializeOwned + FromJson>(

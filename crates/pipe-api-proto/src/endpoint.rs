@@ -58,13 +58,16 @@ pub trait Endpoint {
     }
 }
 
-/// The headers of every request: `Authorization` (sensitive), `Accept`, `User-Agent`, with
-/// room for `Content-Type`.
-pub(crate) fn common_headers(authorization: HeaderValue) -> HeaderMap {
+/// The headers of every request: `Authorization` (sensitive), `Accept`, `User-Agent`, and
+/// `Content-Type` when it has a body.
+pub(crate) fn common_headers(authorization: HeaderValue, with_body: bool) -> HeaderMap {
     let mut headers = HeaderMap::with_capacity(4);
     headers.insert(AUTHORIZATION, authorization);
     headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
     headers.insert(USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE));
+    if with_body {
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    }
     headers
 }
 
@@ -118,10 +121,7 @@ pub trait EndpointExt: Endpoint {
         let mut request = Request::new(body.unwrap_or_default());
         *request.method_mut() = self.method();
         *request.uri_mut() = uri;
-        *request.headers_mut() = api.common_headers().clone();
-        if has_body {
-            request.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        }
+        *request.headers_mut() = api.common_headers(has_body).clone();
         Ok(request)
     }
 

@@ -95,6 +95,7 @@ impl UnknownFields {
 
 impl UnknownFields {
     /// [`UnknownFields::write_entries`] for the direct writer: `,"name":raw` for each field.
+    #[inline]
     pub(crate) fn write_json_entries(&self, out: &mut Vec<u8>, mut first: bool) {
         for (key, value) in &self.entries {
             if !first {
