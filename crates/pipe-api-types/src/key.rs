@@ -117,35 +117,35 @@ impl CreateKeyRequest {
 
 impl Validate for CreateKeyRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
-        let mut c = Checker::default();
-        if let Some(name) = &self.name {
-            c.field("name", |c| c.text(name));
-        }
-        if let Some(hash) = &self.hash_data {
-            c.field("hashData", |c| {
-                for (name, value) in [
-                    ("keyIdHash", &hash.key_id_hash),
-                    ("keyIdSuffix", &hash.key_id_suffix),
-                    ("keySecretHash", &hash.key_secret_hash),
-                ] {
-                    c.present(name, value, Rule::Required, |c, text| {
-                        if !is_base64_of_32_bytes(text) {
-                            c.fail(Rule::Base64Of32Bytes);
-                        }
-                    });
+        Checker::run(|c| {
+            if let Some(name) = &self.name {
+                c.field("name", |c| c.text(name));
+            }
+            if let Some(hash) = &self.hash_data {
+                c.field("hashData", |c| {
+                    for (name, value) in [
+                        ("keyIdHash", &hash.key_id_hash),
+                        ("keyIdSuffix", &hash.key_id_suffix),
+                        ("keySecretHash", &hash.key_secret_hash),
+                    ] {
+                        c.present(name, value, Rule::Required, |c, text| {
+                            if !is_base64_of_32_bytes(text) {
+                                c.fail(Rule::Base64Of32Bytes);
+                            }
+                        });
+                    }
+                });
+            }
+            // The spec: a key's roles list contains at least 1 element (absent has none).
+            c.field("roles", |c| {
+                if self.roles.as_ref().is_none_or(Vec::is_empty) {
+                    c.fail(Rule::MinItems(1));
                 }
             });
-        }
-        // The spec: a key's roles list contains at least 1 element (absent has none).
-        c.field("roles", |c| {
-            if self.roles.as_ref().is_none_or(Vec::is_empty) {
-                c.fail(Rule::MinItems(1));
+            if let Some(entries) = &self.ip_access_list {
+                c.field("ipAccessList", |c| c.each(entries, check_ip_access_entry));
             }
-        });
-        if let Some(entries) = &self.ip_access_list {
-            c.field("ipAccessList", |c| c.each(entries, check_ip_access_entry));
-        }
-        c.finish()
+        })
     }
 }
 

@@ -233,30 +233,30 @@ const MAX_NAME_CHARS: usize = 255;
 
 impl Validate for CreatePipeRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
-        let mut c = Checker::default();
-        c.present("name", &self.name, Rule::Required, |c, name| {
-            c.text(name);
-            if name.len() > MAX_NAME_CHARS && name.chars().count() > MAX_NAME_CHARS {
-                c.fail(Rule::MaxChars(MAX_NAME_CHARS));
-            }
-        });
-        let database_pipe = self.source.as_ref().is_some_and(|s| s.postgres.is_some());
-        c.present("source", &self.source, Rule::Required, check_source);
-        c.present("destination", &self.destination, Rule::Required, |c, d| check_destination(c, d, database_pipe));
-        if let Some(mappings) = &self.field_mappings {
-            c.field("fieldMappings", |c| {
-                c.each(mappings, |c, m| {
-                    c.required_text("sourceField", &m.source_field);
-                    c.required_text("destinationField", &m.destination_field);
-                })
+        Checker::run(|c| {
+            c.present("name", &self.name, Rule::Required, |c, name| {
+                c.text(name);
+                if name.len() > MAX_NAME_CHARS && name.chars().count() > MAX_NAME_CHARS {
+                    c.fail(Rule::MaxChars(MAX_NAME_CHARS));
+                }
             });
-        }
-        if let Some(replicas) = self.scaling.as_ref().and_then(|s| s.replicas) {
-            if replicas == 0 {
-                c.field("scaling", |c| c.fail_at("replicas", Rule::Range { min: 1, max: i64::from(u32::MAX) }));
+            let database_pipe = self.source.as_ref().is_some_and(|s| s.postgres.is_some());
+            c.present("source", &self.source, Rule::Required, check_source);
+            c.present("destination", &self.destination, Rule::Required, |c, d| check_destination(c, d, database_pipe));
+            if let Some(mappings) = &self.field_mappings {
+                c.field("fieldMappings", |c| {
+                    c.each(mappings, |c, m| {
+                        c.required_text("sourceField", &m.source_field);
+                        c.required_text("destinationField", &m.destination_field);
+                    })
+                });
             }
-        }
-        c.finish()
+            if let Some(replicas) = self.scaling.as_ref().and_then(|s| s.replicas) {
+                if replicas == 0 {
+                    c.field("scaling", |c| c.fail_at("replicas", Rule::Range { min: 1, max: i64::from(u32::MAX) }));
+                }
+            }
+        })
     }
 }
 

@@ -127,12 +127,12 @@ impl fmt::Display for ValidationErrors {
 impl std::error::Error for ValidationErrors {}
 
 /// Walks a request, tracking the field path, and collects violations.
-#[derive(Default)]
 pub(crate) struct Checker<'a> {
     /// Where the check is: the innermost segment, linked to its parents on the stack, so that
     /// walking into a field costs nothing; the path is only spelled out for a violation.
     path: Option<&'a PathNode<'a>>,
-    violations: Vec<Violation>,
+    /// Every violation found so far, shared by all the walk's checkers.
+    violations: &'a mut Vec<Violation>,
 }
 
 struct PathNode<'a> {
@@ -146,12 +146,17 @@ enum Segment {
 }
 
 impl Checker<'_> {
+    /// Walks a request model with `walk`: every violation it records, or none.
+    pub(crate) fn run(walk: impl FnOnce(&mut Checker<'_>)) -> Result<(), ValidationErrors> {
+        let mut violations = Vec::new();
+        walk(&mut Checker { path: None, violations: &mut violations });
+        if violations.is_empty() { Ok(()) } else { Err(ValidationErrors { violations }) }
+    }
+
     /// Runs `check` with `segment` appended to the path.
     fn nested(&mut self, segment: Segment, check: impl FnOnce(&mut Checker<'_>)) {
         let node = PathNode { segment, parent: self.path };
-        let mut inner = Checker { path: Some(&node), violations: std::mem::take(&mut self.violations) };
-        check(&mut inner);
-        self.violations = inner.violations;
+        check(&mut Checker { path: Some(&node), violations: self.violations });
     }
 
     /// Runs `check` with `name` appended to the path.
@@ -220,11 +225,6 @@ impl Checker<'_> {
         } else if has_control_characters(text) {
             self.fail(Rule::NoControlCharacters);
         }
-    }
-
-    /// Ends the walk.
-    pub(crate) fn finish(self) -> Result<(), ValidationErrors> {
-        if self.violations.is_empty() { Ok(()) } else { Err(ValidationErrors { violations: self.violations }) }
     }
 }
 
