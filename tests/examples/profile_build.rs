@@ -25,6 +25,14 @@ fn main() {
     let request = create_pipe_requests("bench").remove(0);
     let operation = CreatePipe::new(org, service, request.clone());
     let n = 200_000;
+    if std::env::var_os("ONLY_BODY").is_some() {
+        // For a profiler: nothing but writing the body.
+        println!(
+            "{:?}",
+            per_call(10_000_000, || drop(black_box(pipe_api_types::write::to_json_vec(black_box(&request)).unwrap())))
+        );
+        return;
+    }
     if std::env::var_os("ONLY_BUILD").is_some() {
         // For a profiler: nothing but building.
         println!("{:?}", per_call(5_000_000, || drop(black_box(black_box(&operation).build_request(&api).unwrap()))));

@@ -219,7 +219,10 @@ impl Checker<'_> {
 
     /// A text, when present, must not be blank nor hold control characters.
     pub(crate) fn text(&mut self, text: &str) {
-        // Stops at the first character that is not white space (the first, normally).
+        // Printable ASCII that is not all spaces, the usual case, needs nothing more.
+        if text.bytes().all(|b| (0x20..0x7F).contains(&b)) && text.bytes().any(|b| b != b' ') {
+            return;
+        }
         if text.chars().all(char::is_whitespace) {
             self.fail(Rule::NotBlank);
         } else if has_control_characters(text) {

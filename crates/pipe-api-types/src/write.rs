@@ -53,9 +53,23 @@ pub fn to_json_vec<T: ToJson + ?Sized>(value: &T) -> Result<Vec<u8>, Unwritable>
 /// Writes `text` as a JSON string, escaped as serde_json escapes it: `"` and `\`, the
 /// control characters below 0x20 (`\b \t \n \f \r` by name, the others as `\u00XX`), nothing
 /// else.
+#[inline]
 pub fn write_str(out: &mut Vec<u8>, text: &str) {
-    out.push(b'"');
     let bytes = text.as_bytes();
+    // Nothing to escape, the usual case: one reservation, one copy, no call.
+    if crate::read::plain_until(bytes, 0) == bytes.len() {
+        out.reserve(bytes.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+    } else {
+        write_escaped(out, bytes);
+    }
+}
+
+/// [`write_str`] for a text with something to escape.
+fn write_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.push(b'"');
     let mut at = 0;
     loop {
         // Runs without anything to escape are copied whole.
