@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use http::{HeaderMap, HeaderValue};
-use pipe_api_types::read::{Bail, FromJson, Read, Reader};
+use pipe_api_types::read::{FromJson, Read, Reader};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
@@ -103,15 +103,8 @@ impl<T: FromJson> FromJson for Envelope<T> {
     fn read_json(reader: &mut Reader<'_>) -> Read<Self> {
         let (mut request_id, mut result) = (None, None);
         reader.object(|reader, key| match &*key {
-            "requestId" if request_id.is_none() => {
-                request_id = Some(Option::<String>::read_json(reader)?);
-                Ok(())
-            }
-            "result" if result.is_none() => {
-                result = Some(Option::<T>::read_json(reader)?);
-                Ok(())
-            }
-            "requestId" | "result" => Err(Bail),
+            "requestId" => reader.read_once(&mut request_id),
+            "result" => reader.read_once(&mut result),
             _ => reader.skip_value(),
         })?;
         Ok(Envelope { request_id: request_id.flatten(), result: result.flatten() })

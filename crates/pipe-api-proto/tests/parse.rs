@@ -219,6 +219,28 @@ fn alerts_total_from_header_when_no_meta() {
     assert_eq!(reply.value.total, Some(7));
 }
 
+/// Envelopes and alert pages read as their derived `Deserialize` reads them, whichever
+/// decoder takes them: other members ignored, `null` members absent, a repeated member or a
+/// missing `data` an error that names it.
+#[test]
+fn envelopes_and_pages_read_as_serde_reads_them() {
+    let list = |body: &str| ListPipes::new(org(), service()).parse_response(response(200, body.as_bytes()));
+    let reply = list(r#"{"status":200,"extra":{"a":[1,2]},"requestId":null,"result":[]}"#).unwrap();
+    assert_eq!((reply.value.len(), reply.request_id), (0, None));
+    let reply = list(r#" {"requestId":"r-1","result":[{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e"}]} "#).unwrap();
+    assert_eq!((reply.value.len(), reply.request_id.as_deref()), (1, Some("r-1")));
+    let Err(Error::Decode(error)) = list(r#"{"result":[],"result":[]}"#) else { panic!("a repeated result decodes") };
+    assert!(error.to_string().contains("duplicate field `result`"), "{error}");
+
+    let alerts = |body: &str| ListAlerts::new().parse_response(response(200, body.as_bytes()));
+    let page = alerts(r#"{"meta":null,"data":[],"links":{}}"#).unwrap().value;
+    assert_eq!((page.alerts.len(), page.meta), (0, None));
+    let Err(Error::Decode(error)) = alerts(r#"{"meta":{}}"#) else { panic!("a page without data decodes") };
+    assert!(error.to_string().contains("missing field `data`"), "{error}");
+    let Err(Error::Decode(error)) = alerts(r#"{"data":[],"data":[]}"#) else { panic!("a repeated data decodes") };
+    assert!(error.to_string().contains("duplicate field `data`"), "{error}");
+}
+
 /// Parses `body` with `status` as a list-pipes response and returns the API error.
 fn api_error(status: u16, headers: &[(&str, &str)], body: &[u8]) -> Box<pipe_api_proto::ApiError> {
     match ListPipes::new(org(), service()).parse_response(response_with(status, headers, body)) {

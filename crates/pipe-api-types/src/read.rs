@@ -406,6 +406,16 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Reads a member's value into `slot`, as a derived `Deserialize` reads a struct's field:
+    /// a member given twice is refused.
+    pub fn read_once<T: FromJson>(&mut self, slot: &mut Option<T>) -> Read<()> {
+        if slot.is_some() {
+            return Err(Bail);
+        }
+        *slot = Some(T::read_json(self)?);
+        Ok(())
+    }
+
     /// Reads an array, calling `each` for every element; `each` must read the element.
     #[inline]
     pub fn array(&mut self, mut each: impl FnMut(&mut Self) -> Read<()>) -> Read<()> {

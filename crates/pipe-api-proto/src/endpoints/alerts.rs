@@ -61,15 +61,8 @@ impl FromJson for AlertPage {
     fn read_json(reader: &mut Reader<'_>) -> Read<Self> {
         let (mut alerts, mut meta) = (None, None);
         reader.object(|reader, key| match &*key {
-            "data" if alerts.is_none() => {
-                alerts = Some(Vec::<Alert>::read_json(reader)?);
-                Ok(())
-            }
-            "meta" if meta.is_none() => {
-                meta = Some(Option::<PaginationMeta>::read_json(reader)?);
-                Ok(())
-            }
-            "data" | "meta" => Err(Bail),
+            "data" => reader.read_once(&mut alerts),
+            "meta" => reader.read_once(&mut meta),
             _ => reader.skip_value(),
         })?;
         Ok(AlertPage { alerts: alerts.ok_or(Bail)?, meta: meta.flatten(), total: None })
