@@ -28,6 +28,9 @@
 //!   ([`UnknownFields`]), at every level, and written back after the known fields.
 //! * **Secret-safe**: credentials are [`Secret`]s: redacted in `Debug`, no `Display`.
 //! * **Strict writes**: request models implement [`Validate`].
+//! * **Fast**: besides `Serialize`/`Deserialize`, every model has a direct reader
+//!   ([`read::FromJson`]) and writer ([`write::ToJson`]) that skip serde's machinery and are
+//!   tested to agree with serde byte for byte; `pipe-api-proto` decodes and encodes with them.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
