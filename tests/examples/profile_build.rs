@@ -25,6 +25,11 @@ fn main() {
     let request = create_pipe_requests("bench").remove(0);
     let operation = CreatePipe::new(org, service, request.clone());
     let n = 200_000;
+    if std::env::var_os("ONLY_VALIDATE").is_some() {
+        // For a profiler: nothing but validating.
+        println!("{:?}", per_call(20_000_000, || black_box(black_box(&request).validate()).unwrap()));
+        return;
+    }
     if std::env::var_os("ONLY_BODY").is_some() {
         // For a profiler: nothing but writing the body.
         println!(

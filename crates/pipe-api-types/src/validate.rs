@@ -219,8 +219,7 @@ impl Checker<'_> {
 
     /// A text, when present, must not be blank nor hold control characters.
     pub(crate) fn text(&mut self, text: &str) {
-        // Printable ASCII that is not all spaces, the usual case, needs nothing more.
-        if text.bytes().all(|b| (0x20..0x7F).contains(&b)) && text.bytes().any(|b| b != b' ') {
+        if is_printable_ascii_not_blank(text.as_bytes()) {
             return;
         }
         if text.chars().all(char::is_whitespace) {
@@ -229,6 +228,29 @@ impl Checker<'_> {
             self.fail(Rule::NoControlCharacters);
         }
     }
+}
+
+/// Whether `bytes` are all printable ASCII (0x20 to 0x7E) and not all spaces: a text that
+/// passes both text rules, the usual case, checked eight bytes at a time.
+fn is_printable_ascii_not_blank(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut blank = true;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        // High bits flag bytes below 0x20, equal to 0x7F, or from 0x80 up; a borrow can only
+        // add flags above a real one, so any flag means a real one.
+        let below = word.wrapping_sub(ONES * 0x20) & !word;
+        let delete = word ^ (ONES * 0x7F);
+        let delete = delete.wrapping_sub(ONES) & !delete;
+        if (below | delete | word) & HIGHS != 0 {
+            return false;
+        }
+        blank &= word == ONES * u64::from(b' ');
+    }
+    let rest = chunks.remainder();
+    rest.iter().all(|b| (0x20..0x7F).contains(b)) && !(blank && rest.iter().all(|&b| b == b' '))
 }
 
 /// Whether `text` holds a control character (C0, DEL or C1).
