@@ -221,6 +221,19 @@ impl PathBuilder {
         self
     }
 
+    /// Appends `/segment` for a segment of the interface's own (`"pipes"`), which is written
+    /// as it is: every such segment is safe, as the tests building every endpoint in debug
+    /// builds check.
+    pub(crate) fn literal(mut self, segment: &'static str) -> Self {
+        debug_assert!(
+            !matches!(segment, "." | "..") && segment.bytes().all(|byte| SEGMENT_SAFE[usize::from(byte)]),
+            "path literal {segment:?} needs encoding"
+        );
+        self.0.push('/');
+        self.0.push_str(segment);
+        self
+    }
+
     /// Appends `/<id>`: a hyphenated lower-case UUID, which needs no encoding.
     pub(crate) fn id(mut self, id: &uuid::Uuid) -> Self {
         self.0.push('/');
@@ -249,4 +262,22 @@ pub fn percent_decode(text: &str) -> Option<String> {
         }
     }
     String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PathBuilder;
+
+    #[test]
+    fn literals_are_written_as_they_are() {
+        let path = PathBuilder::new().literal("v1").literal("pipesReversePrivateEndpoints").finish();
+        assert_eq!(path, "/v1/pipesReversePrivateEndpoints");
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "needs encoding")]
+    fn a_literal_that_needs_encoding_is_caught_in_debug_builds() {
+        PathBuilder::new().literal("a b");
+    }
 }

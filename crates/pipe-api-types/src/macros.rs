@@ -135,11 +135,10 @@ macro_rules! model {
                 )?
                 $(
                     if let Some(value) = &self.$field {
-                        if !first {
-                            out.push(b',');
-                        }
+                        // The separator and the key in one copy.
+                        let key = concat!(",\"", $json, "\":").as_bytes();
+                        out.extend_from_slice(if first { &key[1..] } else { key });
                         first = false;
-                        out.extend_from_slice(concat!("\"", $json, "\":").as_bytes());
                         <field_codec!($($codec)?) as $crate::codec::Codec<$ty>>::write(value, out)?;
                     }
                 )*
@@ -347,10 +346,19 @@ macro_rules! open_enum {
 
         impl $crate::write::ToJson for $name {
             fn write_json(&self, out: &mut Vec<u8>) -> $crate::write::Written {
-                $crate::write::write_str(out, self.as_str());
+                match self {
+                    // A known value's JSON is a constant (its text needs no escaping, as
+                    // checked where the enum is declared).
+                    $( $name::$variant => out.extend_from_slice(concat!("\"", $text, "\"").as_bytes()), )*
+                    $name::Unrecognized(other) => $crate::write::write_str(out, other.as_str()),
+                }
                 Ok(())
             }
         }
+
+        const _: () = {
+            $( assert!($crate::write::is_plain($text), concat!("wire text ", stringify!($text), " needs escaping")); )*
+        };
 
         impl $crate::read::FromJson for $name {
             fn read_json(reader: &mut $crate::read::Reader<'_>) -> $crate::read::Read<Self> {

@@ -50,6 +50,21 @@ pub fn to_json_vec<T: ToJson + ?Sized>(value: &T) -> Result<Vec<u8>, Unwritable>
     Ok(out)
 }
 
+/// Whether `text` is written as a JSON string without escaping anything (checked at compile
+/// time for the texts written as constants).
+#[doc(hidden)]
+pub const fn is_plain(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'"' || bytes[i] == b'\\' || bytes[i] < 0x20 {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// Writes `text` as a JSON string, escaped as serde_json escapes it: `"` and `\`, the
 /// control characters below 0x20 (`\b \t \n \f \r` by name, the others as `\u00XX`), nothing
 /// else.

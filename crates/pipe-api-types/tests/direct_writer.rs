@@ -36,6 +36,9 @@ proptest! {
         same_bytes(&request)?;
         same_bytes(&PipeState::from(text.as_str()))?;
         same_bytes(&Text::from(text.as_str()))?;
+        // What decides whether a known enum value may be written as a constant.
+        let plain = pipe_api_types::write::is_plain(&text);
+        prop_assert_eq!(plain, serde_json::to_string(&text).unwrap() == format!("\"{text}\""));
     }
 
     /// Numbers: whole, fractional, huge, tiny, negative zero and not finite, through every

@@ -82,7 +82,7 @@ impl Endpoint for ListAlerts {
     }
 
     fn path(&self) -> String {
-        crate::url::path(&["api", "v2", "alerts"])
+        crate::url::PathBuilder::new().literal("api").literal("v2").literal("alerts").finish()
     }
 
     fn query(&self) -> Vec<(String, String)> {

@@ -36,7 +36,7 @@ impl Endpoint for CreateKey {
     }
 
     fn path(&self) -> String {
-        super::organization_path(&self.organization_id).segment("keys").finish()
+        super::organization_path(&self.organization_id).literal("keys").finish()
     }
 
     fn body(&self) -> Result<Option<Vec<u8>>, BuildErrorKind> {

@@ -20,10 +20,10 @@ use crate::url::PathBuilder;
 
 /// `/v1/organizations/{organizationId}`, to go on with.
 fn organization_path(organization_id: &OrganizationId) -> PathBuilder {
-    PathBuilder::new().segment("v1").segment("organizations").id(organization_id.as_uuid())
+    PathBuilder::new().literal("v1").literal("organizations").id(organization_id.as_uuid())
 }
 
 /// `/v1/organizations/{organizationId}/services/{serviceId}`, to go on with.
 fn service_path(organization_id: &OrganizationId, service_id: &ServiceId) -> PathBuilder {
-    organization_path(organization_id).segment("services").id(service_id.as_uuid())
+    organization_path(organization_id).literal("services").id(service_id.as_uuid())
 }

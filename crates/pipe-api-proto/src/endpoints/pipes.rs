@@ -36,7 +36,7 @@ impl Endpoint for ListPipes {
     }
 
     fn path(&self) -> String {
-        super::service_path(&self.organization_id, &self.service_id).segment("pipes").finish()
+        super::service_path(&self.organization_id, &self.service_id).literal("pipes").finish()
     }
 }
 
@@ -72,7 +72,7 @@ impl Endpoint for GetPipe {
 
     fn path(&self) -> String {
         super::service_path(&self.organization_id, &self.service_id)
-            .segment("pipes")
+            .literal("pipes")
             .id(self.pipe_id.as_uuid())
             .finish()
     }
@@ -111,7 +111,7 @@ impl Endpoint for CreatePipe {
     }
 
     fn path(&self) -> String {
-        super::service_path(&self.organization_id, &self.service_id).segment("pipes").finish()
+        super::service_path(&self.organization_id, &self.service_id).literal("pipes").finish()
     }
 
     fn body(&self) -> Result<Option<Vec<u8>>, BuildErrorKind> {

@@ -35,6 +35,6 @@ impl Endpoint for ListReversePrivateEndpoints {
     }
 
     fn path(&self) -> String {
-        super::service_path(&self.organization_id, &self.service_id).segment("pipesReversePrivateEndpoints").finish()
+        super::service_path(&self.organization_id, &self.service_id).literal("pipesReversePrivateEndpoints").finish()
     }
 }
