@@ -22,25 +22,42 @@ fn main() {
         ManagementCredentials::new("id", "secret").unwrap(),
     );
     let (org, service, _) = ids();
-    let request = create_pipe_requests("bench").remove(0);
+    // `KIND=0..3`: kafka (the default), object storage, kinesis, postgres.
+    let kind = std::env::var("KIND").ok().and_then(|k| k.parse().ok()).unwrap_or(0);
+    let request = create_pipe_requests("bench").remove(kind);
     let operation = CreatePipe::new(org, service, request.clone());
     let n = 200_000;
+    // `CALLS=n` shortens the single-part loops (for valgrind's instruction counts).
+    let calls = |default: u32| std::env::var("CALLS").ok().and_then(|c| c.parse().ok()).unwrap_or(default);
     if std::env::var_os("ONLY_VALIDATE").is_some() {
         // For a profiler: nothing but validating.
-        println!("{:?}", per_call(20_000_000, || black_box(black_box(&request).validate()).unwrap()));
+        println!("{:?}", per_call(calls(20_000_000), || black_box(black_box(&request).validate()).unwrap()));
         return;
     }
     if std::env::var_os("ONLY_BODY").is_some() {
         // For a profiler: nothing but writing the body.
         println!(
             "{:?}",
-            per_call(10_000_000, || drop(black_box(pipe_api_types::write::to_json_vec(black_box(&request)).unwrap())))
+            per_call(calls(10_000_000), || drop(black_box(
+                pipe_api_types::write::to_json_vec(black_box(&request)).unwrap()
+            )))
+        );
+        return;
+    }
+    if std::env::var_os("ONLY_TO_VEC").is_some() {
+        // The reference alone.
+        println!(
+            "{:?}",
+            per_call(calls(10_000_000), || drop(black_box(serde_json::to_vec(black_box(&request)).unwrap())))
         );
         return;
     }
     if std::env::var_os("ONLY_BUILD").is_some() {
         // For a profiler: nothing but building.
-        println!("{:?}", per_call(5_000_000, || drop(black_box(black_box(&operation).build_request(&api).unwrap()))));
+        println!(
+            "{:?}",
+            per_call(calls(5_000_000), || drop(black_box(black_box(&operation).build_request(&api).unwrap())))
+        );
         return;
     }
     for _ in 0..3 {

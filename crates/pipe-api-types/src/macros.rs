@@ -135,9 +135,12 @@ macro_rules! model {
                 )?
                 $(
                     if let Some(value) = &self.$field {
-                        // The separator and the key in one copy.
-                        let key = concat!(",\"", $json, "\":").as_bytes();
-                        out.extend_from_slice(if first { &key[1..] } else { key });
+                        // The separator and the key in one copy of a constant length.
+                        if first {
+                            out.extend_from_slice(concat!("\"", $json, "\":").as_bytes());
+                        } else {
+                            out.extend_from_slice(concat!(",\"", $json, "\":").as_bytes());
+                        }
                         first = false;
                         <field_codec!($($codec)?) as $crate::codec::Codec<$ty>>::write(value, out)?;
                     }

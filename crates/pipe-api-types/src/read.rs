@@ -489,25 +489,29 @@ impl<'a> Reader<'a> {
 }
 
 /// The first byte of `bytes` at or after `from` that is a quote, a backslash or a control character
-/// (or `bytes.len()`): where a JSON string's plain run ends, reading or writing it. Eight bytes at a time.
+/// (or `bytes.len()`): where a JSON string's plain run ends, reading or writing it. Eight bytes at a
+/// time, the last few in a word that overlaps the bytes before them.
 #[inline]
 pub(crate) fn plain_until(bytes: &[u8], mut from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
     while let Some(chunk) = bytes.get(from..from + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        let quote = word ^ (ONES * u64::from(b'"'));
-        let backslash = word ^ (ONES * u64::from(b'\\'));
-        // The high bit of a byte is set when the byte is zero (below 0x20 for `control`).
-        // A borrow can also set it in a byte above a flagged one, never below, so the
-        // lowest flag is exact.
-        let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
-        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
-        let flags = zero_in(quote) | zero_in(backslash) | control;
+        let flags = stop_flags(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
         if flags != 0 {
             return from + (flags.trailing_zeros() / 8) as usize;
         }
         from += 8;
+    }
+    let rest = bytes.len().saturating_sub(from);
+    if rest == 0 {
+        return from;
+    }
+    if let Some(chunk) = bytes.len().checked_sub(8).and_then(|start| bytes.get(start..)) {
+        // The last eight bytes; those before `from` are not this run's, so they are replaced
+        // by a plain byte (a flagged one could make a false flag above it).
+        let theirs = u64::MAX >> (8 * rest);
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let word = (word & !theirs) | (u64::from_le_bytes([b'a'; 8]) & theirs);
+        let flags = stop_flags(word);
+        return if flags == 0 { bytes.len() } else { bytes.len() - 8 + (flags.trailing_zeros() / 8) as usize };
     }
     while let Some(&byte) = bytes.get(from) {
         if byte == b'"' || byte == b'\\' || byte < 0x20 {
@@ -516,6 +520,17 @@ pub(crate) fn plain_until(bytes: &[u8], mut from: usize) -> usize {
         from += 1;
     }
     from
+}
+
+/// The high bit of each byte of `word` that is a quote, a backslash or below 0x20 is set. A
+/// borrow can also set it in a byte above a flagged one, never below, so the lowest flag is exact.
+#[inline]
+fn stop_flags(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+    zero_in(word ^ (ONES * u64::from(b'"'))) | zero_in(word ^ (ONES * u64::from(b'\\'))) | control
 }
 
 /// `null` reads as `None`.

@@ -231,26 +231,33 @@ impl Checker<'_> {
 }
 
 /// Whether `bytes` are all printable ASCII (0x20 to 0x7E) and not all spaces: a text that
-/// passes both text rules, the usual case, checked eight bytes at a time.
+/// passes both text rules, the usual case, checked eight bytes at a time (the last eight
+/// overlapping the chunk before them).
 fn is_printable_ascii_not_blank(bytes: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut blank = true;
-    for chunk in &mut chunks {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        // High bits flag bytes below 0x20, equal to 0x7F, or from 0x80 up; a borrow can only
-        // add flags above a real one, so any flag means a real one.
+    let Some(last) = bytes.len().checked_sub(8).and_then(|start| bytes.get(start..)) else {
+        return bytes.iter().all(|b| (0x20..0x7F).contains(b)) && !bytes.iter().all(|&b| b == b' ');
+    };
+    // High bits flag bytes below 0x20, equal to 0x7F, or from 0x80 up; a borrow can only add
+    // flags above a real one, so any flag means a real one.
+    let unprintable = |word: u64| {
         let below = word.wrapping_sub(ONES * 0x20) & !word;
         let delete = word ^ (ONES * 0x7F);
         let delete = delete.wrapping_sub(ONES) & !delete;
-        if (below | delete | word) & HIGHS != 0 {
+        (below | delete | word) & HIGHS != 0
+    };
+    let spaces = ONES * u64::from(b' ');
+    let mut blank = true;
+    for chunk in bytes.chunks_exact(8) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        if unprintable(word) {
             return false;
         }
-        blank &= word == ONES * u64::from(b' ');
+        blank &= word == spaces;
     }
-    let rest = chunks.remainder();
-    rest.iter().all(|b| (0x20..0x7F).contains(b)) && !(blank && rest.iter().all(|&b| b == b' '))
+    let word = u64::from_le_bytes(last.try_into().unwrap_or([0; 8]));
+    !(unprintable(word) || (blank && word == spaces))
 }
 
 /// Whether `text` holds a control character (C0, DEL or C1).

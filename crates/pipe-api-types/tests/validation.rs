@@ -121,6 +121,8 @@ proptest! {
             // Mostly ASCII and long enough for the eight-bytes-at-a-time check.
             "[ -~]{0,12}[\\x00-\\x1f\\x7f\\u{80}-\\u{9f} \\t]{0,2}[ -~]{0,12}",
             " {0,20}",
+            // Nearly blank: a character or two among long runs of spaces.
+            " {0,12}[!-~]{0,2} {0,12}",
         ],
     ) {
         let request = CreateKeyRequest::new(name.clone(), [KeyRole::Admin]);
