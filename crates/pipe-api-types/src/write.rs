@@ -75,10 +75,39 @@ pub fn write_str(out: &mut Vec<u8>, text: &str) {
     if crate::read::plain_until(bytes, 0) == bytes.len() {
         out.reserve(bytes.len() + 2);
         out.push(b'"');
-        out.extend_from_slice(bytes);
+        append(out, bytes);
         out.push(b'"');
     } else {
         write_escaped(out, bytes);
+    }
+}
+
+/// Appends `bytes`. Most texts of a request are short: from 4 to 16 bytes they are copied as
+/// two overlapping pieces of a fixed size, which compile to a few moves where a copy of any
+/// length is a call.
+#[inline]
+fn append(out: &mut Vec<u8>, bytes: &[u8]) {
+    fn overlapping<const N: usize>(out: &mut Vec<u8>, bytes: &[u8]) -> bool {
+        let split = bytes.len().saturating_sub(N);
+        let (Some(Ok(head)), Some(Ok(tail))) =
+            (bytes.get(..N).map(<[u8; N]>::try_from), bytes.get(split..).map(<[u8; N]>::try_from))
+        else {
+            return false;
+        };
+        let end = out.len() + split;
+        out.extend_from_slice(&head);
+        // The tail rewrites the head's last bytes with the same ones.
+        out.truncate(end);
+        out.extend_from_slice(&tail);
+        true
+    }
+    let done = match bytes.len() {
+        8..=16 => overlapping::<8>(out, bytes),
+        4..8 => overlapping::<4>(out, bytes),
+        _ => false,
+    };
+    if !done {
+        out.extend_from_slice(bytes);
     }
 }
 
