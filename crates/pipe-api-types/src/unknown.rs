@@ -95,8 +95,15 @@ impl UnknownFields {
 
 impl UnknownFields {
     /// [`UnknownFields::write_entries`] for the direct writer: `,"name":raw` for each field.
-    #[inline]
-    pub(crate) fn write_json_entries(&self, out: &mut Vec<u8>, mut first: bool) {
+    /// Every object written asks, and a request has none: that answer costs no call.
+    #[inline(always)]
+    pub(crate) fn write_json_entries(&self, out: &mut Vec<u8>, first: bool) {
+        if !self.entries.is_empty() {
+            self.write_json_entries_out_of_line(out, first);
+        }
+    }
+
+    fn write_json_entries_out_of_line(&self, out: &mut Vec<u8>, mut first: bool) {
         for (key, value) in &self.entries {
             if !first {
                 out.push(b',');
