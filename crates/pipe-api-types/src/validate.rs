@@ -237,7 +237,7 @@ fn is_printable_ascii_not_blank(bytes: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let Some(last) = bytes.len().checked_sub(8).and_then(|start| bytes.get(start..)) else {
-        return bytes.iter().all(|b| (0x20..0x7F).contains(b)) && !bytes.iter().all(|&b| b == b' ');
+        return is_short_printable_ascii_not_blank(bytes);
     };
     // High bits flag bytes below 0x20, equal to 0x7F, or from 0x80 up; a borrow can only add
     // flags above a real one, so any flag means a real one.
@@ -258,6 +258,19 @@ fn is_printable_ascii_not_blank(bytes: &[u8]) -> bool {
     }
     let word = u64::from_le_bytes(last.try_into().unwrap_or([0; 8]));
     !(unprintable(word) || (blank && word == spaces))
+}
+
+/// [`is_printable_ascii_not_blank`] below eight bytes: from four bytes up, the first four and
+/// the last four (overlapping) make one word, checked as eight bytes are.
+fn is_short_printable_ascii_not_blank(bytes: &[u8]) -> bool {
+    let word = |range: &[u8]| range.try_into().map(u32::from_le_bytes).ok();
+    let split = bytes.len().saturating_sub(4);
+    match (bytes.get(..4).and_then(word), bytes.get(split..).and_then(word)) {
+        (Some(head), Some(tail)) => {
+            is_printable_ascii_not_blank(&(u64::from(head) | u64::from(tail) << 32).to_le_bytes())
+        }
+        _ => bytes.iter().all(|b| (0x20..0x7F).contains(b)) && !bytes.iter().all(|&b| b == b' '),
+    }
 }
 
 /// Whether `text` holds a control character (C0, DEL or C1).
