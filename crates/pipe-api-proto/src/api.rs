@@ -86,6 +86,10 @@ impl Headers {
             with_body: crate::endpoint::common_headers(authorization, true),
         }
     }
+
+    fn get(&self, with_body: bool) -> &HeaderMap {
+        if with_body { &self.with_body } else { &self.without_body }
+    }
 }
 
 /// The management envelope. Unknown members are skipped, and `status` is not read: the HTTP
@@ -128,7 +132,7 @@ impl Api for Management {
     }
 
     fn common_headers(&self, with_body: bool) -> &HeaderMap {
-        if with_body { &self.headers.with_body } else { &self.headers.without_body }
+        self.headers.get(with_body)
     }
 
     fn decode_success<T: DeserializeOwned + FromJson>(
@@ -179,7 +183,7 @@ impl Api for Alerting {
     }
 
     fn common_headers(&self, with_body: bool) -> &HeaderMap {
-        if with_body { &self.headers.with_body } else { &self.headers.without_body }
+        self.headers.get(with_body)
     }
 
     fn decode_success<T: DeserializeOwned + FromJson>(

@@ -112,7 +112,6 @@ pub trait EndpointExt: Endpoint {
         self.validate().map_err(|errors| BuildError::new(operation, BuildErrorKind::Invalid(errors)))?;
         let body = self.body().map_err(|kind| BuildError::new(operation, kind))?;
         let query = self.query();
-        let query: Vec<(&str, String)> = query.iter().map(|(name, value)| (name.as_str(), value.clone())).collect();
         let uri =
             api.base_url().join(self.path(), &query).map_err(|e| BuildError::new(operation, BuildErrorKind::Uri(e)))?;
         let has_body = body.is_some();

@@ -11,15 +11,12 @@ use http::uri::{Authority, Parts, PathAndQuery, Scheme};
 /// without a trailing slash.
 #[derive(Clone, PartialEq, Eq)]
 pub struct BaseUrl {
-    /// `scheme://authority`, never with a trailing slash.
-    origin: String,
-    /// `origin` as `http` parts, made once, so that joining a path copies no text.
+    /// `http` or `https`, and the authority in lower case: parsed once, so that joining a path
+    /// copies no text.
     scheme: Scheme,
     authority: Authority,
     /// The path prefix without a trailing slash (`""` or `/proxy`).
     prefix: String,
-    https: bool,
-    host: String,
 }
 
 impl BaseUrl {
@@ -33,9 +30,9 @@ impl BaseUrl {
         let Ok(uri) = text.parse::<Uri>() else {
             return fail("is not a valid URL");
         };
-        let https = match uri.scheme_str() {
-            Some("https") => true,
-            Some("http") => false,
+        let scheme = match uri.scheme_str() {
+            Some("https") => Scheme::HTTPS,
+            Some("http") => Scheme::HTTP,
             Some(_) => return fail("must use http or https"),
             None => return fail("must be absolute (http:// or https://)"),
         };
@@ -52,34 +49,25 @@ impl BaseUrl {
             return fail("must not have a query");
         }
         let prefix = uri.path().trim_end_matches('/').to_owned();
-        let scheme = if https { "https" } else { "http" };
-        let lower_authority = authority.as_str().to_ascii_lowercase();
-        let Ok(parsed_authority) = Authority::try_from(lower_authority.as_str()) else {
+        let Ok(authority) = Authority::try_from(authority.as_str().to_ascii_lowercase().as_str()) else {
             return fail("has an invalid host");
         };
-        Ok(BaseUrl {
-            origin: format!("{scheme}://{lower_authority}"),
-            scheme: if https { Scheme::HTTPS } else { Scheme::HTTP },
-            authority: parsed_authority,
-            prefix,
-            https,
-            host: authority.host().to_ascii_lowercase(),
-        })
+        Ok(BaseUrl { scheme, authority, prefix })
     }
 
     /// Whether the scheme is `https`.
     pub fn is_https(&self) -> bool {
-        self.https
+        self.scheme == Scheme::HTTPS
     }
 
     /// The host, lower-case (an IPv6 address keeps its brackets).
     pub fn host(&self) -> &str {
-        &self.host
+        self.authority.host()
     }
 
     /// Whether the host is a loopback address or `localhost`.
     pub fn is_loopback(&self) -> bool {
-        let host = self.host.trim_start_matches('[').trim_end_matches(']');
+        let host = self.host().trim_start_matches('[').trim_end_matches(']');
         host == "localhost"
             || host.ends_with(".localhost")
             || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
@@ -87,7 +75,7 @@ impl BaseUrl {
 
     /// The URI of `path` (which starts with `/` and is already encoded) with `query` (pairs
     /// to encode) under this base.
-    pub(crate) fn join(&self, path: String, query: &[(&str, String)]) -> Result<Uri, http::Error> {
+    pub(crate) fn join(&self, path: String, query: &[(String, String)]) -> Result<Uri, http::Error> {
         let mut target = if self.prefix.is_empty() {
             path
         } else {
@@ -120,7 +108,7 @@ impl fmt::Debug for BaseUrl {
 
 impl fmt::Display for BaseUrl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.origin, self.prefix)
+        write!(f, "{}://{}{}", self.scheme, self.authority, self.prefix)
     }
 }
 

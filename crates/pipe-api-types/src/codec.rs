@@ -302,18 +302,21 @@ impl Codec<f64> for Decimal {
 
 /// [`encode_number`] for the direct writer.
 pub(crate) fn write_number(value: f64, out: &mut Vec<u8>) {
-    if value.fract() == 0.0 && value.abs() < 9.0e15 {
-        write_i64(out, value as i64);
-    } else {
-        write_f64(out, value);
+    match as_whole_number(value) {
+        Some(whole) => write_i64(out, whole),
+        None => write_f64(out, value),
     }
 }
 
 /// Writes a whole number below 2^53 as an integer, any other as a float.
 pub(crate) fn encode_number<S: Serializer>(value: f64, serializer: S) -> Result<S::Ok, S::Error> {
-    if value.fract() == 0.0 && value.abs() < 9.0e15 {
-        serializer.serialize_i64(value as i64)
-    } else {
-        serializer.serialize_f64(value)
+    match as_whole_number(value) {
+        Some(whole) => serializer.serialize_i64(whole),
+        None => serializer.serialize_f64(value),
     }
+}
+
+/// The number as an integer when it is whole and below 2^53 (exact in both forms).
+fn as_whole_number(value: f64) -> Option<i64> {
+    (value.fract() == 0.0 && value.abs() < 9.0e15).then_some(value as i64)
 }

@@ -62,18 +62,12 @@ pub trait FromJson: Sized {
 /// result sharing `body` as [`decode_shared`](crate::decode_shared) would, and the same
 /// memory budget applying ([`MODEL_BYTES_PER_BODY_BYTE`]).
 pub fn read_shared<T: FromJson>(body: &Arc<String>) -> Read<T> {
-    let mut reader = Reader::new(body.as_str(), Some(body));
-    let value = T::read_json(&mut reader)?;
-    reader.end()?;
-    Ok(value)
+    Reader::new(body.as_str(), Some(body)).read_whole()
 }
 
 /// Reads `json` into `T` with texts of their own (nothing shared).
 pub fn read_str<T: FromJson>(json: &str) -> Read<T> {
-    let mut reader = Reader::new(json, None);
-    let value = T::read_json(&mut reader)?;
-    reader.end()?;
-    Ok(value)
+    Reader::new(json, None).read_whole()
 }
 
 /// serde_json's nesting limit: deeper input is serde's to refuse.
@@ -113,10 +107,11 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// Only whitespace is left.
-    fn end(&mut self) -> Read<()> {
+    /// Reads the input as one `T`, with nothing after it but whitespace.
+    fn read_whole<T: FromJson>(mut self) -> Read<T> {
+        let value = T::read_json(&mut self)?;
         self.skip_whitespace();
-        if self.at == self.bytes.len() { Ok(()) } else { Err(Bail) }
+        if self.at == self.bytes.len() { Ok(value) } else { Err(Bail) }
     }
 
     #[inline]
@@ -377,33 +372,14 @@ impl<'a> Reader<'a> {
     /// Reads an object, calling `each` with every key; `each` must read the key's value.
     #[inline]
     pub fn object(&mut self, mut each: impl FnMut(&mut Self, Str<'a>) -> Read<()>) -> Read<()> {
-        if self.peek()? != b'{' {
-            return Err(Bail);
-        }
-        self.at += 1;
-        self.enter()?;
-        if self.peek()? == b'}' {
-            self.at += 1;
-            self.depth -= 1;
-            return Ok(());
-        }
-        loop {
-            let key = self.string()?;
-            if self.peek()? != b':' {
+        self.sequence(b'{', b'}', |reader| {
+            let key = reader.string()?;
+            if reader.peek()? != b':' {
                 return Err(Bail);
             }
-            self.at += 1;
-            each(self, key)?;
-            match self.peek()? {
-                b',' => self.at += 1,
-                b'}' => {
-                    self.at += 1;
-                    self.depth -= 1;
-                    return Ok(());
-                }
-                _ => return Err(Bail),
-            }
-        }
+            reader.at += 1;
+            each(reader, key)
+        })
     }
 
     /// Reads a member's value into `slot`, as a derived `Deserialize` reads a struct's field:
@@ -418,29 +394,31 @@ impl<'a> Reader<'a> {
 
     /// Reads an array, calling `each` for every element; `each` must read the element.
     #[inline]
-    pub fn array(&mut self, mut each: impl FnMut(&mut Self) -> Read<()>) -> Read<()> {
-        if self.peek()? != b'[' {
+    pub fn array(&mut self, each: impl FnMut(&mut Self) -> Read<()>) -> Read<()> {
+        self.sequence(b'[', b']', each)
+    }
+
+    /// Reads `open`, then elements separated by commas up to `close`; `element` reads each.
+    #[inline]
+    fn sequence(&mut self, open: u8, close: u8, mut element: impl FnMut(&mut Self) -> Read<()>) -> Read<()> {
+        if self.peek()? != open {
             return Err(Bail);
         }
         self.at += 1;
         self.enter()?;
-        if self.peek()? == b']' {
-            self.at += 1;
-            self.depth -= 1;
-            return Ok(());
-        }
-        loop {
-            each(self)?;
-            match self.peek()? {
-                b',' => self.at += 1,
-                b']' => {
-                    self.at += 1;
-                    self.depth -= 1;
-                    return Ok(());
+        if self.peek()? != close {
+            loop {
+                element(self)?;
+                match self.peek()? {
+                    b',' => self.at += 1,
+                    byte if byte == close => break,
+                    _ => return Err(Bail),
                 }
-                _ => return Err(Bail),
             }
         }
+        self.at += 1;
+        self.depth -= 1;
+        Ok(())
     }
 
     fn enter(&mut self) -> Read<()> {
@@ -459,13 +437,8 @@ impl<'a> Reader<'a> {
     /// Reads any JSON value, checking it, and keeps its exact text as a [`Text`] (shared, when
     /// the body is).
     pub fn raw_text(&mut self) -> Read<Text> {
-        self.skip_whitespace();
-        let start = self.at;
-        self.skip_value()?;
-        Ok(match self.shared {
-            Some(body) => Text::from_shared_range(body, start, self.at),
-            None => Text::from(self.text.get(start..self.at).ok_or(Bail)?),
-        })
+        let raw = self.raw()?;
+        Ok(self.to_text(Cow::Borrowed(raw)))
     }
 
     /// Reads any JSON value, checking it, and keeps its exact text, as serde_json's
@@ -514,12 +487,19 @@ pub(crate) fn plain_until(bytes: &[u8], mut from: usize) -> usize {
         return if flags == 0 { bytes.len() } else { bytes.len() - 8 + (flags.trailing_zeros() / 8) as usize };
     }
     while let Some(&byte) = bytes.get(from) {
-        if byte == b'"' || byte == b'\\' || byte < 0x20 {
+        if needs_escape(byte) {
             return from;
         }
         from += 1;
     }
     from
+}
+
+/// Whether a JSON string cannot hold `byte` as it is: a quote, a backslash or a control
+/// character ([`stop_flags`] is the same rule, eight bytes at a time).
+#[inline]
+pub(crate) const fn needs_escape(byte: u8) -> bool {
+    byte == b'"' || byte == b'\\' || byte < 0x20
 }
 
 /// The high bit of each byte of `word` that is a quote, a backslash or below 0x20 is set. A

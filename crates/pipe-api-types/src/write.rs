@@ -57,7 +57,7 @@ pub const fn is_plain(text: &str) -> bool {
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'"' || bytes[i] == b'\\' || bytes[i] < 0x20 {
+        if crate::read::needs_escape(bytes[i]) {
             return false;
         }
         i += 1;
@@ -217,26 +217,18 @@ impl<T: ToJson + ?Sized> ToJson for Box<T> {
     }
 }
 
-impl ToJson for str {
-    fn write_json(&self, out: &mut Vec<u8>) -> Written {
-        write_str(out, self);
-        Ok(())
-    }
+macro_rules! text_to_json {
+    ($($ty:ty),*) => {$(
+        impl ToJson for $ty {
+            fn write_json(&self, out: &mut Vec<u8>) -> Written {
+                write_str(out, self);
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ToJson for String {
-    fn write_json(&self, out: &mut Vec<u8>) -> Written {
-        write_str(out, self);
-        Ok(())
-    }
-}
-
-impl ToJson for Text {
-    fn write_json(&self, out: &mut Vec<u8>) -> Written {
-        write_str(out, self);
-        Ok(())
-    }
-}
+text_to_json!(str, String, Text);
 
 impl ToJson for bool {
     fn write_json(&self, out: &mut Vec<u8>) -> Written {
