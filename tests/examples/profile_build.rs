@@ -86,13 +86,20 @@ fn main() {
         let path = per_call(n, || drop(black_box(pipe_api_proto::Endpoint::path(black_box(&operation)))));
         let path_string = pipe_api_proto::Endpoint::path(&operation);
         let (scheme, authority) = (http::uri::Scheme::HTTPS, http::uri::Authority::from_static("api.example.com"));
-        let parts_uri = per_call(n, || {
-            let mut parts = http::uri::Parts::default();
-            parts.scheme = Some(scheme.clone());
-            parts.authority = Some(authority.clone());
-            parts.path_and_query = Some(http::uri::PathAndQuery::try_from(black_box(path_string.clone())).unwrap());
-            drop(black_box(http::Uri::from_parts(parts).unwrap()))
-        });
+        let parts_uri_with = |authority: &http::uri::Authority| {
+            per_call(n, || {
+                let mut parts = http::uri::Parts::default();
+                parts.scheme = Some(scheme.clone());
+                parts.authority = Some(authority.clone());
+                parts.path_and_query = Some(http::uri::PathAndQuery::try_from(black_box(path_string.clone())).unwrap());
+                drop(black_box(http::Uri::from_parts(parts).unwrap()))
+            })
+        };
+        let parts_uri = parts_uri_with(&authority);
+        // A parsed authority (as `BaseUrl` holds) is shared by reference count: each clone and
+        // drop is an atomic operation, where a static one is not.
+        let parsed_authority: http::uri::Authority = "api.example.com".parse().unwrap();
+        let parts_uri_parsed = parts_uri_with(&parsed_authority);
         let auth = http::HeaderValue::from_str("Basic aWQ6c2VjcmV0").unwrap();
         let assemble = per_call(n, || {
             let mut request = http::Request::new(Vec::<u8>::new());
@@ -105,19 +112,27 @@ fn main() {
             headers.insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));
             drop(black_box(request))
         });
-        let mut template = http::HeaderMap::with_capacity(4);
-        template.insert(http::header::AUTHORIZATION, auth.clone());
-        template.insert(http::header::ACCEPT, http::HeaderValue::from_static("application/json"));
-        template.insert(http::header::USER_AGENT, http::HeaderValue::from_static("x/1"));
-        template.insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));
-        let cloned = per_call(n, || {
-            let mut request = http::Request::new(Vec::<u8>::new());
-            *request.method_mut() = http::Method::POST;
-            *request.headers_mut() = black_box(&template).clone();
-            drop(black_box(request))
-        });
+        let template = |authorization: &http::HeaderValue| {
+            let mut template = http::HeaderMap::with_capacity(4);
+            template.insert(http::header::AUTHORIZATION, authorization.clone());
+            template.insert(http::header::ACCEPT, http::HeaderValue::from_static("application/json"));
+            template.insert(http::header::USER_AGENT, http::HeaderValue::from_static("x/1"));
+            template.insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));
+            template
+        };
+        let cloned_from = |template: &http::HeaderMap| {
+            per_call(n, || {
+                let mut request = http::Request::new(Vec::<u8>::new());
+                *request.method_mut() = http::Method::POST;
+                *request.headers_mut() = black_box(template).clone();
+                drop(black_box(request))
+            })
+        };
+        // The same two ways for the `Authorization` value: a runtime one is shared.
+        let cloned = cloned_from(&template(&auth));
+        let cloned_static = cloned_from(&template(&http::HeaderValue::from_static("Basic aWQ6c2VjcmV0")));
         println!(
-            "parts uri {parts_uri:?} (incl. path clone), request + 4 headers {assemble:?}, cloned template {cloned:?}"
+            "parts uri {parts_uri:?} (incl. path clone; {parts_uri_parsed:?} with a parsed authority), request + 4 headers {assemble:?}, cloned template {cloned:?} ({cloned_static:?} with a static Authorization)"
         );
         let uri = per_call(n, || {
             drop(black_box(
