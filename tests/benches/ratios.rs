@@ -63,17 +63,45 @@ fn main() {
     println!("targets missed: {missed}");
 }
 
-/// Alternates `a` and `b` for `rounds` rounds; returns both medians.
-fn paired(rounds: usize, mut a: impl FnMut() -> Duration, mut b: impl FnMut() -> Duration) -> (Duration, Duration) {
+/// Two sides timed round by round: each side's median, and the median of the rounds' ratios.
+struct Paired {
+    a: Duration,
+    b: Duration,
+    /// The median of `a / b` over the rounds. The two sides of a round run back to back, so
+    /// they share the machine's state of the moment; a slow stretch that covers some rounds
+    /// moves both sides of those rounds, where it could move one side's median and not the
+    /// other's.
+    ratio: f64,
+}
+
+impl Paired {
+    /// The ratio of the medians, printed beside the paired one.
+    fn ratio_of_medians(&self) -> f64 {
+        self.a.as_secs_f64() / self.b.as_secs_f64()
+    }
+}
+
+/// Times `a` and `b` for `rounds` rounds, each going first in every other round, so that
+/// neither always inherits the state (allocator, caches) the other leaves.
+fn paired(rounds: usize, mut a: impl FnMut() -> Duration, mut b: impl FnMut() -> Duration) -> Paired {
     // One warm-up round each.
     a();
     b();
-    let (mut xs, mut ys) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
-    for _ in 0..rounds {
-        xs.push(a());
-        ys.push(b());
+    let (mut xs, mut ys, mut ratios) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds), Vec::new());
+    for round in 0..rounds {
+        let (x, y) = if round % 2 == 0 {
+            let x = a();
+            (x, b())
+        } else {
+            let y = b();
+            (a(), y)
+        };
+        ratios.push(x.as_secs_f64() / y.as_secs_f64());
+        xs.push(x);
+        ys.push(y);
     }
-    (median(xs), median(ys))
+    ratios.sort_by(f64::total_cmp);
+    Paired { a: median(xs), b: median(ys), ratio: ratios[ratios.len() / 2] }
 }
 
 fn median(mut samples: Vec<Duration>) -> Duration {
@@ -87,10 +115,16 @@ fn time(f: impl FnOnce()) -> Duration {
     start.elapsed()
 }
 
-fn report(name: &str, ratio: f64, target: f64) -> usize {
+/// Prints one target's line; returns 1 when it is missed.
+fn report(name: &str, ratio: f64, target: f64, beside: &str) -> usize {
     let ok = ratio <= target;
-    println!("ratio {name} = {ratio:.3} (target <= {target}) {}", if ok { "ok" } else { "MISSED" });
+    println!("ratio {name} = {ratio:.3} (target <= {target}) {}{beside}", if ok { "ok" } else { "MISSED" });
     usize::from(!ok)
+}
+
+/// [`report`] for a timed comparison: the paired ratio, with the ratio of the medians beside it.
+fn report_paired(name: &str, measured: &Paired, target: f64) -> usize {
+    report(name, measured.ratio, target, &format!(" [ratio of medians {:.3}]", measured.ratio_of_medians()))
 }
 
 fn mb_per_s(bytes: usize, took: Duration) -> f64 {
@@ -143,32 +177,30 @@ fn decode_list_pipes(settings: &Settings, count: usize, novelty: Novelty, target
         })
     };
     let label = format!("list_pipes_{count}_{}", if novelty == Novelty::KnownOnly { "known" } else { "unknowns" });
-    let (typed_time, floor_time) = paired(settings.rounds, typed, floor);
+    let vs_floor = paired(settings.rounds, typed, floor);
     // `Value` is slow, so fewer rounds; each alternates with the typed decode it is compared
     // with, so that a noisy stretch cannot fall on one side of that ratio only.
-    let (typed_beside_value, value_time) = paired(settings.rounds.min(11), typed, value);
+    let vs_value = paired(settings.rounds.min(11), typed, value);
     let per = |d: Duration| d / batch as u32;
     println!(
         "{label}: {} bytes; typed {:?} ({:.0} MB/s), floor {:?} ({:.0} MB/s), Value {:?}",
         body.len(),
-        per(typed_time),
-        mb_per_s(body.len() * batch, typed_time),
-        per(floor_time),
-        mb_per_s(body.len() * batch, floor_time),
-        per(value_time)
+        per(vs_floor.a),
+        mb_per_s(body.len() * batch, vs_floor.a),
+        per(vs_floor.b),
+        mb_per_s(body.len() * batch, vs_floor.b),
+        per(vs_value.b)
     );
-    let vs_floor = typed_time.as_secs_f64() / floor_time.as_secs_f64();
-    let vs_value = typed_beside_value.as_secs_f64() / value_time.as_secs_f64();
     match targets {
         Some((floor_target, value_target)) => {
-            let mut missed = report(&format!("{label}_vs_floor"), vs_floor, floor_target);
+            let mut missed = report_paired(&format!("{label}_vs_floor"), &vs_floor, floor_target);
             if value_target.is_finite() {
-                missed += report(&format!("{label}_vs_value"), vs_value, value_target);
+                missed += report_paired(&format!("{label}_vs_value"), &vs_value, value_target);
             }
             missed
         }
         None => {
-            println!("info {label}_vs_floor = {vs_floor:.3}; vs_value = {vs_value:.3}");
+            println!("info {label}_vs_floor = {:.3}; vs_value = {:.3}", vs_floor.ratio, vs_value.ratio);
             0
         }
     }
@@ -203,13 +235,13 @@ fn decode_against_floor<E: Endpoint>(settings: &Settings, label: &str, operation
             }
         })
     };
-    let (typed_time, floor_time) = paired(settings.rounds, typed, floor);
+    let vs_floor = paired(settings.rounds, typed, floor);
     println!(
         "{label}: {} bytes; typed {:?}, floor {:?}; info {label}_vs_floor = {:.3}",
         body.len(),
-        typed_time / batch as u32,
-        floor_time / batch as u32,
-        typed_time.as_secs_f64() / floor_time.as_secs_f64()
+        vs_floor.a / batch as u32,
+        vs_floor.b / batch as u32,
+        vs_floor.ratio
     );
 }
 
@@ -237,17 +269,13 @@ fn build_create_pipe(settings: &Settings) -> usize {
                 }
             })
         };
-        let (build_time, to_vec_time) = paired(settings.rounds, build, to_vec);
+        let measured = paired(settings.rounds, build, to_vec);
         println!(
             "build_create_pipe_{kind}: build {:?}, to_vec {:?}",
-            build_time / batch as u32,
-            to_vec_time / batch as u32
+            measured.a / batch as u32,
+            measured.b / batch as u32
         );
-        missed += report(
-            &format!("build_create_pipe_{kind}_vs_to_vec"),
-            build_time.as_secs_f64() / to_vec_time.as_secs_f64(),
-            1.3,
-        );
+        missed += report_paired(&format!("build_create_pipe_{kind}_vs_to_vec"), &measured, 1.3);
     }
     missed
 }
@@ -282,7 +310,7 @@ fn round_trip(settings: &Settings) -> usize {
         })
     };
     let bare = || bare_gets(&agent, &url, &authorization, batch);
-    let (client_time, bare_time) = paired(settings.rounds, through_client, bare);
+    let measured = paired(settings.rounds, through_client, bare);
     if std::env::var_os("ROUND_TRIP_DETAIL").is_some() {
         // The same bare GET with the client's timeouts (and its resolver for IP hosts): what
         // ureq's own timeout handling costs.
@@ -296,11 +324,11 @@ fn round_trip(settings: &Settings) -> usize {
             LoopbackResolver,
         );
         let bare_timed = || bare_gets(&timed_agent, &url, &authorization, batch);
-        let (timed, untimed) = paired(settings.rounds, bare_timed, bare);
-        println!("detail: bare with timeouts {:?}, bare {:?}", timed / batch as u32, untimed / batch as u32);
+        let detail = paired(settings.rounds, bare_timed, bare);
+        println!("detail: bare with timeouts {:?}, bare {:?}", detail.a / batch as u32, detail.b / batch as u32);
     }
-    println!("get_pipe_round_trip: client {:?}, bare ureq {:?}", client_time / batch as u32, bare_time / batch as u32);
-    report("get_pipe_round_trip_vs_bare_ureq", client_time.as_secs_f64() / bare_time.as_secs_f64(), 1.05)
+    println!("get_pipe_round_trip: client {:?}, bare ureq {:?}", measured.a / batch as u32, measured.b / batch as u32);
+    report_paired("get_pipe_round_trip_vs_bare_ureq", &measured, 1.05)
 }
 
 /// `batch` bare GETs decoded with `serde_json::from_slice` into the same type, timed.
@@ -344,7 +372,7 @@ fn peak_memory() -> usize {
         return 0;
     };
     println!("peak_memory_list_pipes_10000: body {} bytes, peak added {added} bytes", body.len());
-    report("peak_memory_list_pipes_10000_vs_body", added as f64 / body.len() as f64, 3.0)
+    report("peak_memory_list_pipes_10000_vs_body", added as f64 / body.len() as f64, 3.0, "")
 }
 
 /// Names the body file when this process is the peak-memory child.
