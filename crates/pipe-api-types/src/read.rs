@@ -164,7 +164,9 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a JSON string.
-    #[inline]
+    // Every key goes through here. Left to itself the compiler kept it out of line, and the
+    // call's saving and restoring of registers cost 7% of a list decode's instructions.
+    #[inline(always)]
     pub fn string(&mut self) -> Read<Str<'a>> {
         if self.peek()? != b'"' {
             return Err(Bail);
