@@ -2,7 +2,7 @@
 //! alternate round by round, and the medians are compared, so machine noise hits both alike.
 //!
 //! ```sh
-//! cargo bench -p pipe-api-tests --bench ratios              # full (about half a minute on 2 cores)
+//! cargo bench -p pipe-api-tests --bench ratios              # full (half a minute to a minute on 2 cores)
 //! cargo bench -p pipe-api-tests --bench ratios -- --quick   # under a minute
 //! ```
 //!
