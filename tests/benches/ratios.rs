@@ -65,43 +65,43 @@ fn main() {
 
 /// Two sides timed round by round: each side's median, and the median of the rounds' ratios.
 struct Paired {
-    a: Duration,
-    b: Duration,
-    /// The median of `a / b` over the rounds. The two sides of a round run back to back, so
-    /// they share the machine's state of the moment; a slow stretch that covers some rounds
-    /// moves both sides of those rounds, where it could move one side's median and not the
-    /// other's.
+    contender: Duration,
+    reference: Duration,
+    /// The median of `contender / reference` over the rounds. The two sides of a round run
+    /// back to back, so they share the machine's state of the moment; a slow stretch that
+    /// covers some rounds moves both sides of those rounds, where it could move one side's
+    /// median and not the other's.
     ratio: f64,
 }
 
 impl Paired {
     /// The ratio of the medians, printed beside the paired one.
     fn ratio_of_medians(&self) -> f64 {
-        self.a.as_secs_f64() / self.b.as_secs_f64()
+        self.contender.as_secs_f64() / self.reference.as_secs_f64()
     }
 }
 
-/// Times `a` and `b` for `rounds` rounds, each going first in every other round, so that
-/// neither always inherits the state (allocator, caches) the other leaves.
-fn paired(rounds: usize, mut a: impl FnMut() -> Duration, mut b: impl FnMut() -> Duration) -> Paired {
+/// Times `contender` and `reference` for `rounds` rounds, each going first in every other
+/// round, so that neither always inherits the state (allocator, caches) the other leaves.
+fn paired(rounds: usize, mut contender: impl FnMut() -> Duration, mut reference: impl FnMut() -> Duration) -> Paired {
     // One warm-up round each.
-    a();
-    b();
-    let (mut xs, mut ys, mut ratios) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds), Vec::new());
+    contender();
+    reference();
+    let (mut ours, mut theirs, mut ratios) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds), Vec::new());
     for round in 0..rounds {
         let (x, y) = if round % 2 == 0 {
-            let x = a();
-            (x, b())
+            let x = contender();
+            (x, reference())
         } else {
-            let y = b();
-            (a(), y)
+            let y = reference();
+            (contender(), y)
         };
         ratios.push(x.as_secs_f64() / y.as_secs_f64());
-        xs.push(x);
-        ys.push(y);
+        ours.push(x);
+        theirs.push(y);
     }
     ratios.sort_by(f64::total_cmp);
-    Paired { a: median(xs), b: median(ys), ratio: ratios[ratios.len() / 2] }
+    Paired { contender: median(ours), reference: median(theirs), ratio: ratios[ratios.len() / 2] }
 }
 
 fn median(mut samples: Vec<Duration>) -> Duration {
@@ -185,11 +185,11 @@ fn decode_list_pipes(settings: &Settings, count: usize, novelty: Novelty, target
     println!(
         "{label}: {} bytes; typed {:?} ({:.0} MB/s), floor {:?} ({:.0} MB/s), Value {:?}",
         body.len(),
-        per(vs_floor.a),
-        mb_per_s(body.len() * batch, vs_floor.a),
-        per(vs_floor.b),
-        mb_per_s(body.len() * batch, vs_floor.b),
-        per(vs_value.b)
+        per(vs_floor.contender),
+        mb_per_s(body.len() * batch, vs_floor.contender),
+        per(vs_floor.reference),
+        mb_per_s(body.len() * batch, vs_floor.reference),
+        per(vs_value.reference)
     );
     match targets {
         Some((floor_target, value_target)) => {
@@ -239,8 +239,8 @@ fn decode_against_floor<E: Endpoint>(settings: &Settings, label: &str, operation
     println!(
         "{label}: {} bytes; typed {:?}, floor {:?}; info {label}_vs_floor = {:.3}",
         body.len(),
-        vs_floor.a / batch as u32,
-        vs_floor.b / batch as u32,
+        vs_floor.contender / batch as u32,
+        vs_floor.reference / batch as u32,
         vs_floor.ratio
     );
 }
@@ -272,8 +272,8 @@ fn build_create_pipe(settings: &Settings) -> usize {
         let measured = paired(settings.rounds, build, to_vec);
         println!(
             "build_create_pipe_{kind}: build {:?}, to_vec {:?}",
-            measured.a / batch as u32,
-            measured.b / batch as u32
+            measured.contender / batch as u32,
+            measured.reference / batch as u32
         );
         missed += report_paired(&format!("build_create_pipe_{kind}_vs_to_vec"), &measured, 1.3);
     }
@@ -325,9 +325,17 @@ fn round_trip(settings: &Settings) -> usize {
         );
         let bare_timed = || bare_gets(&timed_agent, &url, &authorization, batch);
         let detail = paired(settings.rounds, bare_timed, bare);
-        println!("detail: bare with timeouts {:?}, bare {:?}", detail.a / batch as u32, detail.b / batch as u32);
+        println!(
+            "detail: bare with timeouts {:?}, bare {:?}",
+            detail.contender / batch as u32,
+            detail.reference / batch as u32
+        );
     }
-    println!("get_pipe_round_trip: client {:?}, bare ureq {:?}", measured.a / batch as u32, measured.b / batch as u32);
+    println!(
+        "get_pipe_round_trip: client {:?}, bare ureq {:?}",
+        measured.contender / batch as u32,
+        measured.reference / batch as u32
+    );
     report_paired("get_pipe_round_trip_vs_bare_ureq", &measured, 1.05)
 }
 
