@@ -1,12 +1,14 @@
 //! The issue's targets, measured side by side in one run: each contender and its reference
-//! alternate round by round, and the medians are compared, so machine noise hits both alike.
+//! run back to back in every round, and each target is the median of the rounds' ratios, so
+//! machine noise hits both alike.
 //!
 //! ```sh
 //! cargo bench -p pipe-api-tests --bench ratios              # full (half a minute to a minute on 2 cores)
 //! cargo bench -p pipe-api-tests --bench ratios -- --quick   # under a minute
 //! ```
 //!
-//! Every line of the form `ratio <name> = <x> (target <= <t>) <ok|MISSED>` is one target.
+//! Every line of the form `ratio <name> = <x> (target <= <t>) <ok|MISSED>` is one target (a
+//! timed one adds the ratio of the two sides' medians after it).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

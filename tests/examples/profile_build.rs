@@ -16,6 +16,17 @@ fn per_call(n: u32, mut f: impl FnMut()) -> Duration {
     start.elapsed() / n
 }
 
+/// `ONLY_<PART>=1`: loops over one part alone, for a profiler or valgrind, and prints its time
+/// per call; whether it did. The loops are long by default; `CALLS=n` shortens them.
+fn only(part: &str, default_calls: u32, f: impl FnMut()) -> bool {
+    let chosen = std::env::var_os(format!("ONLY_{part}")).is_some();
+    if chosen {
+        let calls = std::env::var("CALLS").ok().and_then(|c| c.parse().ok()).unwrap_or(default_calls);
+        println!("{:?}", per_call(calls, f));
+    }
+    chosen
+}
+
 fn main() {
     let api = Management::new(
         BaseUrl::parse("https://api.example.com").unwrap(),
@@ -27,11 +38,9 @@ fn main() {
     let request = create_pipe_requests("bench").remove(kind);
     let operation = CreatePipe::new(org, service, request.clone());
     let n = 200_000;
-    // `CALLS=n` shortens the single-part loops (for valgrind's instruction counts).
-    let calls = |default: u32| std::env::var("CALLS").ok().and_then(|c| c.parse().ok()).unwrap_or(default);
     // `USED_HEAP=1`: first leave the allocator holding freed blocks of many sizes, as a
     // program that has run a while (or the full benchmark, after its decode sections) does.
-    let _kept: Vec<Vec<u8>> = if std::env::var_os("USED_HEAP").is_some_and(|v| !v.is_empty()) {
+    let _kept: Vec<Vec<u8>> = if std::env::var_os("USED_HEAP").is_some() {
         let mut blocks: Vec<Vec<u8>> = (0..100_000).map(|i| vec![0u8; 16 + (i * 37) % 2048]).collect();
         let mut i = 0;
         blocks.retain(|_| {
@@ -42,35 +51,13 @@ fn main() {
     } else {
         Vec::new()
     };
-    if std::env::var_os("ONLY_VALIDATE").is_some() {
-        // For a profiler: nothing but validating.
-        println!("{:?}", per_call(calls(20_000_000), || black_box(black_box(&request).validate()).unwrap()));
-        return;
-    }
-    if std::env::var_os("ONLY_BODY").is_some() {
-        // For a profiler: nothing but writing the body.
-        println!(
-            "{:?}",
-            per_call(calls(10_000_000), || drop(black_box(
-                pipe_api_types::write::to_json_vec(black_box(&request)).unwrap()
-            )))
-        );
-        return;
-    }
-    if std::env::var_os("ONLY_TO_VEC").is_some() {
-        // The reference alone.
-        println!(
-            "{:?}",
-            per_call(calls(10_000_000), || drop(black_box(serde_json::to_vec(black_box(&request)).unwrap())))
-        );
-        return;
-    }
-    if std::env::var_os("ONLY_BUILD").is_some() {
-        // For a profiler: nothing but building.
-        println!(
-            "{:?}",
-            per_call(calls(5_000_000), || drop(black_box(black_box(&operation).build_request(&api).unwrap())))
-        );
+    let isolated = only("VALIDATE", 20_000_000, || black_box(black_box(&request).validate()).unwrap())
+        || only("BODY", 10_000_000, || {
+            drop(black_box(pipe_api_types::write::to_json_vec(black_box(&request)).unwrap()))
+        })
+        || only("TO_VEC", 10_000_000, || drop(black_box(serde_json::to_vec(black_box(&request)).unwrap())))
+        || only("BUILD", 5_000_000, || drop(black_box(black_box(&operation).build_request(&api).unwrap())));
+    if isolated {
         return;
     }
     for _ in 0..3 {
