@@ -39,18 +39,8 @@ fn main() {
     let operation = CreatePipe::new(org, service, request.clone());
     let n = 200_000;
     // `USED_HEAP=1`: first leave the allocator holding freed blocks of many sizes, as a
-    // program that has run a while (or the full benchmark, after its decode sections) does.
-    let _kept: Vec<Vec<u8>> = if std::env::var_os("USED_HEAP").is_some() {
-        let mut blocks: Vec<Vec<u8>> = (0..100_000).map(|i| vec![0u8; 16 + (i * 37) % 2048]).collect();
-        let mut i = 0;
-        blocks.retain(|_| {
-            i += 1;
-            i % 2 == 0
-        });
-        blocks
-    } else {
-        Vec::new()
-    };
+    // program that has run a while (and the benchmark's build section) does.
+    let _kept = if std::env::var_os("USED_HEAP").is_some() { pipe_api_tests::heap::used_heap() } else { Vec::new() };
     let isolated = only("VALIDATE", 20_000_000, || black_box(black_box(&request).validate()).unwrap())
         || only("BODY", 10_000_000, || {
             drop(black_box(pipe_api_types::write::to_json_vec(black_box(&request)).unwrap()))

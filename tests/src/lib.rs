@@ -4,6 +4,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod heap;
 pub mod requests;
 pub mod workloads;
 
