@@ -307,7 +307,10 @@ fn round_trip(settings: &Settings) -> usize {
     let url = format!("{}/v1/organizations/{org}/services/{service}/pipes/{pipe_id}", server.base_url());
     let authorization = format!("Basic {}", base64_of("bench-key:bench-secret"));
 
-    let batch = settings.small_batch / 4;
+    // A GET takes a quarter to one millisecond on loopback, at the mercy of the fake's threads
+    // being scheduled: even quick mode times 15 rounds of 200 (a few seconds), since 9 of 50
+    // once read 1.68x where a full run reads 0.9 to 1.05x.
+    let (rounds, batch) = (settings.rounds.max(15), (settings.small_batch / 4).max(200));
     let through_client = || {
         time(|| {
             for _ in 0..batch {
@@ -316,7 +319,7 @@ fn round_trip(settings: &Settings) -> usize {
         })
     };
     let bare = || bare_gets(&agent, &url, &authorization, batch);
-    let measured = paired(settings.rounds, through_client, bare);
+    let measured = paired(rounds, through_client, bare);
     if std::env::var_os("ROUND_TRIP_DETAIL").is_some() {
         // The same bare GET with the client's timeouts (and its resolver for IP hosts): what
         // ureq's own timeout handling costs.
@@ -330,7 +333,7 @@ fn round_trip(settings: &Settings) -> usize {
             LoopbackResolver,
         );
         let bare_timed = || bare_gets(&timed_agent, &url, &authorization, batch);
-        let detail = paired(settings.rounds, bare_timed, bare);
+        let detail = paired(rounds, bare_timed, bare);
         println!(
             "detail: bare with timeouts {:?}, bare {:?}",
             detail.contender / batch as u32,
