@@ -21,6 +21,8 @@ use pipe_api_tests::requests::create_pipe_requests;
 use pipe_api_tests::workloads::{self, Novelty};
 use pipe_api_types::{Pipe, PipeId};
 
+/// How long the decode sections run; quick mode shortens only them, since the build and the
+/// round trip need their full length to tell their targets apart from noise.
 struct Settings {
     /// Rounds per comparison (each round runs both sides once).
     rounds: usize,
@@ -57,10 +59,10 @@ fn main() {
         decode_other_bodies(&settings);
     }
     if run("build") {
-        missed += build_create_pipe(&settings);
+        missed += build_create_pipe();
     }
     if run("round_trip") {
-        missed += round_trip(&settings);
+        missed += round_trip();
     }
     println!("targets missed: {missed}");
 }
@@ -249,7 +251,7 @@ fn decode_against_floor<E: Endpoint>(settings: &Settings, label: &str, operation
 
 /// Building a create-pipe request (validate, URI, headers, body) against `serde_json::to_vec`
 /// of the same body alone.
-fn build_create_pipe(settings: &Settings) -> usize {
+fn build_create_pipe() -> usize {
     let api = api();
     let (org, service, _) = ids();
     let mut missed = 0;
@@ -260,7 +262,9 @@ fn build_create_pipe(settings: &Settings) -> usize {
     for request in create_pipe_requests("bench") {
         let kind = request.source.as_ref().and_then(|s| s.kind()).map(|k| k.to_string()).unwrap_or_default();
         let operation = CreatePipe::new(org, service, request.clone());
-        let batch = settings.small_batch * 5;
+        // As many in quick mode as in full (about 3 s for the four kinds): with 9 rounds of
+        // 1,000 builds, quick runs read postgres up to 1.30x where full ones read at most 1.17x.
+        let (rounds, batch) = (31, 10_000);
         let build = || {
             time(|| {
                 for _ in 0..batch {
@@ -275,7 +279,7 @@ fn build_create_pipe(settings: &Settings) -> usize {
                 }
             })
         };
-        let measured = paired(settings.rounds, build, to_vec);
+        let measured = paired(rounds, build, to_vec);
         println!(
             "build_create_pipe_{kind}: build {:?}, to_vec {:?}",
             measured.contender / batch as u32,
@@ -287,8 +291,8 @@ fn build_create_pipe(settings: &Settings) -> usize {
 }
 
 /// A GET pipe through the `Client` against a bare `ureq::Agent` doing the same GET and
-/// `serde_json::from_slice` into the same type, both on one keep-alive connection to the fake.
-fn round_trip(settings: &Settings) -> usize {
+/// `serde_json::from_slice` into the same type, both over keep-alive connections to the fake.
+fn round_trip() -> usize {
     let fake = pipe_api_fake::Fake::new();
     let (org, service, _) = ids();
     fake.seed_key(org, "bench-key", "bench-secret", [pipe_api_types::KeyRole::Admin]);
@@ -302,40 +306,58 @@ fn round_trip(settings: &Settings) -> usize {
     fake.seed_pipe(org, service, pipe);
     let server = fake.serve().unwrap();
 
-    let client = pipe_api_ureq::Client::management(&server.base_url(), "bench-key", "bench-secret").unwrap();
-    let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
     let url = format!("{}/v1/organizations/{org}/services/{service}/pipes/{pipe_id}", server.base_url());
     let authorization = format!("Basic {}", base64_of("bench-key:bench-secret"));
 
-    // A GET takes a quarter to one millisecond on loopback, at the mercy of the fake's threads
-    // being scheduled: even quick mode times 15 rounds of 200 (a few seconds), since 9 of 50
-    // once read 1.68x where a full run reads 0.9 to 1.05x.
-    let (rounds, batch) = (settings.rounds.max(15), (settings.small_batch / 4).max(200));
-    let through_client = || {
+    // A GET takes a quarter to one millisecond on loopback, and how fast the machine answers
+    // drifts within a second: many short rounds keep the two sides of each round close in
+    // time. Quick mode runs as many (8 to 30 s), since fewer cannot tell 5% apart: two
+    // identical bare sides read 0.95 to 1.07x over 90 rounds, 0.96 to 1.02x over 310.
+    let (rounds, batch) = (301, 50);
+    // Each side takes its keep-alive connections in turn, one per round. How quickly the fake
+    // answers can stay better on one connection than on another for a whole run: with one
+    // connection each and 31 rounds of 500 GETs, two identical bare agents read 0.90 to 1.10x.
+    let clients: Vec<_> = (0..CONNECTIONS)
+        .map(|_| {
+            let client = pipe_api_ureq::Client::management(&server.base_url(), "bench-key", "bench-secret").unwrap();
+            client.get_pipe(org, service, pipe_id).unwrap();
+            client
+        })
+        .collect();
+    let plain = || ureq::Agent::config_builder().http_status_as_error(false).build().into();
+    let bare_agents = connected_agents(plain, &url, &authorization);
+    let through_client = in_turn(&clients, |client| {
         time(|| {
             for _ in 0..batch {
                 black_box(client.get_pipe(org, service, pipe_id).unwrap());
             }
         })
-    };
-    let bare = || bare_gets(&agent, &url, &authorization, batch);
-    let measured = paired(rounds, through_client, bare);
+    });
+    let mut bare = in_turn(&bare_agents, |agent| bare_gets(agent, &url, &authorization, batch));
+    let measured = paired(rounds, through_client, &mut bare);
     if std::env::var_os("ROUND_TRIP_DETAIL").is_some() {
+        // Two identical bare sides: how finely this measurement can tell them apart.
+        let other_agents = connected_agents(plain, &url, &authorization);
+        let resolution =
+            paired(rounds, in_turn(&other_agents, |a| bare_gets(a, &url, &authorization, batch)), &mut bare);
         // The same bare GET with the client's timeouts (and its resolver for IP hosts): what
         // ureq's own timeout handling costs.
-        let timed_agent = ureq::Agent::with_parts(
-            ureq::Agent::config_builder()
-                .http_status_as_error(false)
-                .timeout_connect(Some(Duration::from_secs(10)))
-                .timeout_global(Some(Duration::from_secs(30)))
-                .build(),
-            ureq::unversioned::transport::DefaultConnector::default(),
-            LoopbackResolver,
-        );
-        let bare_timed = || bare_gets(&timed_agent, &url, &authorization, batch);
-        let detail = paired(rounds, bare_timed, bare);
+        let timed = || {
+            ureq::Agent::with_parts(
+                ureq::Agent::config_builder()
+                    .http_status_as_error(false)
+                    .timeout_connect(Some(Duration::from_secs(10)))
+                    .timeout_global(Some(Duration::from_secs(30)))
+                    .build(),
+                ureq::unversioned::transport::DefaultConnector::default(),
+                LoopbackResolver,
+            )
+        };
+        let timed_agents = connected_agents(timed, &url, &authorization);
+        let detail = paired(rounds, in_turn(&timed_agents, |a| bare_gets(a, &url, &authorization, batch)), &mut bare);
         println!(
-            "detail: bare with timeouts {:?}, bare {:?}",
+            "detail: bare against bare {:.3}x (the measurement's resolution); bare with timeouts {:?}, bare {:?}",
+            resolution.ratio,
             detail.contender / batch as u32,
             detail.reference / batch as u32
         );
@@ -346,6 +368,29 @@ fn round_trip(settings: &Settings) -> usize {
         measured.reference / batch as u32
     );
     report_paired("get_pipe_round_trip_vs_bare_ureq", &measured, 1.05)
+}
+
+/// Keep-alive connections per side in the round trip.
+const CONNECTIONS: usize = 6;
+
+/// [`CONNECTIONS`] agents made by `make`, each connected by one GET.
+fn connected_agents(make: impl Fn() -> ureq::Agent, url: &str, authorization: &str) -> Vec<ureq::Agent> {
+    (0..CONNECTIONS)
+        .map(|_| {
+            let agent = make();
+            bare_gets(&agent, url, authorization, 1);
+            agent
+        })
+        .collect()
+}
+
+/// A side of a round-trip comparison: each call times `timed` on the next of `connections`.
+fn in_turn<'a, C>(connections: &'a [C], mut timed: impl FnMut(&C) -> Duration + 'a) -> impl FnMut() -> Duration + 'a {
+    let mut next = 0;
+    move || {
+        next += 1;
+        timed(&connections[next % connections.len()])
+    }
 }
 
 /// `batch` bare GETs decoded with `serde_json::from_slice` into the same type, timed.
