@@ -1,6 +1,7 @@
 //! Shared helpers of the workspace's end-to-end tests (in `tests/tests/`): raw socket servers
 //! for the faults no correct HTTP server produces (a reset mid-body, a wrong Content-Length, a
-//! server that never answers), with every request they receive recorded.
+//! server that never answers), with every request they receive recorded. The benchmarks
+//! (`benches/`) and profiling examples use its workloads, requests and heap state too.
 
 #![forbid(unsafe_code)]
 
