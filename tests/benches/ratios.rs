@@ -3,7 +3,7 @@
 //! machine noise hits both alike.
 //!
 //! ```sh
-//! cargo bench -p pipe-api-tests --bench ratios              # full (half a minute to two minutes on 2 cores)
+//! cargo bench -p pipe-api-tests --bench ratios              # full (half a minute to a minute and a half on 2 cores)
 //! cargo bench -p pipe-api-tests --bench ratios -- --quick   # under a minute
 //! ```
 //!
