@@ -323,15 +323,15 @@ fn round_trip(settings: &Settings) -> usize {
     // Each side takes its keep-alive connections in turn, one per round. How quickly the fake
     // answers can stay better on one connection than on another for a whole run: with one
     // connection each and 31 rounds of 500 GETs, two identical bare agents read 0.90 to 1.10x.
-    let clients: Vec<_> = (0..CONNECTIONS)
-        .map(|_| {
-            let client = pipe_api_ureq::Client::management(&server.base_url(), "bench-key", "bench-secret").unwrap();
-            client.get_pipe(org, service, pipe_id).unwrap();
-            client
-        })
-        .collect();
+    let clients = connected(
+        || pipe_api_ureq::Client::management(&server.base_url(), "bench-key", "bench-secret").unwrap(),
+        |client| drop(client.get_pipe(org, service, pipe_id).unwrap()),
+    );
+    let connect_bare = |agent: &ureq::Agent| {
+        bare_gets(agent, &url, &authorization, 1);
+    };
     let plain = || ureq::Agent::config_builder().http_status_as_error(false).build().into();
-    let bare_agents = connected_agents(plain, &url, &authorization);
+    let bare_agents = connected(plain, connect_bare);
     let through_client = in_turn(&clients, |client| {
         time(|| {
             for _ in 0..batch {
@@ -339,13 +339,12 @@ fn round_trip(settings: &Settings) -> usize {
             }
         })
     });
-    let mut bare = in_turn(&bare_agents, |agent| bare_gets(agent, &url, &authorization, batch));
+    let mut bare = bare_side(&bare_agents, &url, &authorization, batch);
     let measured = paired(rounds, through_client, &mut bare);
     if std::env::var_os("ROUND_TRIP_DETAIL").is_some() {
         // Two identical bare sides: how finely this measurement can tell them apart.
-        let other_agents = connected_agents(plain, &url, &authorization);
-        let resolution =
-            paired(rounds, in_turn(&other_agents, |a| bare_gets(a, &url, &authorization, batch)), &mut bare);
+        let other_agents = connected(plain, connect_bare);
+        let resolution = paired(rounds, bare_side(&other_agents, &url, &authorization, batch), &mut bare);
         // The same bare GET with the client's timeouts (and its resolver for IP hosts): what
         // ureq's own timeout handling costs.
         let timed = || {
@@ -359,8 +358,8 @@ fn round_trip(settings: &Settings) -> usize {
                 LoopbackResolver,
             )
         };
-        let timed_agents = connected_agents(timed, &url, &authorization);
-        let detail = paired(rounds, in_turn(&timed_agents, |a| bare_gets(a, &url, &authorization, batch)), &mut bare);
+        let timed_agents = connected(timed, connect_bare);
+        let detail = paired(rounds, bare_side(&timed_agents, &url, &authorization, batch), &mut bare);
         println!(
             "detail: bare against bare {:.3}x (the measurement's resolution); bare with timeouts {:?}, bare {:?}",
             resolution.ratio,
@@ -379,13 +378,13 @@ fn round_trip(settings: &Settings) -> usize {
 /// Keep-alive connections per side in the round trip.
 const CONNECTIONS: usize = 6;
 
-/// [`CONNECTIONS`] agents made by `make`, each connected by one GET.
-fn connected_agents(make: impl Fn() -> ureq::Agent, url: &str, authorization: &str) -> Vec<ureq::Agent> {
+/// [`CONNECTIONS`] clients or agents made by `make`, each connected by `connect` (one GET).
+fn connected<C>(make: impl Fn() -> C, connect: impl Fn(&C)) -> Vec<C> {
     (0..CONNECTIONS)
         .map(|_| {
-            let agent = make();
-            bare_gets(&agent, url, authorization, 1);
-            agent
+            let connection = make();
+            connect(&connection);
+            connection
         })
         .collect()
 }
@@ -394,9 +393,20 @@ fn connected_agents(make: impl Fn() -> ureq::Agent, url: &str, authorization: &s
 fn in_turn<'a, C>(connections: &'a [C], mut timed: impl FnMut(&C) -> Duration + 'a) -> impl FnMut() -> Duration + 'a {
     let mut next = 0;
     move || {
+        let connection = &connections[next % connections.len()];
         next += 1;
-        timed(&connections[next % connections.len()])
+        timed(connection)
     }
+}
+
+/// The bare side of a round-trip comparison: [`bare_gets`] on `agents` in turn.
+fn bare_side<'a>(
+    agents: &'a [ureq::Agent],
+    url: &'a str,
+    authorization: &'a str,
+    batch: usize,
+) -> impl FnMut() -> Duration + 'a {
+    in_turn(agents, move |agent| bare_gets(agent, url, authorization, batch))
 }
 
 /// `batch` bare GETs decoded with `serde_json::from_slice` into the same type, timed.
