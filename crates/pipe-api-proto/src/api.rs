@@ -2,53 +2,49 @@
 //! are wrapped. Each rule is written here once; endpoints only say what is particular to them.
 
 use std::fmt;
-use std::sync::Arc;
 
 use http::{HeaderMap, HeaderValue};
-use pipe_api_types::read::{FromJson, Read, Reader};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::auth::{BearerToken, ManagementCredentials};
 use crate::url::BaseUrl;
 
-/// An interface: its base URL, its `Authorization` header, and how a success body carries the
-/// result. Implemented by [`Management`] and [`Alerting`] only.
-pub trait Api: sealed::Sealed {
-    /// Where the interface lives.
-    fn base_url(&self) -> &BaseUrl;
+/// An interface: [`Management`] or [`Alerting`]. What makes one (its base URL, its
+/// `Authorization` header, how a success body carries the result) is this crate's business, so
+/// the trait is sealed and has no methods a user needs to call.
+pub trait Api: sealed::Interface {}
 
-    /// The `Authorization` header value, marked sensitive.
-    fn authorization(&self) -> HeaderValue;
+impl Api for Management {}
+impl Api for Alerting {}
 
-    /// The headers every request to the interface carries (`Authorization`, `Accept`,
-    /// `User-Agent`, and `Content-Type` for one with a body), made once: a request starts
-    /// from a copy.
-    #[doc(hidden)]
-    fn common_headers(&self, with_body: bool) -> &HeaderMap;
+pub(crate) mod sealed {
+    use super::*;
 
-    /// Decodes a success body into the result and the server's request id.
-    #[doc(hidden)]
-    fn decode_success<T: DeserializeOwned + FromJson>(body: Vec<u8>)
-    -> Result<(T, Option<String>), SuccessDecodeError>;
+    /// What the shared request and response work needs of an interface.
+    pub trait Interface {
+        /// Where the interface lives.
+        fn base_url(&self) -> &BaseUrl;
+
+        /// The headers every request to the interface carries (`Authorization`, `Accept`,
+        /// `User-Agent`, and `Content-Type` for one with a body), made once: a request starts
+        /// from a copy.
+        fn common_headers(&self, with_body: bool) -> &HeaderMap;
+
+        /// Decodes a success body into the result and the server's request id.
+        fn decode_success<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError>;
+    }
+
+    /// Where and why a success body did not decode.
+    #[derive(Debug)]
+    pub struct SuccessDecodeError {
+        pub(crate) path: String,
+        pub(crate) message: String,
+        pub(crate) request_id: Option<String>,
+    }
 }
 
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for super::Management {}
-    impl Sealed for super::Alerting {}
-}
-
-/// Where and why a success body did not decode.
-#[doc(hidden)]
-#[derive(Debug)]
-pub struct SuccessDecodeError {
-    pub(crate) path: String,
-    pub(crate) message: String,
-    pub(crate) request_id: Option<String>,
-    /// The body, handed back for the error to keep.
-    pub(crate) body: Vec<u8>,
-}
+use sealed::SuccessDecodeError;
 
 /// The management interface (`{base_url}/v1`, HTTP Basic with a key id and key secret,
 /// results in a `{status, requestId, result}` envelope).
@@ -69,6 +65,13 @@ impl Management {
     /// The credentials in use.
     pub fn credentials(&self) -> &ManagementCredentials {
         &self.credentials
+    }
+}
+
+impl Management {
+    /// Where the interface lives.
+    pub fn base_url(&self) -> &BaseUrl {
+        &self.base_url
     }
 }
 
@@ -102,19 +105,6 @@ struct Envelope<T> {
     result: Option<T>,
 }
 
-/// Reads as the derived `Deserialize` does: other members skipped, a repeated one refused.
-impl<T: FromJson> FromJson for Envelope<T> {
-    fn read_json(reader: &mut Reader<'_>) -> Read<Self> {
-        let (mut request_id, mut result) = (None, None);
-        reader.object(|reader, key| match &*key {
-            "requestId" => reader.read_once(&mut request_id),
-            "result" => reader.read_once(&mut result),
-            _ => reader.skip_value(),
-        })?;
-        Ok(Envelope { request_id: request_id.flatten(), result: result.flatten() })
-    }
-}
-
 /// Only the request id of an envelope, read when the whole does not decode.
 #[derive(Deserialize)]
 struct EnvelopeId {
@@ -122,34 +112,27 @@ struct EnvelopeId {
     request_id: Option<serde_json::Value>,
 }
 
-impl Api for Management {
+impl sealed::Interface for Management {
     fn base_url(&self) -> &BaseUrl {
         &self.base_url
-    }
-
-    fn authorization(&self) -> HeaderValue {
-        self.credentials.header_value()
     }
 
     fn common_headers(&self, with_body: bool) -> &HeaderMap {
         self.headers.get(with_body)
     }
 
-    fn decode_success<T: DeserializeOwned + FromJson>(
-        body: Vec<u8>,
-    ) -> Result<(T, Option<String>), SuccessDecodeError> {
-        let (envelope, body): (Envelope<T>, _) = decode(body, |body| {
+    fn decode_success<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError> {
+        let envelope: Envelope<T> = decode(body, |body| {
             serde_json::from_slice::<EnvelopeId>(body).ok().and_then(|e| e.request_id?.as_str().map(str::to_owned))
         })?;
         let result = match envelope.result {
             Some(result) => result,
-            // No `result` (or `null`): fine for an output that accepts null (the escape
-            // hatch's JSON value), an error for any model.
+            // No `result` (or `null`): fine for an output that accepts null (a delete's `()`,
+            // the escape hatch's JSON value), an error for any model.
             None => T::deserialize(serde_json::Value::Null).map_err(|_| SuccessDecodeError {
                 path: "result".to_owned(),
                 message: "the envelope has no `result`".to_owned(),
                 request_id: envelope.request_id.clone(),
-                body: body.into_bytes(),
             })?,
         };
         Ok((result, envelope.request_id))
@@ -161,7 +144,6 @@ impl Api for Management {
 #[derive(Clone, Debug)]
 pub struct Alerting {
     base_url: BaseUrl,
-    token: BearerToken,
     headers: Headers,
 }
 
@@ -169,82 +151,41 @@ impl Alerting {
     /// The alerting interface at `base_url`, authenticated with `token`.
     pub fn new(base_url: BaseUrl, token: BearerToken) -> Self {
         let headers = Headers::new(token.header_value());
-        Alerting { base_url, token, headers }
+        Alerting { base_url, headers }
     }
 }
 
-impl Api for Alerting {
-    fn base_url(&self) -> &BaseUrl {
+impl Alerting {
+    /// Where the interface lives.
+    pub fn base_url(&self) -> &BaseUrl {
         &self.base_url
     }
+}
 
-    fn authorization(&self) -> HeaderValue {
-        self.token.header_value()
+impl sealed::Interface for Alerting {
+    fn base_url(&self) -> &BaseUrl {
+        &self.base_url
     }
 
     fn common_headers(&self, with_body: bool) -> &HeaderMap {
         self.headers.get(with_body)
     }
 
-    fn decode_success<T: DeserializeOwned + FromJson>(
-        body: Vec<u8>,
-    ) -> Result<(T, Option<String>), SuccessDecodeError> {
-        Ok((decode(body, |_| None)?.0, None))
+    fn decode_success<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError> {
+        Ok((decode(body, |_| None)?, None))
     }
 }
 
-/// Decodes with the direct reader ([`pipe_api_types::read`]); only what it does not take goes
-/// through serde, and only when serde fails too does it decode again tracking the path, to say
-/// where (tracking costs time on every value, so the successful path never pays it).
-///
-/// A body that is valid UTF-8 (every JSON body is) becomes one shared `Arc<String>` that the
-/// decoded text fields point into ([`pipe_api_types::decode_shared`]): no allocation per string.
-fn decode<T: DeserializeOwned + FromJson>(
-    body: Vec<u8>,
+/// [`crate::decode::decode`], naming the request id when the body says it.
+fn decode<T: DeserializeOwned>(
+    body: &[u8],
     request_id: impl FnOnce(&[u8]) -> Option<String>,
-) -> Result<(T, Body), SuccessDecodeError> {
-    let (fast, body) = match String::from_utf8(body) {
-        Ok(text) => {
-            let shared = Arc::new(text);
-            if let Ok(value) = pipe_api_types::read::read_shared::<T>(&shared) {
-                return Ok((value, Body::Shared(shared)));
-            }
-            let fast = pipe_api_types::decode_shared(&shared, |json| serde_json::from_str::<T>(json));
-            match fast {
-                Ok(value) => return Ok((value, Body::Shared(shared))),
-                // Nothing decoded survives a failure, so the body is normally ours again.
-                Err(fast) => (fast, Body::Shared(shared).into_bytes()),
-            }
-        }
-        Err(not_utf8) => {
-            let body = not_utf8.into_bytes();
-            match serde_json::from_slice::<T>(&body) {
-                Ok(value) => return Ok((value, Body::Bytes(body))),
-                Err(fast) => (fast, body),
-            }
-        }
-    };
-    let (path, message) =
-        match serde_path_to_error::deserialize::<_, T>(&mut serde_json::Deserializer::from_slice(&body)) {
-            Err(tracked) => (tracked.path().to_string(), tracked.into_inner().to_string()),
-            Ok(_) => (".".to_owned(), fast.to_string()),
-        };
-    Err(SuccessDecodeError { path, message, request_id: request_id(&body), body })
-}
-
-/// The body a value was decoded from, for an error found after decoding.
-enum Body {
-    Shared(Arc<String>),
-    Bytes(Vec<u8>),
-}
-
-impl Body {
-    fn into_bytes(self) -> Vec<u8> {
-        match self {
-            Body::Shared(shared) => Arc::try_unwrap(shared).unwrap_or_else(|shared| (*shared).clone()).into_bytes(),
-            Body::Bytes(bytes) => bytes,
-        }
-    }
+) -> Result<T, SuccessDecodeError> {
+    crate::decode::decode(body).map_err(|failure| SuccessDecodeError {
+        path: failure.path,
+        message: failure.message,
+        request_id: request_id(body),
+    })
 }
 
 impl fmt::Display for Management {

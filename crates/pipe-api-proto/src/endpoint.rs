@@ -4,14 +4,13 @@
 
 use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
-use pipe_api_types::read::FromJson;
-use pipe_api_types::write::ToJson;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use pipe_api_types::{Validate, ValidationErrors};
 
 use crate::api::Api;
+use crate::api::sealed::Interface as _;
 use crate::error::{ApiError, BuildError, BuildErrorKind, DecodeError, Error, TransportFailure};
 use crate::transport::Transport;
 
@@ -23,9 +22,8 @@ pub const USER_AGENT_VALUE: &str = concat!("pipe-api-proto/", env!("CARGO_PKG_VE
 pub trait Endpoint {
     /// The interface the operation belongs to.
     type Api: Api;
-    /// What a success decodes to: by the direct reader ([`FromJson`]) when it takes the body,
-    /// else by serde.
-    type Output: DeserializeOwned + FromJson;
+    /// What a success decodes to (for the management interface, the envelope's `result`).
+    type Output: DeserializeOwned;
 
     /// The operation's name in errors, such as `create_pipe`.
     fn operation(&self) -> &'static str;
@@ -71,15 +69,10 @@ pub(crate) fn common_headers(authorization: HeaderValue, with_body: bool) -> Hea
     headers
 }
 
-/// A validated request model serialized as a JSON body: the one way a body is made. It is
-/// written by the direct writer ([`pipe_api_types::write`]), into a buffer that holds a typical
-/// create request; a value it cannot write is serialized by serde_json, for its error.
-pub(crate) fn json_body<T: Validate + Serialize + ToJson>(model: &T) -> Result<Option<Vec<u8>>, BuildErrorKind> {
+/// A validated request model serialized as a JSON body: the one way a body is made.
+pub(crate) fn json_body<T: Validate + Serialize>(model: &T) -> Result<Option<Vec<u8>>, BuildErrorKind> {
     model.validate().map_err(BuildErrorKind::Invalid)?;
-    match pipe_api_types::write::to_json_vec(model) {
-        Ok(body) => Ok(Some(body)),
-        Err(_) => serde_json::to_vec(model).map(Some).map_err(BuildErrorKind::Serialize),
-    }
+    serde_json::to_vec(model).map(Some).map_err(BuildErrorKind::Serialize)
 }
 
 /// A successful result, with what the server said about it.
@@ -138,7 +131,7 @@ pub trait EndpointExt: Endpoint {
                 body,
             ))));
         }
-        match <Self::Api as Api>::decode_success::<Self::Output>(body) {
+        match <Self::Api>::decode_success::<Self::Output>(&body) {
             Ok((mut value, request_id)) => {
                 self.complete(&mut value, &parts.headers);
                 Ok(Reply { value, request_id, status: parts.status })
@@ -149,7 +142,7 @@ pub trait EndpointExt: Endpoint {
                 e.request_id,
                 e.path,
                 e.message,
-                e.body,
+                body,
             )))),
         }
     }

@@ -46,6 +46,7 @@
 
 mod api;
 mod auth;
+mod decode;
 mod endpoint;
 mod endpoints;
 mod error;
@@ -59,6 +60,7 @@ mod url;
 
 pub use api::{Alerting, Api, Management};
 pub use auth::{BearerToken, CredentialsError, ManagementCredentials};
+pub use decode::DECODED_BYTES_PER_BODY_BYTE;
 pub use endpoint::{Endpoint, EndpointExt, Reply, USER_AGENT_VALUE};
 pub use endpoints::{
     AlertPage, CreateKey, CreatePipe, GetPipe, GetService, ListAlerts, ListPipes, ListReversePrivateEndpoints, Raw,

@@ -4,8 +4,8 @@
 
 use time::OffsetDateTime;
 
-use crate::codec::{Decimal, Rfc3339};
-use crate::{AlertId, Text};
+use crate::AlertId;
+use crate::codec::{decimal, rfc3339};
 
 open_enum! {
     /// The state of an alert.
@@ -107,7 +107,7 @@ model! {
         /// The channel kind.
         "type" kind: ChannelType,
         /// The webhook to call.
-        "webhookId" webhook_id: Text,
+        "webhookId" webhook_id: String,
     }
 }
 
@@ -115,11 +115,11 @@ model! {
     /// Who silenced an alert, and until when.
     pub struct AlertSilenced {
         /// The user who silenced it.
-        "by" by: Text,
+        "by" by: String,
         /// When it was silenced.
-        "at" at: OffsetDateTime as Rfc3339,
+        "at" at: OffsetDateTime as rfc3339,
         /// When the silence ends.
-        "until" until: OffsetDateTime as Rfc3339,
+        "until" until: OffsetDateTime as rfc3339,
     }
 }
 
@@ -127,11 +127,11 @@ model! {
     /// An error recorded during a recent execution.
     pub struct AlertExecutionError {
         /// When it happened.
-        "timestamp" timestamp: OffsetDateTime as Rfc3339,
+        "timestamp" timestamp: OffsetDateTime as rfc3339,
         /// Its category.
         "type" kind: AlertErrorType,
         /// What happened.
-        "message" message: Text,
+        "message" message: String,
     }
 }
 
@@ -141,13 +141,13 @@ model! {
         /// The alert's id (not a UUID).
         required "id" id: AlertId,
         /// The alert's name.
-        "name" name: Text,
+        "name" name: String,
         /// The notification message.
-        "message" message: Text,
+        "message" message: String,
         /// The threshold (the lower bound for `between`).
-        "threshold" threshold: f64 as Decimal,
+        "threshold" threshold: f64 as decimal,
         /// The upper bound for `between` and `not_between` (newer servers).
-        "thresholdMax" threshold_max: f64 as Decimal,
+        "thresholdMax" threshold_max: f64 as decimal,
         /// How often it is evaluated.
         "interval" interval: AlertInterval,
         /// How the value is compared with the threshold.
@@ -161,37 +161,37 @@ model! {
         /// Every notification channel (newer servers).
         "channels" channels: Vec<AlertChannel>,
         /// The team (older servers).
-        "team" team: Text,
+        "team" team: String,
         /// The team (newer servers).
-        "teamId" team_id: Text,
+        "teamId" team_id: String,
         /// The watched dashboard tile.
-        "tileId" tile_id: Text,
+        "tileId" tile_id: String,
         /// The dashboard (older servers).
-        "dashboard" dashboard: Text,
+        "dashboard" dashboard: String,
         /// The dashboard (newer servers).
-        "dashboardId" dashboard_id: Text,
+        "dashboardId" dashboard_id: String,
         /// The saved search (older servers).
-        "savedSearch" saved_search: Text,
+        "savedSearch" saved_search: String,
         /// The saved search (newer servers).
-        "savedSearchId" saved_search_id: Text,
+        "savedSearchId" saved_search_id: String,
         /// The column results are grouped by (newer servers).
-        "groupBy" group_by: Text,
+        "groupBy" group_by: String,
         /// Silencing (newer servers).
         "silenced" silenced: AlertSilenced,
         /// A free-text note (newer servers).
-        "note" note: Text,
+        "note" note: String,
         /// Minutes to offset the schedule by (newer servers).
         "scheduleOffsetMinutes" schedule_offset_minutes: u32,
         /// When the schedule starts (newer servers).
-        "scheduleStartAt" schedule_start_at: OffsetDateTime as Rfc3339,
+        "scheduleStartAt" schedule_start_at: OffsetDateTime as rfc3339,
         /// Consecutive firing windows before notifying (newer servers).
         "numConsecutiveWindows" num_consecutive_windows: u32,
         /// Errors of the most recent execution (newer servers).
         "executionErrors" execution_errors: Vec<AlertExecutionError>,
         /// When the alert was created.
-        "createdAt" created_at: OffsetDateTime as Rfc3339,
+        "createdAt" created_at: OffsetDateTime as rfc3339,
         /// When the alert was last changed.
-        "updatedAt" updated_at: OffsetDateTime as Rfc3339,
+        "updatedAt" updated_at: OffsetDateTime as rfc3339,
     }
 }
 

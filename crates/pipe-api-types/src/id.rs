@@ -34,16 +34,9 @@ uuid_id! {
 #[serde(transparent)]
 pub struct AlertId(String);
 
-impl crate::read::FromJson for AlertId {
-    fn read_json(reader: &mut crate::read::Reader<'_>) -> crate::read::Read<Self> {
-        String::read_json(reader).map(AlertId)
-    }
-}
-
-impl crate::write::ToJson for AlertId {
-    fn write_json(&self, out: &mut Vec<u8>) -> crate::write::Written {
-        crate::write::write_str(out, &self.0);
-        Ok(())
+impl crate::IntoField<AlertId> for AlertId {
+    fn into_field(self) -> AlertId {
+        self
     }
 }
 

@@ -2,9 +2,9 @@
 
 use time::OffsetDateTime;
 
-use crate::codec::Rfc3339;
+use crate::codec::rfc3339;
 use crate::validate::{Checker, Rule, Validate, ValidationErrors, is_base64_of_32_bytes, is_ip_address_or_cidr};
-use crate::{KeyId, Secret, Text};
+use crate::{KeyId, Secret};
 
 open_enum! {
     /// A role a key carries.
@@ -32,15 +32,15 @@ model! {
     /// An entry of an IP access list: who may use a key or reach a service.
     pub struct IpAccessEntry {
         /// An IPv4 or IPv6 address or CIDR block. `0.0.0.0/0` allows all.
-        "source" source: Text,
+        "source" source: String,
         /// What the entry is for.
-        "description" description: Text,
+        "description" description: String,
     }
 }
 
 impl IpAccessEntry {
     /// An entry for `source` (an address or CIDR block) with a description.
-    pub fn new(source: impl Into<Text>, description: impl Into<Text>) -> Self {
+    pub fn new(source: impl Into<String>, description: impl Into<String>) -> Self {
         IpAccessEntry { source: Some(source.into()), description: Some(description.into()), ..Default::default() }
     }
 }
@@ -52,19 +52,19 @@ model! {
         /// The key's management id (not the `keyId` that authenticates).
         required "id" id: KeyId,
         /// The key's name.
-        "name" name: Text,
+        "name" name: String,
         /// Whether the key may be used.
         "state" state: KeyState,
         /// The key's roles.
         "roles" roles: Vec<KeyRole>,
         /// The last characters of the key id, to recognise it.
-        "keySuffix" key_suffix: Text,
+        "keySuffix" key_suffix: String,
         /// When the key was created.
-        "createdAt" created_at: OffsetDateTime as Rfc3339,
+        "createdAt" created_at: OffsetDateTime as rfc3339,
         /// When the key expires; absent (sent as absent, `null` or `""`) means never.
-        "expireAt" expire_at: OffsetDateTime as Rfc3339,
+        "expireAt" expire_at: OffsetDateTime as rfc3339,
         /// When the key was last used.
-        "usedAt" used_at: OffsetDateTime as Rfc3339,
+        "usedAt" used_at: OffsetDateTime as rfc3339,
         /// Where the key may be used from. An empty list denies all network access.
         "ipAccessList" ip_access_list: Vec<IpAccessEntry>,
     }
@@ -82,11 +82,11 @@ model! {
     /// generate the key. Each field is the base64 of a SHA-256 digest (32 bytes).
     pub struct KeyHashData {
         /// base64 SHA-256 of the key id.
-        "keyIdHash" key_id_hash: Text,
+        "keyIdHash" key_id_hash: String,
         /// base64 SHA-256 of the key id's suffix.
-        "keyIdSuffix" key_id_suffix: Text,
+        "keyIdSuffix" key_id_suffix: String,
         /// base64 SHA-256 of the key secret.
-        "keySecretHash" key_secret_hash: Text,
+        "keySecretHash" key_secret_hash: String,
     }
 }
 
@@ -94,9 +94,9 @@ model! {
     /// The body of the create-key request.
     pub struct CreateKeyRequest {
         /// The key's name.
-        "name" name: Text,
+        "name" name: String,
         /// When the key expires; absent means never.
-        "expireAt" expire_at: OffsetDateTime as Rfc3339,
+        "expireAt" expire_at: OffsetDateTime as rfc3339,
         /// The key's state; the server makes it `enabled` when absent.
         "state" state: KeyState,
         /// Hashes of a key the client generated itself.
@@ -110,7 +110,7 @@ model! {
 
 impl CreateKeyRequest {
     /// A request for a key named `name` with `roles`.
-    pub fn new(name: impl Into<Text>, roles: impl IntoIterator<Item = KeyRole>) -> Self {
+    pub fn new(name: impl Into<String>, roles: impl IntoIterator<Item = KeyRole>) -> Self {
         CreateKeyRequest { name: Some(name.into()), roles: Some(roles.into_iter().collect()), ..Default::default() }
     }
 }
@@ -170,7 +170,7 @@ model! {
         /// The new key.
         "key" key: Key,
         /// The key id to authenticate with (the Basic user name).
-        "keyId" key_id: Text,
+        "keyId" key_id: String,
         /// The key secret to authenticate with (the Basic password).
         "keySecret" key_secret: Secret,
     }

@@ -28,9 +28,15 @@
 //!   ([`UnknownFields`]), at every level, and written back after the known fields.
 //! * **Secret-safe**: credentials are [`Secret`]s: redacted in `Debug`, no `Display`.
 //! * **Strict writes**: request models implement [`Validate`].
-//! * **Fast**: besides `Serialize`/`Deserialize`, every model has a direct reader
-//!   ([`read::FromJson`]) and writer ([`write::ToJson`]) that skip serde's machinery and are
-//!   tested to agree with serde byte for byte; `pipe-api-proto` decodes and encodes with them.
+//! * **Plain serde**: models are `Serialize` and `DeserializeOwned` and own their data; text
+//!   fields are `String`s. Setters take what a user writes ([`IntoField`]): `.port(5432)`,
+//!   `.topics(["a", "b"])`.
+//!
+//! # serde_json features
+//! This crate switches on serde_json's `raw_value` feature, because [`UnknownFields`] keeps each
+//! unknown field as its exact JSON text (a parsed tree would reorder keys and round numbers).
+//! The models are JSON models: they decode from serde_json's deserializers and
+//! `serde_json::Value`, not from other formats.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -41,18 +47,16 @@ mod macros;
 mod alert;
 mod codec;
 mod id;
+mod into_field;
 mod key;
 mod pipe;
 mod pipe_source;
 mod quantity;
-pub mod read;
 mod reverse_private_endpoint;
 mod secret;
 mod service;
-pub(crate) mod text;
 pub(crate) mod unknown;
 mod validate;
-pub mod write;
 
 pub use alert::{
     Alert, AlertChannel, AlertErrorType, AlertExecutionError, AlertInterval, AlertSilenced, AlertSource, AlertState,
@@ -60,6 +64,7 @@ pub use alert::{
 };
 pub use codec::{format_zoneless, parse_rfc3339, parse_zoneless};
 pub use id::{AlertId, IdError, KeyId, OrganizationId, PipeId, ReversePrivateEndpointId, ServiceId};
+pub use into_field::IntoField;
 pub use key::{CreateKeyRequest, CreateKeyResponse, IpAccessEntry, Key, KeyHashData, KeyRole, KeyState};
 pub use pipe::{
     CreatePipeRequest, Destination, DestinationColumn, FieldMapping, Pipe, PipeSettings, PipeState, Scaling,
@@ -76,7 +81,6 @@ pub use reverse_private_endpoint::{
 };
 pub use secret::Secret;
 pub use service::{EndpointProtocol, Service, ServiceEndpoint};
-pub use text::{MODEL_BYTES_PER_BODY_BYTE, Text, decode_shared};
 pub use unknown::{UnknownFields, Unrecognized};
 pub use validate::{
     Rule, Validate, ValidationErrors, Violation, has_control_characters, is_base64_of_32_bytes, is_ip_address_or_cidr,

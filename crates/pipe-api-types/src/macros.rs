@@ -1,27 +1,28 @@
 //! The three shapes every model of this crate is made of, written once.
 //!
-//! * [`model!`]: a JSON object with known fields (each decoded through a [`Codec`]) and every
-//!   other field kept verbatim in [`UnknownFields`]. Hand-rolled `Deserialize` instead of
-//!   `#[serde(flatten)]`, because flatten buffers each object into an intermediate tree first,
-//!   which costs about as much as decoding into `serde_json::Value`.
+//! * [`model!`]: a JSON object with known fields (each read through its serde form, or a codec
+//!   module named with `as`) and every other field kept verbatim in [`UnknownFields`].
+//!   Hand-rolled `Deserialize` instead of `#[serde(flatten)]`, because flatten buffers each
+//!   object into an intermediate tree first, which costs about as much as decoding into
+//!   `serde_json::Value`.
 //! * [`open_enum!`]: a string enum that the server owns: known values are variants, any other
 //!   text is kept in `Unrecognized` and written back unchanged.
 //! * [`uuid_id!`]: a UUID newtype, so that one kind of id cannot stand for another.
 //!
-//! [`Codec`]: crate::codec::Codec
 //! [`UnknownFields`]: crate::UnknownFields
 
-/// The codec of a field: `Plain` unless the field names one with `as`.
+/// Calls a field's codec: `$crate::codec::plain` unless the field names one with `as`.
 macro_rules! field_codec {
-    () => {
-        $crate::codec::Plain
+    ([] $fn:ident ($($arg:expr),*)) => {
+        $crate::codec::plain::$fn($($arg),*)
     };
-    ($codec:ty) => {
-        $codec
-    };
+    ([$codec:path] $fn:ident ($($arg:expr),*)) => {{
+        use $codec as codec;
+        codec::$fn($($arg),*)
+    }};
 }
 
-/// Declares a JSON object model. Fields are written `"jsonName" rust_name: Type [as Codec]`
+/// Declares a JSON object model. Fields are written `"jsonName" rust_name: Type [as codec]`
 /// and are all optional (the spec marks no response field as required), except a leading
 /// `required` one: the object's own id, without which it means nothing. A model with a
 /// required field gets `new(id)`, the others `Default`.
@@ -33,13 +34,13 @@ macro_rules! model {
             required $rjson:literal $rfield:ident : $rty:ty,
             $(
                 $(#[doc = $fdoc:expr])*
-                $json:literal $field:ident : $ty:ty $(as $codec:ty)?
+                $json:literal $field:ident : $ty:ty $(as $codec:path)?
             ),* $(,)?
         }
     ) => {
         model!(@impl $(#[$meta])* $name
             [$(#[doc = $rdoc])* $rjson $rfield : $rty]
-            [$($(#[doc = $fdoc])* $json $field : $ty $(as $codec)?),*]);
+            [$($(#[doc = $fdoc])* $json $field : $ty [$($codec)?]),*]);
 
         impl $name {
             #[doc = concat!("A `", stringify!($name), "` with its `", $rjson, "` set and nothing else.")]
@@ -53,12 +54,12 @@ macro_rules! model {
         pub struct $name:ident {
             $(
                 $(#[doc = $fdoc:expr])*
-                $json:literal $field:ident : $ty:ty $(as $codec:ty)?
+                $json:literal $field:ident : $ty:ty $(as $codec:path)?
             ),* $(,)?
         }
     ) => {
         model!(@impl $(#[$meta])* $name []
-            [$($(#[doc = $fdoc])* $json $field : $ty $(as $codec)?),*]);
+            [$($(#[doc = $fdoc])* $json $field : $ty [$($codec)?]),*]);
 
         impl Default for $name {
             fn default() -> Self {
@@ -69,7 +70,7 @@ macro_rules! model {
     (@impl
         $(#[$meta:meta])* $name:ident
         [$($(#[doc = $rdoc:expr])* $rjson:literal $rfield:ident : $rty:ty)?]
-        [$($(#[doc = $fdoc:expr])* $json:literal $field:ident : $ty:ty $(as $codec:ty)?),*]
+        [$($(#[doc = $fdoc:expr])* $json:literal $field:ident : $ty:ty [$($codec:path)?]),*]
     ) => {
         $(#[$meta])*
         #[derive(Clone, Debug, PartialEq)]
@@ -92,13 +93,13 @@ macro_rules! model {
 
         // Setters named after the fields, because the struct is `#[non_exhaustive]` and so
         // cannot be written as a literal outside this crate:
-        // `KafkaSource::default().brokers("b:9092").topics("events")`.
+        // `KafkaSource::default().brokers("b:9092").topics(["events"])`.
         impl $name {
             $(
                 #[doc = concat!("Sets `", $json, "`.")]
                 #[must_use]
-                pub fn $field(mut self, value: impl Into<$ty>) -> Self {
-                    self.$field = Some(value.into());
+                pub fn $field(mut self, value: impl $crate::IntoField<$ty>) -> Self {
+                    self.$field = Some(value.into_field());
                     self
                 }
             )*
@@ -111,43 +112,17 @@ macro_rules! model {
                 $( map.serialize_entry($rjson, &self.$rfield)?; )?
                 $(
                     if let Some(value) = &self.$field {
-                        map.serialize_entry(
-                            $json,
-                            &$crate::codec::Encode::<field_codec!($($codec)?), _>::new(value),
-                        )?;
-                    }
-                )*
-                self.unknown.write_entries(&mut map)?;
-                map.end()
-            }
-        }
-
-        impl $crate::write::ToJson for $name {
-            // With a required field, the first `first = true` is never read.
-            #[allow(unused_assignments)]
-            fn write_json(&self, out: &mut Vec<u8>) -> $crate::write::Written {
-                out.push(b'{');
-                let mut first = true;
-                $(
-                    out.extend_from_slice(concat!("\"", $rjson, "\":").as_bytes());
-                    self.$rfield.write_json(out)?;
-                    first = false;
-                )?
-                $(
-                    if let Some(value) = &self.$field {
-                        // The separator and the key in one copy of a constant length.
-                        if first {
-                            out.extend_from_slice(concat!("\"", $json, "\":").as_bytes());
-                        } else {
-                            out.extend_from_slice(concat!(",\"", $json, "\":").as_bytes());
+                        struct Field<'a>(&'a $ty);
+                        impl serde::Serialize for Field<'_> {
+                            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                                field_codec!([$($codec)?] serialize(self.0, s))
+                            }
                         }
-                        first = false;
-                        <field_codec!($($codec)?) as $crate::codec::Codec<$ty>>::write(value, out)?;
+                        map.serialize_entry($json, &Field(value))?;
                     }
                 )*
-                self.unknown.write_json_entries(out, first);
-                out.push(b'}');
-                Ok(())
+                self.unknown.serialize_entries(&mut map)?;
+                map.end()
             }
         }
 
@@ -166,24 +141,25 @@ macro_rules! model {
                         self,
                         mut map: A,
                     ) -> Result<$name, A::Error> {
-                        $crate::text::charge_model::<A::Error>(std::mem::size_of::<$name>())?;
                         $( let mut $rfield: Option<$rty> = None; )?
                         $( let mut $field: Option<$ty> = None; )*
                         let mut unknown = $crate::UnknownFields::new();
+                        // A repeated name: the last one counts, as JSON readers do.
                         while let Some(key) = map.next_key::<$crate::unknown::FieldName<'de>>()? {
                             match key.as_str() {
                                 $( $rjson => $rfield = map.next_value()?, )?
                                 $(
                                     $json => {
-                                        $field = map.next_value_seed(
-                                            $crate::codec::Decode::<field_codec!($($codec)?), $ty>::new(),
-                                        )?;
+                                        struct Field(Option<$ty>);
+                                        impl<'de> serde::Deserialize<'de> for Field {
+                                            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                                                field_codec!([$($codec)?] deserialize(d)).map(Field)
+                                            }
+                                        }
+                                        $field = map.next_value::<Field>()?.0;
                                     }
                                 )*
-                                _ => {
-                                    let raw: $crate::unknown::RawText = map.next_value()?;
-                                    unknown.insert_raw(key.into_text(), raw.0);
-                                }
+                                _ => unknown.insert_raw(key.into_string(), map.next_value()?),
                             }
                         }
                         Ok($name {
@@ -203,32 +179,9 @@ macro_rules! model {
             }
         }
 
-        impl $crate::read::FromJson for $name {
-            fn read_json(reader: &mut $crate::read::Reader<'_>) -> $crate::read::Read<Self> {
-                reader.charge(std::mem::size_of::<$name>())?;
-                $( let mut $rfield: Option<$rty> = None; )?
-                $( let mut $field: Option<$ty> = None; )*
-                let mut unknown = $crate::UnknownFields::new();
-                reader.object(|reader, key| {
-                    match &*key {
-                        $( $rjson => $rfield = $crate::read::FromJson::read_json(reader)?, )?
-                        $(
-                            $json => {
-                                $field = <field_codec!($($codec)?) as $crate::codec::Codec<$ty>>::read(reader)?;
-                            }
-                        )*
-                        _ => {
-                            let raw = reader.raw_text()?;
-                            unknown.insert_raw(reader.to_text(key), raw);
-                        }
-                    }
-                    Ok(())
-                })?;
-                Ok($name {
-                    $( $rfield: $rfield.ok_or($crate::read::Bail)?, )?
-                    $( $field, )*
-                    unknown,
-                })
+        impl $crate::IntoField<$name> for $name {
+            fn into_field(self) -> $name {
+                self
             }
         }
     };
@@ -347,28 +300,15 @@ macro_rules! open_enum {
             }
         }
 
-        impl $crate::write::ToJson for $name {
-            fn write_json(&self, out: &mut Vec<u8>) -> $crate::write::Written {
-                match self {
-                    // A known value's JSON is a constant (its text needs no escaping, as
-                    // checked where the enum is declared).
-                    $( $name::$variant => out.extend_from_slice(concat!("\"", $text, "\"").as_bytes()), )*
-                    $name::Unrecognized(other) => $crate::write::write_str(out, other.as_str()),
-                }
-                Ok(())
+        impl $crate::IntoField<$name> for $name {
+            fn into_field(self) -> $name {
+                self
             }
         }
 
-        const _: () = {
-            $( assert!($crate::write::is_plain($text), concat!("wire text ", stringify!($text), " needs escaping")); )*
-        };
-
-        impl $crate::read::FromJson for $name {
-            fn read_json(reader: &mut $crate::read::Reader<'_>) -> $crate::read::Read<Self> {
-                Ok(match reader.string()? {
-                    std::borrow::Cow::Borrowed(text) => $name::from(text),
-                    std::borrow::Cow::Owned(text) => $name::from(text),
-                })
+        impl $crate::IntoField<$name> for &str {
+            fn into_field(self) -> $name {
+                $name::from(self)
             }
         }
     };
@@ -396,19 +336,9 @@ macro_rules! uuid_id {
             }
         }
 
-        impl $crate::read::FromJson for $name {
-            fn read_json(reader: &mut $crate::read::Reader<'_>) -> $crate::read::Read<Self> {
-                // As uuid's own `Deserialize` reads text: any form `Uuid::parse_str` takes.
-                uuid::Uuid::parse_str(&reader.string()?).map($name).map_err(|_| $crate::read::Bail)
-            }
-        }
-
-        impl $crate::write::ToJson for $name {
-            fn write_json(&self, out: &mut Vec<u8>) -> $crate::write::Written {
-                out.push(b'"');
-                out.extend_from_slice(self.0.hyphenated().encode_lower(&mut uuid::Uuid::encode_buffer()).as_bytes());
-                out.push(b'"');
-                Ok(())
+        impl $crate::IntoField<$name> for $name {
+            fn into_field(self) -> $name {
+                self
             }
         }
 

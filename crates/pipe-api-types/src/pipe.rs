@@ -3,11 +3,11 @@
 
 use time::OffsetDateTime;
 
-use crate::codec::Rfc3339;
+use crate::codec::rfc3339;
 use crate::pipe_source::{Authentication, Credentials, IteratorType, OffsetStrategy, PipeSource};
-use crate::quantity::{Gigabytes, Millicores, Quantity};
+use crate::quantity::{Quantity, gigabytes, millicores};
 use crate::validate::{Checker, Rule, Validate, ValidationErrors};
-use crate::{PipeId, ServiceId, Text};
+use crate::{PipeId, ServiceId};
 
 open_enum! {
     /// The state of a pipe (PascalCase on the wire; new values appear over time).
@@ -53,9 +53,9 @@ model! {
         /// Concurrency (object storage).
         "concurrency" concurrency: u32,
         /// CPU per replica, in millicores; read from a number or a quantity such as `"500m"`.
-        "replicaCpuMillicores" replica_cpu_millicores: Quantity as Millicores,
+        "replicaCpuMillicores" replica_cpu_millicores: Quantity as millicores,
         /// Memory per replica, in GB; read from a number or a quantity such as `"2Gi"`.
-        "replicaMemoryGb" replica_memory_gb: Quantity as Gigabytes,
+        "replicaMemoryGb" replica_memory_gb: Quantity as gigabytes,
     }
 }
 
@@ -65,9 +65,9 @@ model! {
         /// The engine type.
         "type" kind: crate::TableEngineType,
         /// The version column (`ReplacingMergeTree`).
-        "versionColumnId" version_column_id: Text,
+        "versionColumnId" version_column_id: String,
         /// The columns to sum (`SummingMergeTree`).
-        "columnIds" column_ids: Vec<Text>,
+        "columnIds" column_ids: Vec<String>,
     }
 }
 
@@ -77,11 +77,11 @@ model! {
         /// The table engine.
         "engine" engine: TableEngine,
         /// The sorting key columns.
-        "sortingKey" sorting_key: Vec<Text>,
+        "sortingKey" sorting_key: Vec<String>,
         /// The partition key expression.
-        "partitionBy" partition_by: Text,
+        "partitionBy" partition_by: String,
         /// The primary key expression.
-        "primaryKey" primary_key: Text,
+        "primaryKey" primary_key: String,
     }
 }
 
@@ -89,15 +89,15 @@ model! {
     /// A column of a destination table.
     pub struct DestinationColumn {
         /// The column's name.
-        "name" name: Text,
+        "name" name: String,
         /// The column's type, such as `String` or `DateTime64(3)`.
-        "type" kind: Text,
+        "type" kind: String,
     }
 }
 
 impl DestinationColumn {
     /// A column `name` of type `kind`.
-    pub fn new(name: impl Into<Text>, kind: impl Into<Text>) -> Self {
+    pub fn new(name: impl Into<String>, kind: impl Into<String>) -> Self {
         DestinationColumn { name: Some(name.into()), kind: Some(kind.into()), ..Default::default() }
     }
 }
@@ -106,9 +106,9 @@ model! {
     /// Where a pipe loads data.
     pub struct Destination {
         /// The destination database.
-        "database" database: Text,
+        "database" database: String,
         /// The destination table (not for database pipes).
-        "table" table: Text,
+        "table" table: String,
         /// Whether the pipe manages (creates) the table.
         "managedTable" managed_table: bool,
         /// The table's definition, for managed tables.
@@ -122,15 +122,15 @@ model! {
     /// Which source field feeds which destination column.
     pub struct FieldMapping {
         /// The source field.
-        "sourceField" source_field: Text,
+        "sourceField" source_field: String,
         /// The destination column.
-        "destinationField" destination_field: Text,
+        "destinationField" destination_field: String,
     }
 }
 
 impl FieldMapping {
     /// Maps `source_field` to `destination_field`.
-    pub fn new(source_field: impl Into<Text>, destination_field: impl Into<Text>) -> Self {
+    pub fn new(source_field: impl Into<String>, destination_field: impl Into<String>) -> Self {
         FieldMapping {
             source_field: Some(source_field.into()),
             destination_field: Some(destination_field.into()),
@@ -177,7 +177,7 @@ model! {
         /// The service that owns the pipe.
         "serviceId" service_id: ServiceId,
         /// The pipe's name.
-        "name" name: Text,
+        "name" name: String,
         /// The pipe's state.
         "state" state: PipeState,
         /// How the pipe scales.
@@ -191,9 +191,9 @@ model! {
         /// Tuning settings.
         "settings" settings: PipeSettings,
         /// When the pipe was created.
-        "createdAt" created_at: OffsetDateTime as Rfc3339,
+        "createdAt" created_at: OffsetDateTime as rfc3339,
         /// When the pipe was last changed.
-        "updatedAt" updated_at: OffsetDateTime as Rfc3339,
+        "updatedAt" updated_at: OffsetDateTime as rfc3339,
     }
 }
 
@@ -202,7 +202,7 @@ model! {
     /// optionally field mappings, scaling and settings.
     pub struct CreatePipeRequest {
         /// The pipe's name (1 to 255 characters).
-        "name" name: Text,
+        "name" name: String,
         /// Where the pipe reads: exactly one source kind.
         "source" source: PipeSource,
         /// Where the pipe writes.
@@ -218,7 +218,7 @@ model! {
 
 impl CreatePipeRequest {
     /// A request for a pipe `name` reading `source` into `destination`.
-    pub fn new(name: impl Into<Text>, source: PipeSource, destination: Destination) -> Self {
+    pub fn new(name: impl Into<String>, source: PipeSource, destination: Destination) -> Self {
         CreatePipeRequest {
             name: Some(name.into()),
             source: Some(source),
@@ -344,7 +344,7 @@ fn check_credentials(
     authentication: Option<&Authentication>,
     credentials: &Option<Credentials>,
     credentials_field: &'static str,
-    iam_role: &Option<Text>,
+    iam_role: &Option<String>,
 ) {
     let needs: &[CredentialCheck] = match authentication {
         Some(

@@ -3,8 +3,8 @@
 
 use time::{OffsetDateTime, PrimitiveDateTime};
 
-use crate::codec::{UnixSeconds, ZonelessDateTime};
-use crate::{Secret, Text};
+use crate::Secret;
+use crate::codec::{unix_seconds, zoneless};
 
 open_enum! {
     /// A source kind: the name of a sub-object of `source`.
@@ -107,17 +107,17 @@ model! {
     /// (MUTUAL_TLS). Servers never echo credentials back.
     pub struct Credentials {
         /// User name.
-        "username" username: Text,
+        "username" username: String,
         /// Password.
         "password" password: Secret,
         /// Access key id.
-        "accessKeyId" access_key_id: Text,
+        "accessKeyId" access_key_id: String,
         /// Secret access key.
         "secretKey" secret_key: Secret,
         /// Connection string.
         "connectionString" connection_string: Secret,
         /// Client certificate (PEM).
-        "certificate" certificate: Text,
+        "certificate" certificate: String,
         /// Client private key (PEM).
         "privateKey" private_key: Secret,
     }
@@ -125,12 +125,12 @@ model! {
 
 impl Credentials {
     /// A user name and password.
-    pub fn user_password(username: impl Into<Text>, password: impl Into<Secret>) -> Self {
+    pub fn user_password(username: impl Into<String>, password: impl Into<Secret>) -> Self {
         Credentials { username: Some(username.into()), password: Some(password.into()), ..Default::default() }
     }
 
     /// An access key id and secret access key.
-    pub fn access_key(access_key_id: impl Into<Text>, secret_key: impl Into<Secret>) -> Self {
+    pub fn access_key(access_key_id: impl Into<String>, secret_key: impl Into<Secret>) -> Self {
         Credentials {
             access_key_id: Some(access_key_id.into()),
             secret_key: Some(secret_key.into()),
@@ -144,7 +144,7 @@ impl Credentials {
     }
 
     /// A client certificate and its private key.
-    pub fn client_certificate(certificate: impl Into<Text>, private_key: impl Into<Secret>) -> Self {
+    pub fn client_certificate(certificate: impl Into<String>, private_key: impl Into<Secret>) -> Self {
         Credentials {
             certificate: Some(certificate.into()),
             private_key: Some(private_key.into()),
@@ -171,7 +171,7 @@ model! {
         /// The start strategy.
         "strategy" strategy: OffsetStrategy,
         /// The start time for `from_timestamp`: UTC, written without zone (`2021-01-01T00:00`).
-        "timestamp" timestamp: PrimitiveDateTime as ZonelessDateTime,
+        "timestamp" timestamp: PrimitiveDateTime as zoneless,
     }
 }
 
@@ -179,11 +179,11 @@ model! {
     /// A Kafka schema registry.
     pub struct SchemaRegistry {
         /// The registry's URL.
-        "url" url: Text,
+        "url" url: String,
         /// How to authenticate to it.
         "authentication" authentication: Authentication,
         /// CA certificate (PEM) to verify it.
-        "caCertificate" ca_certificate: Text,
+        "caCertificate" ca_certificate: String,
         /// Credentials for it.
         "credentials" credentials: Credentials,
     }
@@ -197,23 +197,23 @@ model! {
         /// The message format.
         "format" format: DataFormat,
         /// Bootstrap brokers, comma-separated.
-        "brokers" brokers: Text,
+        "brokers" brokers: String,
         /// Topics, comma-separated.
-        "topics" topics: Text,
+        "topics" topics: String,
         /// The consumer group.
-        "consumerGroup" consumer_group: Text,
+        "consumerGroup" consumer_group: String,
         /// How to authenticate.
         "authentication" authentication: Authentication,
         /// The IAM role (role identifier) for `IAM_ROLE`.
-        "iamRole" iam_role: Text,
+        "iamRole" iam_role: String,
         /// Where to start reading.
         "offset" offset: KafkaOffset,
         /// The schema registry.
         "schemaRegistry" schema_registry: SchemaRegistry,
         /// CA certificate (PEM) to verify the brokers.
-        "caCertificate" ca_certificate: Text,
+        "caCertificate" ca_certificate: String,
         /// Reverse private endpoints to reach the brokers through.
-        "reversePrivateEndpointIds" reverse_private_endpoint_ids: Vec<Text>,
+        "reversePrivateEndpointIds" reverse_private_endpoint_ids: Vec<String>,
         /// Exactly-once delivery.
         "exactlyOnce" exactly_once: bool,
         /// Credentials (requests only; never echoed back).
@@ -271,25 +271,25 @@ model! {
         /// The file format.
         "format" format: DataFormat,
         /// The files' URL; may contain glob patterns.
-        "url" url: Text,
+        "url" url: String,
         /// The field delimiter of CSV-like formats.
-        "delimiter" delimiter: Text,
+        "delimiter" delimiter: String,
         /// The files' compression.
         "compression" compression: Compression,
         /// Whether new files keep being ingested.
         "isContinuous" is_continuous: bool,
         /// The queue that announces new files.
-        "queueUrl" queue_url: Text,
+        "queueUrl" queue_url: String,
         /// How to authenticate.
         "authentication" authentication: Authentication,
         /// The IAM role for `IAM_ROLE`.
-        "iamRole" iam_role: Text,
+        "iamRole" iam_role: String,
         /// Connection string (Azure); credential-bearing.
         "connectionString" connection_string: Secret,
         /// Path inside the container; may contain glob patterns.
-        "path" path: Text,
+        "path" path: String,
         /// The Azure container.
-        "azureContainerName" azure_container_name: Text,
+        "azureContainerName" azure_container_name: String,
         /// Access key for `IAM_USER` (requests only).
         "accessKey" access_key: Credentials,
         /// Service account key for `SERVICE_ACCOUNT` (requests only).
@@ -315,19 +315,19 @@ model! {
         /// The record format.
         "format" format: DataFormat,
         /// The stream's name.
-        "streamName" stream_name: Text,
+        "streamName" stream_name: String,
         /// The stream's region.
-        "region" region: Text,
+        "region" region: String,
         /// Whether to use enhanced fan-out.
         "useEnhancedFanOut" use_enhanced_fan_out: bool,
         /// Where to start reading.
         "iteratorType" iterator_type: IteratorType,
         /// The start time for `AT_TIMESTAMP` (an integer UNIX time on the wire).
-        "timestamp" timestamp: OffsetDateTime as UnixSeconds,
+        "timestamp" timestamp: OffsetDateTime as unix_seconds,
         /// How to authenticate.
         "authentication" authentication: Authentication,
         /// The IAM role for `IAM_ROLE`.
-        "iamRole" iam_role: Text,
+        "iamRole" iam_role: String,
         /// Access key for `IAM_USER` (requests only).
         "accessKey" access_key: Credentials,
     }
@@ -381,11 +381,11 @@ model! {
         /// Rows per pulled batch.
         "pullBatchSize" pull_batch_size: u32,
         /// The publication to replicate.
-        "publicationName" publication_name: Text,
+        "publicationName" publication_name: String,
         /// The replication mode.
         "replicationMode" replication_mode: ReplicationMode,
         /// The replication slot (for `cdc_only`).
-        "replicationSlotName" replication_slot_name: Text,
+        "replicationSlotName" replication_slot_name: String,
         /// Keep columns' nullability in the destination.
         "allowNullableColumns" allow_nullable_columns: bool,
         /// Parallel workers per table in the initial load.
@@ -417,17 +417,17 @@ model! {
     /// One table replicated by a Postgres pipe.
     pub struct PostgresTableMapping {
         /// The source schema.
-        "sourceSchemaName" source_schema_name: Text,
+        "sourceSchemaName" source_schema_name: String,
         /// The source table.
-        "sourceTable" source_table: Text,
+        "sourceTable" source_table: String,
         /// The destination table.
-        "targetTable" target_table: Text,
+        "targetTable" target_table: String,
         /// Columns not replicated.
-        "excludedColumns" excluded_columns: Vec<Text>,
+        "excludedColumns" excluded_columns: Vec<String>,
         /// Whether `sortingKeys` replaces the primary key as sorting key.
         "useCustomSortingKey" use_custom_sorting_key: bool,
         /// The custom sorting key.
-        "sortingKeys" sorting_keys: Vec<Text>,
+        "sortingKeys" sorting_keys: Vec<String>,
         /// The destination table's engine.
         "tableEngine" table_engine: TableEngineType,
     }
@@ -439,17 +439,17 @@ model! {
         /// The Postgres flavour.
         "type" kind: PostgresType,
         /// The server's host.
-        "host" host: Text,
+        "host" host: String,
         /// The server's port.
         "port" port: u16,
         /// The database to replicate.
-        "database" database: Text,
+        "database" database: String,
         /// How to authenticate (`basic` or `IAM_ROLE`).
         "authentication" authentication: Authentication,
         /// The IAM role for `IAM_ROLE`.
-        "iamRole" iam_role: Text,
+        "iamRole" iam_role: String,
         /// CA certificate (PEM) to verify the server.
-        "caCertificate" ca_certificate: Text,
+        "caCertificate" ca_certificate: String,
         /// User name and password (requests only).
         "credentials" credentials: Credentials,
         /// Replication settings.

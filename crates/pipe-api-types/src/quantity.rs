@@ -5,9 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serializer};
 
-use crate::codec::Codec;
-use crate::read::{Read, Reader};
-use crate::write::{Written, write_str};
+use crate::codec::{Number, serialize_number};
 
 /// A resource amount in its field's unit (millicores, or gigabytes of memory), read from a number
 /// or a Kubernetes quantity string. A value read as a string is written back as that string.
@@ -100,93 +98,43 @@ pub fn parse_kubernetes_quantity(text: &str) -> Option<f64> {
 
 /// Reads a number (already in the field's unit) or a quantity string, converted with `per_unit`
 /// base amounts per field unit.
-fn decode_quantity<'de, D: Deserializer<'de>>(deserializer: D, per_unit: f64) -> Result<Option<Quantity>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Wire {
-        Number(f64),
-        Text(String),
-    }
-    // Untagged buffering is fine here: the value is one scalar.
-    match Option::<Wire>::deserialize(deserializer)? {
-        None => Ok(None),
-        Some(Wire::Number(value)) => Ok(Some(Quantity::new(value))),
-        Some(Wire::Text(text)) => match parse_kubernetes_quantity(&text) {
-            Some(base) => Ok(Some(Quantity { value: base / per_unit, text: Some(text.into()) })),
-            // A quirk never breaks a read: the text is kept, and the value is not a number.
-            None => Ok(Some(Quantity { value: f64::NAN, text: Some(text.into()) })),
-        },
-    }
+fn deserialize_quantity<'de, D: Deserializer<'de>>(d: D, per_unit: f64) -> Result<Option<Quantity>, D::Error> {
+    Ok(match Number::deserialize(d)? {
+        Number::Null => None,
+        Number::Value(value) => Some(Quantity::new(value)),
+        // A quirk never breaks a read: text that is no quantity is kept, its value not a number.
+        Number::Text(text) => {
+            let value = parse_kubernetes_quantity(&text).map_or(f64::NAN, |base| base / per_unit);
+            Some(Quantity { value, text: Some(text.into()) })
+        }
+    })
 }
 
-/// [`decode_quantity`] for the direct reader.
-fn read_quantity(reader: &mut Reader<'_>, per_unit: f64) -> Read<Option<Quantity>> {
-    if reader.null()? {
-        return Ok(None);
-    }
-    if !reader.next_is_string()? {
-        return reader.f64().map(|value| Some(Quantity::new(value)));
-    }
-    let text = reader.string()?;
-    let text: &str = &text;
-    let value = parse_kubernetes_quantity(text).map_or(f64::NAN, |base| base / per_unit);
-    Ok(Some(Quantity { value, text: Some(text.into()) }))
-}
-
-fn encode_quantity<S: Serializer>(value: &Quantity, serializer: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn serialize_quantity<S: Serializer>(value: &Quantity, s: S) -> Result<S::Ok, S::Error> {
     match &value.text {
-        Some(text) => serializer.serialize_str(text),
-        None => crate::codec::encode_number(value.value, serializer),
+        Some(text) => s.serialize_str(text),
+        None => serialize_number(value.value, s),
     }
-}
-
-/// [`encode_quantity`] for the direct writer.
-fn write_quantity(value: &Quantity, out: &mut Vec<u8>) -> Written {
-    match &value.text {
-        Some(text) => write_str(out, text),
-        None => crate::codec::write_number(value.value, out),
-    }
-    Ok(())
 }
 
 /// `replicaCpuMillicores`: a number of millicores, or a quantity of cores (`"500m"` is 500).
-pub(crate) struct Millicores;
+pub(crate) mod millicores {
+    use super::*;
 
-impl Codec<Quantity> for Millicores {
-    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Quantity>, D::Error> {
-        decode_quantity(deserializer, 1e-3)
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Quantity>, D::Error> {
+        deserialize_quantity(d, 1e-3)
     }
 
-    fn read(reader: &mut Reader<'_>) -> Read<Option<Quantity>> {
-        read_quantity(reader, 1e-3)
-    }
-
-    fn encode<S: Serializer>(value: &Quantity, serializer: S) -> Result<S::Ok, S::Error> {
-        encode_quantity(value, serializer)
-    }
-
-    fn write(value: &Quantity, out: &mut Vec<u8>) -> Written {
-        write_quantity(value, out)
-    }
+    pub(crate) use super::serialize_quantity as serialize;
 }
 
 /// `replicaMemoryGb`: a number of gigabytes, or a quantity of bytes (`"2Gi"` is 2).
-pub(crate) struct Gigabytes;
+pub(crate) mod gigabytes {
+    use super::*;
 
-impl Codec<Quantity> for Gigabytes {
-    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Quantity>, D::Error> {
-        decode_quantity(deserializer, 1_073_741_824.0)
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Quantity>, D::Error> {
+        deserialize_quantity(d, 1_073_741_824.0)
     }
 
-    fn read(reader: &mut Reader<'_>) -> Read<Option<Quantity>> {
-        read_quantity(reader, 1_073_741_824.0)
-    }
-
-    fn encode<S: Serializer>(value: &Quantity, serializer: S) -> Result<S::Ok, S::Error> {
-        encode_quantity(value, serializer)
-    }
-
-    fn write(value: &Quantity, out: &mut Vec<u8>) -> Written {
-        write_quantity(value, out)
-    }
+    pub(crate) use super::serialize_quantity as serialize;
 }

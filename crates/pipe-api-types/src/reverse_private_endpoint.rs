@@ -1,6 +1,6 @@
 //! Reverse private endpoints: private network paths that pipes use to reach their sources.
 
-use crate::{ReversePrivateEndpointId, ServiceId, Text};
+use crate::{ReversePrivateEndpointId, ServiceId};
 
 open_enum! {
     /// The kind of reverse private endpoint.
@@ -56,25 +56,25 @@ model! {
         /// The service that owns it.
         "serviceId" service_id: ServiceId,
         /// What it is for.
-        "description" description: Text,
+        "description" description: String,
         /// Its kind.
         "type" kind: ReversePrivateEndpointType,
         /// The VPC endpoint service name (`VPC_ENDPOINT_SERVICE`).
-        "vpcEndpointServiceName" vpc_endpoint_service_name: Text,
+        "vpcEndpointServiceName" vpc_endpoint_service_name: String,
         /// The VPC resource configuration id (`VPC_RESOURCE`).
-        "vpcResourceConfigurationId" vpc_resource_configuration_id: Text,
+        "vpcResourceConfigurationId" vpc_resource_configuration_id: String,
         /// The VPC resource share ARN (`VPC_RESOURCE`).
-        "vpcResourceShareArn" vpc_resource_share_arn: Text,
+        "vpcResourceShareArn" vpc_resource_share_arn: String,
         /// The MSK cluster ARN (`MSK_MULTI_VPC`).
-        "mskClusterArn" msk_cluster_arn: Text,
+        "mskClusterArn" msk_cluster_arn: String,
         /// The MSK authentication (`MSK_MULTI_VPC`).
         "mskAuthentication" msk_authentication: MskAuthentication,
         /// The endpoint's id at the cloud provider.
-        "endpointId" endpoint_id: Text,
+        "endpointId" endpoint_id: String,
         /// DNS names of the endpoint.
-        "dnsNames" dns_names: Vec<Text>,
+        "dnsNames" dns_names: Vec<String>,
         /// Private DNS names of the endpoint.
-        "privateDnsNames" private_dns_names: Vec<Text>,
+        "privateDnsNames" private_dns_names: Vec<String>,
         /// The endpoint's status.
         "status" status: ReversePrivateEndpointStatus,
     }

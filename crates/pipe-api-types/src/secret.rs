@@ -47,19 +47,6 @@ impl Serialize for Secret {
     }
 }
 
-impl crate::read::FromJson for Secret {
-    fn read_json(reader: &mut crate::read::Reader<'_>) -> crate::read::Read<Self> {
-        String::read_json(reader).map(Secret::new)
-    }
-}
-
-impl crate::write::ToJson for Secret {
-    fn write_json(&self, out: &mut Vec<u8>) -> crate::write::Written {
-        crate::write::write_str(out, &self.0);
-        Ok(())
-    }
-}
-
 impl<'de> Deserialize<'de> for Secret {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(Secret::new)

@@ -2,8 +2,8 @@
 
 use time::OffsetDateTime;
 
-use crate::codec::{Decimal, Rfc3339};
-use crate::{IpAccessEntry, ServiceId, Text};
+use crate::codec::{decimal, rfc3339};
+use crate::{IpAccessEntry, ServiceId};
 
 open_enum! {
     /// The protocol of a service endpoint.
@@ -23,11 +23,11 @@ model! {
         /// The protocol spoken there.
         "protocol" protocol: EndpointProtocol,
         /// The host name.
-        "host" host: Text,
+        "host" host: String,
         /// The port.
         "port" port: u16,
         /// The user name to connect with; real servers often send `null`.
-        "username" username: Text,
+        "username" username: String,
     }
 }
 
@@ -37,19 +37,19 @@ model! {
         /// The service's id.
         required "id" id: ServiceId,
         /// The service's name.
-        "name" name: Text,
+        "name" name: String,
         /// The database engine version.
-        "engineVersion" engine_version: Text,
+        "engineVersion" engine_version: String,
         /// Where the service can be reached.
         "endpoints" endpoints: Vec<ServiceEndpoint>,
         /// Minimum total memory, in GB.
-        "minTotalMemoryGb" min_total_memory_gb: f64 as Decimal,
+        "minTotalMemoryGb" min_total_memory_gb: f64 as decimal,
         /// Maximum total memory, in GB.
-        "maxTotalMemoryGb" max_total_memory_gb: f64 as Decimal,
+        "maxTotalMemoryGb" max_total_memory_gb: f64 as decimal,
         /// Minimum memory per replica, in GB.
-        "minReplicaMemoryGb" min_replica_memory_gb: f64 as Decimal,
+        "minReplicaMemoryGb" min_replica_memory_gb: f64 as decimal,
         /// Maximum memory per replica, in GB.
-        "maxReplicaMemoryGb" max_replica_memory_gb: f64 as Decimal,
+        "maxReplicaMemoryGb" max_replica_memory_gb: f64 as decimal,
         /// Number of replicas.
         "numReplicas" num_replicas: u32,
         /// Whether the service idles when unused.
@@ -59,30 +59,30 @@ model! {
         /// Where the service may be reached from.
         "ipAccessList" ip_access_list: Vec<IpAccessEntry>,
         /// When the service was created.
-        "createdAt" created_at: OffsetDateTime as Rfc3339,
+        "createdAt" created_at: OffsetDateTime as rfc3339,
         /// The customer-managed encryption key.
-        "encryptionKey" encryption_key: Text,
+        "encryptionKey" encryption_key: String,
         /// The role assumed to use the encryption key.
-        "encryptionAssumedRoleIdentifier" encryption_assumed_role_identifier: Text,
+        "encryptionAssumedRoleIdentifier" encryption_assumed_role_identifier: String,
         /// The service's IAM role.
-        "iamRole" iam_role: Text,
+        "iamRole" iam_role: String,
         /// Private endpoints attached to the service.
-        "privateEndpointIds" private_endpoint_ids: Vec<Text>,
+        "privateEndpointIds" private_endpoint_ids: Vec<String>,
         /// Private endpoints that may be attached.
-        "availablePrivateEndpointIds" available_private_endpoint_ids: Vec<Text>,
+        "availablePrivateEndpointIds" available_private_endpoint_ids: Vec<String>,
         /// The data warehouse the service belongs to.
-        "dataWarehouseId" data_warehouse_id: Text,
+        "dataWarehouseId" data_warehouse_id: String,
         /// Whether this is the warehouse's primary service.
         "isPrimary" is_primary: bool,
         /// Whether the service is read-only.
         "isReadonly" is_readonly: bool,
         /// The bring-your-own-cloud deployment id.
-        "byocId" byoc_id: Text,
+        "byocId" byoc_id: String,
         /// Whether transparent data encryption is on.
         "hasTransparentDataEncryption" has_transparent_data_encryption: bool,
         /// The transparent data encryption key's id.
-        "transparentDataEncryptionKeyId" transparent_data_encryption_key_id: Text,
+        "transparentDataEncryptionKeyId" transparent_data_encryption_key_id: String,
         /// The encryption role's id.
-        "encryptionRoleId" encryption_role_id: Text,
+        "encryptionRoleId" encryption_role_id: String,
     }
 }

@@ -7,18 +7,14 @@ use serde::de::{Deserialize, Deserializer, Visitor};
 use serde::ser::SerializeMap;
 use serde_json::value::RawValue;
 
-use crate::Text;
-
 /// The fields of one JSON object that its model does not know, in the order received.
 ///
-/// Each value is kept as the exact JSON text the server sent (not parsed into a tree, which keeps
-/// decoding fast; read from a response, it is a range of the response body like any [`Text`]),
-/// and written back unchanged after the known fields. `Debug` shows only the names: an unknown
-/// field may carry a credential.
+/// Each value is kept as the exact JSON text the server sent (not parsed into a tree, which
+/// would reorder keys and round numbers), and written back unchanged after the known fields.
+/// `Debug` shows only the names: an unknown field may carry a credential.
 #[derive(Clone, Default)]
 pub struct UnknownFields {
-    /// Names and raw JSON texts; every text is one valid JSON value.
-    entries: Vec<(Text, Text)>,
+    entries: Vec<(String, Box<RawValue>)>,
 }
 
 impl UnknownFields {
@@ -40,7 +36,7 @@ impl UnknownFields {
     /// The raw JSON text of the field `name`, if it was received: `"zstd"` (with its quotes),
     /// `[1,2]`, `{"a":null}`.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.entries.iter().rev().find(|(key, _)| key == name).map(|(_, value)| value.as_str())
+        self.entries.iter().rev().find(|(key, _)| key == name).map(|(_, value)| value.get())
     }
 
     /// The field `name` parsed as a JSON value.
@@ -55,84 +51,41 @@ impl UnknownFields {
 
     /// Every unknown field as a name and its raw JSON text.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.entries.iter().map(|(key, value)| (key.as_str(), value.as_str()))
+        self.entries.iter().map(|(key, value)| (key.as_str(), value.get()))
     }
 
     /// Sets the field `name` to `value`, replacing an earlier value of the same name. This is
     /// how a request sends a field this crate does not model yet.
     pub fn insert(&mut self, name: impl Into<String>, value: &impl serde::Serialize) -> serde_json::Result<()> {
-        let raw = serde_json::to_string(value)?;
+        let raw = serde_json::value::to_raw_value(value)?;
         let name: String = name.into();
         self.entries.retain(|(key, _)| *key != name);
-        self.entries.push((Text::from(name), Text::from(raw)));
+        self.entries.push((name, raw));
         Ok(())
     }
 
     /// Removes the field `name`, returning its raw JSON text.
-    pub fn remove(&mut self, name: &str) -> Option<Text> {
+    pub fn remove(&mut self, name: &str) -> Option<String> {
         let index = self.entries.iter().position(|(key, _)| key == name)?;
-        Some(self.entries.remove(index).1)
+        Some(String::from(Box::<str>::from(self.entries.remove(index).1)))
     }
 
-    /// Keeps a field as read; `raw` must be one valid JSON value. Repeated names are all kept,
-    /// in order (as received; `get` sees the last, as JSON readers do); no search here, so
-    /// hostile input cannot make a read quadratic.
-    pub(crate) fn insert_raw(&mut self, name: Text, raw: Text) {
+    /// Keeps a field as read. Repeated names are all kept, in order (as received; `get` sees
+    /// the last, as JSON readers do); no search here, so hostile input cannot make a read
+    /// quadratic.
+    pub(crate) fn insert_raw(&mut self, name: String, raw: Box<RawValue>) {
         self.entries.push((name, raw));
     }
 
     /// Writes every field into a map being serialized.
-    pub(crate) fn write_entries<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
-        for (key, value) in &self.entries {
-            // Borrowing the text as a `RawValue` checks it again; every text kept is valid
-            // JSON, so this fails only if that promise was broken.
-            let raw: &RawValue = serde_json::from_str(value.as_str()).map_err(serde::ser::Error::custom)?;
-            map.serialize_entry(key, raw)?;
-        }
-        Ok(())
-    }
-}
-
-impl UnknownFields {
-    /// [`UnknownFields::write_entries`] for the direct writer: `,"name":raw` for each field.
-    /// Every object written asks, and a request has none: that answer costs no call.
-    #[inline(always)]
-    pub(crate) fn write_json_entries(&self, out: &mut Vec<u8>, first: bool) {
-        if !self.entries.is_empty() {
-            self.write_json_entries_out_of_line(out, first);
-        }
-    }
-
-    fn write_json_entries_out_of_line(&self, out: &mut Vec<u8>, mut first: bool) {
-        for (key, value) in &self.entries {
-            if !first {
-                out.push(b',');
-            }
-            first = false;
-            crate::write::write_str(out, key);
-            out.push(b':');
-            out.extend_from_slice(value.as_bytes());
-        }
-    }
-}
-
-/// The raw JSON text of one unknown field's value, as the serde path reads it: a range of the
-/// shared body when the input lends it (`serde_json::from_str`), else its own copy.
-pub(crate) struct RawText(pub(crate) Text);
-
-impl<'de> Deserialize<'de> for RawText {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        // `Box<RawValue>` works with every serde_json deserializer; its text is then taken
-        // over as is, without a copy.
-        let raw = Box::<RawValue>::deserialize(deserializer)?;
-        Ok(RawText(Text::from(String::from(Box::<str>::from(raw)))))
+    pub(crate) fn serialize_entries<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+        self.entries.iter().try_for_each(|(key, value)| map.serialize_entry(key, value))
     }
 }
 
 impl PartialEq for UnknownFields {
     fn eq(&self, other: &Self) -> bool {
-        self.entries.len() == other.entries.len()
-            && self.entries.iter().zip(&other.entries).all(|((ka, va), (kb, vb))| ka == kb && va == vb)
+        self.iter().eq(other.iter())
     }
 }
 
@@ -145,17 +98,13 @@ impl fmt::Debug for UnknownFields {
 /// An object key, borrowed from the input when it can be (no allocation for known names).
 pub(crate) struct FieldName<'de>(Cow<'de, str>);
 
-impl<'de> FieldName<'de> {
+impl FieldName<'_> {
     pub(crate) fn as_str(&self) -> &str {
         &self.0
     }
 
-    /// The name to keep: a range of the shared body when it can be (see [`Text`]).
-    pub(crate) fn into_text(self) -> Text {
-        match self.0 {
-            Cow::Borrowed(name) => Text::from_input(name),
-            Cow::Owned(name) => Text::from(name),
-        }
+    pub(crate) fn into_string(self) -> String {
+        self.0.into_owned()
     }
 }
 

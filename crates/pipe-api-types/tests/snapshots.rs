@@ -18,7 +18,7 @@ fn destination(table: &str) -> Destination {
         .table_definition(
             TableDefinition::default()
                 .engine(TableEngine::default().kind(TableEngineType::MergeTree))
-                .sorting_key(["id".into()])
+                .sorting_key(["id"])
                 .partition_by("toYYYYMM(at)"),
         )
         .columns([DestinationColumn::new("id", "String"), DestinationColumn::new("at", "DateTime64(3)")])
@@ -106,7 +106,7 @@ fn create_pipe_postgres() {
             .source_schema_name("public")
             .source_table("orders")
             .target_table("public_orders")
-            .excluded_columns(["card_number".into()])]);
+            .excluded_columns(["card_number"])]);
     let request = CreatePipeRequest::new(
         "shop-cdc",
         PipeSource::default().postgres(postgres),

@@ -1,7 +1,6 @@
 //! `GET /api/v2/alerts`.
 
 use http::{HeaderMap, Method};
-use pipe_api_types::read::{Bail, FromJson, Read, Reader};
 use pipe_api_types::{Alert, PaginationMeta, Rule, ValidationErrors, Violation};
 use serde::Deserialize;
 
@@ -53,20 +52,6 @@ pub struct AlertPage {
     /// How many alerts exist in all, when the server says (`meta.total` or `X-Total-Count`).
     #[serde(skip)]
     pub total: Option<u64>,
-}
-
-/// Reads as the derived `Deserialize` does: `data` required, other members skipped, a repeated
-/// one refused.
-impl FromJson for AlertPage {
-    fn read_json(reader: &mut Reader<'_>) -> Read<Self> {
-        let (mut alerts, mut meta) = (None, None);
-        reader.object(|reader, key| match &*key {
-            "data" => reader.read_once(&mut alerts),
-            "meta" => reader.read_once(&mut meta),
-            _ => reader.skip_value(),
-        })?;
-        Ok(AlertPage { alerts: alerts.ok_or(Bail)?, meta: meta.flatten(), total: None })
-    }
 }
 
 impl Endpoint for ListAlerts {

@@ -1,0 +1,107 @@
+//! [`IntoField`]: what a model's setter accepts for a field, so that a setter takes what a user
+//! writes: `.port(5432)`, `.replicas(2)`, `.name("orders")`, `.topics(["a", "b"])`.
+
+use std::borrow::Cow;
+
+use time::{OffsetDateTime, PrimitiveDateTime};
+
+use crate::{Quantity, Secret};
+
+/// A value a setter of a `T` field accepts. Implemented for `T` itself and for the obvious
+/// conversions: text for `String` (and for open enums and [`Secret`]), any iterable of accepted
+/// items for a list, an integer literal for a number field.
+///
+/// Each number type accepts only itself (plus `i32` for `f64`), so that an integer literal needs
+/// no suffix: `.port(5432)` infers `u16`. A generic `impl Into<u16>` would not.
+pub trait IntoField<T> {
+    /// The field's value.
+    fn into_field(self) -> T;
+}
+
+/// Each type accepts itself.
+macro_rules! itself {
+    ($($ty:ty),*) => {
+        $(
+            impl IntoField<$ty> for $ty {
+                fn into_field(self) -> $ty {
+                    self
+                }
+            }
+        )*
+    };
+}
+
+itself!(String, bool, u16, u32, u64, i64, f64, OffsetDateTime, PrimitiveDateTime, Secret, Quantity);
+
+impl IntoField<String> for &str {
+    fn into_field(self) -> String {
+        self.to_owned()
+    }
+}
+
+impl IntoField<String> for &String {
+    fn into_field(self) -> String {
+        self.clone()
+    }
+}
+
+impl IntoField<String> for Box<str> {
+    fn into_field(self) -> String {
+        self.into()
+    }
+}
+
+impl IntoField<String> for Cow<'_, str> {
+    fn into_field(self) -> String {
+        self.into_owned()
+    }
+}
+
+/// An integer literal for a decimal field (`.threshold(100)`).
+impl IntoField<f64> for i32 {
+    fn into_field(self) -> f64 {
+        f64::from(self)
+    }
+}
+
+impl IntoField<Secret> for &str {
+    fn into_field(self) -> Secret {
+        Secret::new(self)
+    }
+}
+
+impl IntoField<Secret> for String {
+    fn into_field(self) -> Secret {
+        Secret::new(self)
+    }
+}
+
+impl IntoField<Quantity> for u32 {
+    fn into_field(self) -> Quantity {
+        Quantity::from(self)
+    }
+}
+
+impl IntoField<Quantity> for f64 {
+    fn into_field(self) -> Quantity {
+        Quantity::from(self)
+    }
+}
+
+/// Any iterable of accepted items for a list: `["a", "b"]`, `vec![role]`, an iterator.
+impl<I, T> IntoField<Vec<T>> for I
+where
+    I: IntoIterator,
+    I::Item: IntoField<T>,
+{
+    fn into_field(self) -> Vec<T> {
+        self.into_iter().map(IntoField::into_field).collect()
+    }
+}
+
+/// A boxed part (a pipe's source kinds) from the part itself.
+impl<T> IntoField<Box<T>> for T {
+    fn into_field(self) -> Box<T> {
+        Box::new(self)
+    }
+}
