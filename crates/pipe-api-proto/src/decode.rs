@@ -4,8 +4,8 @@
 //! Why a budget: a hostile body of minimal elements (`[{"id":""},...]`, 10 bytes each) would
 //! decode into models of hundreds of bytes each, a gigabyte from a 16 MiB body. The budget is
 //! carried by a thin wrapper around serde_json's deserializer (no global or thread-local state):
-//! each object, array element and object member charges the memory its decoded form takes, and
-//! the decode stops with an error once the body's budget is spent.
+//! each object, list slot, text and kept unknown field charges the memory its decoded form
+//! takes, and the decode stops with an error once the body's budget is spent.
 
 use std::cell::Cell;
 use std::fmt;
@@ -14,16 +14,19 @@ use std::mem::size_of;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// How many bytes of decoded values a body may become, per byte of body. Real answers need
-/// about three (`memory` section of `cargo bench -p pipe-api-tests --bench ratios`); a hostile
+/// about two (`memory` section of `cargo bench -p pipe-api-tests --bench ratios`); a hostile
 /// body of minimal elements would need seventy and more.
-pub const DECODED_BYTES_PER_BODY_BYTE: usize = 16;
+pub const DECODED_BYTES_PER_BODY_BYTE: usize = 6;
 
 /// The budget of any body, however small: one of every model fits.
 const MIN_BUDGET: usize = 64 * 1024;
 
-/// What one object member costs beyond its value: an unknown field keeps its name and its raw
-/// text in two allocations and a list entry.
-const MEMBER_COST: usize = 64;
+/// What a kept unknown field costs beyond its text: its name and its raw text in two
+/// allocations, and an entry in the object's list.
+const UNKNOWN_FIELD_COST: usize = 64;
+
+/// What an allocation costs beyond its bytes (the allocator's header and rounding).
+const ALLOCATION_COST: usize = 16;
 
 /// Where and why a body did not decode.
 pub(crate) struct Failure {
@@ -43,7 +46,7 @@ pub(crate) fn decode<T: DeserializeOwned>(body: &[u8]) -> Result<T, Failure> {
     };
     let budget = Budget::for_body(body);
     let mut json = serde_json::Deserializer::from_slice(body);
-    let tracked = serde_path_to_error::deserialize::<_, T>(Budgeted { inner: &mut json, budget: &budget });
+    let tracked = serde_path_to_error::deserialize::<_, T>(Budgeted::new(&mut json, &budget));
     let (path, message) = match tracked {
         Err(tracked) => (tracked.path().to_string(), tracked.into_inner().to_string()),
         Ok(_) => (".".to_owned(), first.to_string()),
@@ -54,7 +57,7 @@ pub(crate) fn decode<T: DeserializeOwned>(body: &[u8]) -> Result<T, Failure> {
 fn decode_budgeted<T: DeserializeOwned>(body: &[u8]) -> Result<T, serde_json::Error> {
     let budget = Budget::for_body(body);
     let mut json = serde_json::Deserializer::from_slice(body);
-    let value = T::deserialize(Budgeted { inner: &mut json, budget: &budget })?;
+    let value = T::deserialize(Budgeted::new(&mut json, &budget))?;
     json.end()?;
     Ok(value)
 }
@@ -87,11 +90,22 @@ impl Budget {
 struct Budgeted<'b, X> {
     inner: X,
     budget: &'b Budget,
+    /// Whether text read here is kept: not for an object's key, which a model matches against
+    /// its field names (an unknown field's name is charged with its value).
+    keeps_text: bool,
 }
 
 impl<'b, X> Budgeted<'b, X> {
+    fn new(inner: X, budget: &'b Budget) -> Self {
+        Budgeted { inner, budget, keeps_text: true }
+    }
+
     fn wrap<Y>(&self, inner: Y) -> Budgeted<'b, Y> {
-        Budgeted { inner, budget: self.budget }
+        Budgeted { inner, budget: self.budget, keeps_text: self.keeps_text }
+    }
+
+    fn charge_text<E: de::Error>(&self, len: usize) -> Result<(), E> {
+        if self.keeps_text && len > 0 { self.budget.charge(len + ALLOCATION_COST) } else { Ok(()) }
     }
 }
 
@@ -140,12 +154,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Budgeted<'_, D> {
     }
 
     /// Not wrapped: serde_json reads a raw value (an unknown field's text) through a newtype
-    /// of its own, whose size is bounded by the body and which must see serde_json's own access.
+    /// of its own, which must see serde_json's own access. Its text is charged as a kept
+    /// unknown field.
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
+        self.budget.charge(UNKNOWN_FIELD_COST)?;
         self.inner.deserialize_newtype_struct(name, visitor)
     }
 
@@ -175,8 +191,23 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Budgeted<'_, V> {
     visit_scalars! {
         visit_bool(bool), visit_i8(i8), visit_i16(i16), visit_i32(i32), visit_i64(i64), visit_i128(i128),
         visit_u8(u8), visit_u16(u16), visit_u32(u32), visit_u64(u64), visit_u128(u128), visit_f32(f32),
-        visit_f64(f64), visit_char(char), visit_str(&str), visit_borrowed_str(&'de str), visit_string(String),
-        visit_bytes(&[u8]), visit_borrowed_bytes(&'de [u8]), visit_byte_buf(Vec<u8>),
+        visit_f64(f64), visit_char(char), visit_bytes(&[u8]), visit_borrowed_bytes(&'de [u8]),
+        visit_byte_buf(Vec<u8>),
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        self.charge_text(v.len())?;
+        self.inner.visit_str(v)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        self.charge_text(v.len())?;
+        self.inner.visit_borrowed_str(v)
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        self.charge_text(v.len())?;
+        self.inner.visit_string(v)
     }
 
     fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
@@ -241,13 +272,12 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Budgeted<'_, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Self::Error> {
-        self.budget.charge(MEMBER_COST)?;
-        let seed = self.wrap(seed);
+        let seed = Budgeted { keeps_text: false, ..self.wrap(seed) };
         self.inner.next_key_seed(seed)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Self::Error> {
-        let seed = self.wrap(seed);
+        let seed = Budgeted { keeps_text: true, ..self.wrap(seed) };
         self.inner.next_value_seed(seed)
     }
 
