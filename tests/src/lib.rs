@@ -28,7 +28,7 @@ pub fn ids() -> (OrganizationId, ServiceId, PipeId) {
 pub const FAST_RETRY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(4);
 
 /// The real retry decisions with waits of milliseconds: at most 3 attempts, server hints
-/// honoured up to 1 s, [`FAST_RETRY_DEADLINE`] in all.
+/// honoured up to 1 s, [`FAST_RETRY_DEADLINE`] in all, an attempt started only with 1 s left.
 pub fn fast_retries() -> RetryPolicy {
     let mut policy = RetryPolicy::default();
     policy.max_attempts = 3;
@@ -36,6 +36,7 @@ pub fn fast_retries() -> RetryPolicy {
     policy.max_delay = std::time::Duration::from_millis(10);
     policy.max_server_delay = std::time::Duration::from_secs(1);
     policy.deadline = FAST_RETRY_DEADLINE;
+    policy.min_attempt_time = std::time::Duration::from_secs(1);
     policy
 }
 

@@ -21,6 +21,9 @@ pub enum Error {
     Api(Box<ApiError>),
     /// The server answered 2xx with a body that does not decode.
     Decode(Box<DecodeError>),
+    /// The call ended before an attempt that could not have finished before its deadline;
+    /// nothing was sent.
+    NotSent(crate::call::NotSent),
 }
 
 impl Error {
@@ -31,6 +34,7 @@ impl Error {
             Error::Transport(e) => e.operation,
             Error::Api(e) => e.operation,
             Error::Decode(e) => e.operation,
+            Error::NotSent(e) => e.operation(),
         }
     }
 
@@ -39,7 +43,7 @@ impl Error {
         match self {
             Error::Api(e) => e.request_id(),
             Error::Decode(e) => e.request_id(),
-            Error::Build(_) | Error::Transport(_) => None,
+            Error::Build(_) | Error::Transport(_) | Error::NotSent(_) => None,
         }
     }
 
@@ -48,7 +52,7 @@ impl Error {
         match self {
             Error::Api(e) => Some(e.status),
             Error::Decode(e) => Some(e.status),
-            Error::Build(_) | Error::Transport(_) => None,
+            Error::Build(_) | Error::Transport(_) | Error::NotSent(_) => None,
         }
     }
 
@@ -59,14 +63,14 @@ impl Error {
         match self {
             Error::Transport(e) => e.outcome_unknown(),
             Error::Api(e) => e.outcome_unknown(),
-            Error::Build(_) | Error::Decode(_) => false,
+            Error::Build(_) | Error::Decode(_) | Error::NotSent(_) => false,
         }
     }
 
     /// How many attempts were made (1 unless a driver retried).
     pub fn attempts(&self) -> u32 {
         match self {
-            Error::Build(_) => 0,
+            Error::Build(_) | Error::NotSent(_) => 0,
             Error::Transport(e) => e.attempts,
             Error::Api(e) => e.attempts,
             Error::Decode(e) => e.attempts,
@@ -76,7 +80,7 @@ impl Error {
     /// Records how many attempts a driver made before giving up with this error.
     pub fn with_attempts(mut self, attempts: u32) -> Self {
         match &mut self {
-            Error::Build(_) => {}
+            Error::Build(_) | Error::NotSent(_) => {}
             Error::Transport(e) => e.attempts = attempts,
             Error::Api(e) => e.attempts = attempts,
             Error::Decode(e) => e.attempts = attempts,
@@ -92,6 +96,7 @@ impl fmt::Display for Error {
             Error::Transport(e) => e.fmt(f),
             Error::Api(e) => e.fmt(f),
             Error::Decode(e) => e.fmt(f),
+            Error::NotSent(e) => e.fmt(f),
         }
     }
 }
@@ -103,6 +108,7 @@ impl StdError for Error {
             Error::Transport(e) => Some(e),
             Error::Api(e) => Some(&**e),
             Error::Decode(e) => Some(&**e),
+            Error::NotSent(e) => Some(e),
         }
     }
 }

@@ -46,6 +46,7 @@
 
 mod api;
 mod auth;
+pub mod call;
 mod decode;
 mod endpoint;
 mod endpoints;

@@ -377,8 +377,10 @@ impl<'a> Attempt<'a> {
 /// 5. The delay: the one the server asks for ([`RetryHints::requested_delay`]), exactly, or
 ///    [`StopReason::ServerDelayTooLong`] when it exceeds `max_server_delay`; without hints,
 ///    full-jitter exponential backoff `jitter * min(max_delay, base_delay * 2^(attempt-1))`.
-/// 6. `elapsed + delay > deadline`: [`StopReason::DeadlineExceeded`]; else
-///    [`Decision::RetryAfter`] the delay.
+/// 6. `elapsed + delay + min_attempt_time > deadline`: [`StopReason::DeadlineExceeded`] (an
+///    attempt that could not finish in time is never started: a create sent with no time left
+///    may be carried out while the caller sees a timeout); else [`Decision::RetryAfter`] the
+///    delay.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct RetryPolicy {
@@ -392,6 +394,9 @@ pub struct RetryPolicy {
     pub max_server_delay: Duration,
     /// The overall deadline, counted from the start of the first attempt (default 60 s).
     pub deadline: Duration,
+    /// The least time an attempt is given: one that would start with less time left before the
+    /// deadline is not started (default 5 s; a deadline shorter than this allows one attempt).
+    pub min_attempt_time: Duration,
 }
 
 impl Default for RetryPolicy {
@@ -402,6 +407,7 @@ impl Default for RetryPolicy {
             max_delay: Duration::from_secs(8),
             max_server_delay: Duration::from_secs(30),
             deadline: Duration::from_secs(60),
+            min_attempt_time: Duration::from_secs(5),
         }
     }
 }
@@ -458,10 +464,19 @@ impl RetryPolicy {
             Some(requested) => requested,
             None => self.backoff(attempt.attempt, jitter.next_unit()),
         };
-        match attempt.elapsed.checked_add(delay) {
-            Some(end) if end <= self.deadline => Decision::RetryAfter(delay),
-            _ => Decision::Stop(StopReason::DeadlineExceeded),
+        if self.leaves_time_for_an_attempt(attempt.elapsed.saturating_add(delay)) {
+            Decision::RetryAfter(delay)
+        } else {
+            Decision::Stop(StopReason::DeadlineExceeded)
         }
+    }
+
+    /// Whether an attempt starting `elapsed` after the first still has `min_attempt_time`
+    /// before the deadline (or the whole deadline, when that is shorter: the first attempt is
+    /// always possible).
+    pub fn leaves_time_for_an_attempt(&self, elapsed: Duration) -> bool {
+        let least = self.min_attempt_time.min(self.deadline);
+        elapsed.checked_add(least).is_some_and(|end| end <= self.deadline)
     }
 
     /// Full-jitter backoff after attempt `attempt` (1-based): `unit * min(max_delay,
@@ -494,15 +509,18 @@ pub fn is_idempotent(method: &Method) -> bool {
 // ---------------------------------------------------------------------------------------------
 
 /// Keeps one credential under `limit` requests per `window` (sliding window over the start
-/// times of the last `limit` requests).
+/// times of the last `limit` requests), with a safety `margin` added to the window: the server
+/// counts arrivals, and a few milliseconds of network jitter must not put `limit + 1` requests
+/// into one of its windows.
 ///
 /// Times are monotonic instants the caller gives as a [`Duration`] since any fixed origin.
 /// Windows are half-open: with a limit of 1 per 10 s, starts at 0 s and 10 s are allowed.
 ///
 /// If the caller always waits [`Pacer::delay_before`] and then [`Pacer::record`]s the instant
-/// it actually starts, no window of length `window` holds more than `limit` starts, and no
-/// wait is longer than needed: it ends when the oldest of the last `limit` starts leaves the
-/// window, or when a [`Pacer::back_off`] ends, whichever is later.
+/// it actually starts (or takes a slot with [`Pacer::reserve`], which does both and serves
+/// callers in the order they ask), no window of length `window + margin` holds more than
+/// `limit` starts, and no wait is longer than needed: it ends when the oldest of the last
+/// `limit` starts leaves that window, or when a [`Pacer::back_off`] ends, whichever is later.
 ///
 /// ```
 /// use std::time::Duration;
@@ -518,6 +536,7 @@ pub fn is_idempotent(method: &Method) -> bool {
 pub struct Pacer {
     limit: u32,
     window: Duration,
+    margin: Duration,
     /// The start times of the last `limit` requests, oldest first.
     starts: VecDeque<Duration>,
     /// No request before this instant (a server's 429 hint).
@@ -529,12 +548,32 @@ impl Pacer {
     pub fn new(limit: u32, window: Duration) -> Self {
         let limit = limit.max(1);
         let capacity = usize::try_from(limit).unwrap_or(usize::MAX).min(64);
-        Self { limit, window, starts: VecDeque::with_capacity(capacity), not_before: Duration::ZERO }
+        Self {
+            limit,
+            window,
+            margin: Duration::ZERO,
+            starts: VecDeque::with_capacity(capacity),
+            not_before: Duration::ZERO,
+        }
     }
 
-    /// The management interface's documented limit: 10 requests per 10 seconds per key.
+    /// The same pacer with `margin` added to its window.
+    #[must_use]
+    pub fn with_margin(mut self, margin: Duration) -> Self {
+        self.margin = margin;
+        self
+    }
+
+    /// The management interface's documented limit, 10 requests per 10 seconds per key, with a
+    /// margin of 1 s: as the server counts them, arrivals up to half a second late or early
+    /// still keep to the limit.
     pub fn management() -> Self {
-        Self::new(10, Duration::from_secs(10))
+        Self::new(10, Duration::from_secs(10)).with_margin(Duration::from_secs(1))
+    }
+
+    /// The safety margin added to the window.
+    pub fn margin(&self) -> Duration {
+        self.margin
     }
 
     /// The most requests per window (at least 1).
@@ -552,7 +591,7 @@ impl Pacer {
     pub fn delay_before(&self, now: Duration) -> Duration {
         let full = usize::try_from(self.limit).is_ok_and(|limit| self.starts.len() >= limit);
         let window_wait = match self.starts.front() {
-            Some(oldest) if full => oldest.saturating_add(self.window).saturating_sub(now),
+            Some(oldest) if full => oldest.saturating_add(self.window).saturating_add(self.margin).saturating_sub(now),
             _ => Duration::ZERO,
         };
         window_wait.max(self.not_before.saturating_sub(now))
@@ -568,6 +607,20 @@ impl Pacer {
         while usize::try_from(self.limit).is_ok_and(|limit| self.starts.len() > limit) {
             self.starts.pop_front();
         }
+    }
+
+    /// Takes the first start at or after `now` that the window and any back-off allow, records
+    /// it, and returns it. Callers that reserve in turn get starts in that order, so no waiting
+    /// caller is overtaken by later ones.
+    pub fn reserve(&mut self, now: Duration) -> Duration {
+        let start = now.saturating_add(self.delay_before(now));
+        self.record(start);
+        start
+    }
+
+    /// When the current back-off ends (zero when there is none).
+    pub fn not_before(&self) -> Duration {
+        self.not_before
     }
 
     /// Applies a server's 429 hint: no request before `now + delay`. An earlier back-off that

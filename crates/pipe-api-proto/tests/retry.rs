@@ -428,23 +428,30 @@ fn empty_hints() {
 #[test]
 fn the_deadline() {
     let policy = RetryPolicy::default();
+    assert_eq!(policy.min_attempt_time, secs(5));
     let get = &Method::GET;
     let exceeded = Decision::Stop(StopReason::DeadlineExceeded);
-    // Backoff 125 ms fits exactly, one nanosecond more does not.
-    let d = decide_full(&policy, get, Outcome::ConnectFailed, 1, secs(60) - ms(125), 0.5);
+    // Backoff 125 ms fits exactly when the attempt after it still has 5 s; a nanosecond more
+    // does not.
+    let d = decide_full(&policy, get, Outcome::ConnectFailed, 1, secs(55) - ms(125), 0.5);
     assert_eq!(d, Decision::RetryAfter(ms(125)));
-    let elapsed = secs(60) - ms(125) + Duration::from_nanos(1);
+    let elapsed = secs(55) - ms(125) + Duration::from_nanos(1);
     assert_eq!(decide_full(&policy, get, Outcome::ConnectFailed, 1, elapsed, 0.5), exceeded);
-    // Past the deadline, even a zero wait stops.
-    assert_eq!(decide_full(&policy, get, Outcome::ConnectFailed, 1, secs(61), 0.0), exceeded);
+    // Past the last useful start, even a zero wait stops.
+    assert_eq!(decide_full(&policy, get, Outcome::ConnectFailed, 1, secs(56), 0.0), exceeded);
     assert_eq!(
-        decide_full(&policy, get, Outcome::ConnectFailed, 1, secs(60), 0.0),
+        decide_full(&policy, get, Outcome::ConnectFailed, 1, secs(55), 0.0),
         Decision::RetryAfter(Duration::ZERO)
     );
-    // A server delay that fits max_server_delay but not the deadline.
+    // A server delay that fits max_server_delay but would leave the attempt too little time.
     let h = hints(&[("Retry-After", "7")]);
-    assert_eq!(decide_full(&policy, get, response(429, &h), 1, secs(55), 0.5), exceeded);
-    assert_eq!(decide_full(&policy, get, response(429, &h), 1, secs(53), 0.5), Decision::RetryAfter(secs(7)));
+    assert_eq!(decide_full(&policy, get, response(429, &h), 1, secs(49), 0.5), exceeded);
+    assert_eq!(decide_full(&policy, get, response(429, &h), 1, secs(48), 0.5), Decision::RetryAfter(secs(7)));
+    // With no minimum, the deadline itself is the bound.
+    let mut bare = RetryPolicy::default();
+    bare.min_attempt_time = Duration::ZERO;
+    assert_eq!(decide_full(&bare, get, response(429, &h), 1, secs(53), 0.5), Decision::RetryAfter(secs(7)));
+    assert_eq!(decide_full(&bare, get, response(429, &h), 1, secs(54), 0.5), exceeded);
     // A huge elapsed does not overflow.
     assert_eq!(decide_full(&policy, get, Outcome::ConnectFailed, 1, Duration::MAX, 0.5), exceeded);
 }
@@ -719,17 +726,26 @@ fn pacer_management_limit() {
     let mut pacer = Pacer::management();
     assert_eq!(pacer.limit(), 10);
     assert_eq!(pacer.window(), secs(10));
+    assert_eq!(pacer.margin(), secs(1));
     for i in 0..10 {
         assert_eq!(pacer.delay_before(secs(i)), Duration::ZERO, "request {i}");
         pacer.record(secs(i));
     }
-    // The 11th waits until the first leaves the window.
-    assert_eq!(pacer.delay_before(ms(9500)), ms(500));
-    assert_eq!(pacer.delay_before(secs(10)), Duration::ZERO);
-    pacer.record(secs(10));
-    // Now the second (at 1 s) is the oldest of the last ten.
-    assert_eq!(pacer.delay_before(secs(10)), secs(1));
+    // The 11th waits until the first leaves the window and its margin.
+    assert_eq!(pacer.delay_before(ms(9500)), ms(1500));
     assert_eq!(pacer.delay_before(secs(11)), Duration::ZERO);
+    pacer.record(secs(11));
+    // Now the second (at 1 s) is the oldest of the last ten.
+    assert_eq!(pacer.delay_before(secs(11)), secs(1));
+    assert_eq!(pacer.delay_before(secs(12)), Duration::ZERO);
+}
+
+#[test]
+fn pacer_reservations_are_served_in_order() {
+    let mut pacer = Pacer::new(2, secs(10));
+    // Five callers ask at once: two start now, the others get the next slots, in order.
+    let starts: Vec<Duration> = (0..5).map(|_| pacer.reserve(Duration::ZERO)).collect();
+    assert_eq!(starts, [secs(0), secs(0), secs(10), secs(10), secs(20)]);
 }
 
 #[test]

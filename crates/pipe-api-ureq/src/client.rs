@@ -1,19 +1,21 @@
-//! The [`Client`]: one method per operation, and the loop that follows proto's retry and
-//! pacing decisions (the only thing here that sleeps).
+//! The [`Client`]: one method per operation, and the loop that drives proto's [`Call`]
+//! (sending and sleeping; every decision is the call's).
 
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use pipe_api_proto::retry::{Attempt, Decision, Outcome, Pacer, RetryHints, RetryPolicy, SeededJitter};
+use pipe_api_proto::call::{Call, Step};
+use pipe_api_proto::retry::{Pacer, RetryPolicy};
 use pipe_api_proto::{
-    AlertPage, Alerting, Api, BuildError, BuildErrorKind, CreateKey, CreatePipe, Endpoint, EndpointExt, Error, GetPipe,
-    GetService, ListAlerts, ListPipes, ListReversePrivateEndpoints, Management, Reply, TransportErrorKind,
-    TransportFailure,
+    AlertPage, Alerting, Api, BuildError, BuildErrorKind, CreateKey, CreatePipe, Endpoint, Error, GetPipe, GetService,
+    ListAlerts, ListPipes, ListReversePrivateEndpoints, Management, Reply,
 };
 use pipe_api_types::{
     CreateKeyRequest, CreateKeyResponse, CreatePipeRequest, OrganizationId, Pipe, PipeId, ReversePrivateEndpoint,
     Service, ServiceId,
 };
+use time::OffsetDateTime;
 
 use crate::transport::UreqTransport;
 
@@ -27,34 +29,45 @@ pub struct Client {
     pub(crate) transport: UreqTransport,
     pub(crate) retry: RetryPolicy,
     pub(crate) pacer: Option<Mutex<Pacer>>,
-    pub(crate) jitter: Mutex<SeededJitter>,
+    /// Seeds each call's jitter, with `calls`, so that concurrent calls back off apart.
+    pub(crate) seed: u64,
+    pub(crate) calls: AtomicU64,
     /// The origin of the monotonic instants given to the pacer.
     pub(crate) origin: Instant,
 }
 
-/// An interface a [`Client`] may have configured. Implemented for [`Management`] and
-/// [`Alerting`].
-pub trait ClientApi: Api + Sized {
-    /// The interface's name in errors.
-    const NAME: &'static str;
+/// An interface a [`Client`] may have configured: [`Management`] or [`Alerting`]. Sealed.
+pub trait ClientApi: Api + private::Configured {}
 
-    /// The client's configuration of this interface, if any.
-    fn of(client: &Client) -> Option<&Self>;
-}
+impl ClientApi for Management {}
+impl ClientApi for Alerting {}
 
-impl ClientApi for Management {
-    const NAME: &'static str = "management";
+mod private {
+    use super::*;
 
-    fn of(client: &Client) -> Option<&Self> {
-        client.management.as_ref()
+    /// How a client finds its configuration of an interface.
+    pub trait Configured: Sized {
+        /// The interface's name in errors.
+        const NAME: &'static str;
+
+        /// The client's configuration of this interface, if any.
+        fn of(client: &Client) -> Option<&Self>;
     }
-}
 
-impl ClientApi for Alerting {
-    const NAME: &'static str = "alerting";
+    impl Configured for Management {
+        const NAME: &'static str = "management";
 
-    fn of(client: &Client) -> Option<&Self> {
-        client.alerting.as_ref()
+        fn of(client: &Client) -> Option<&Self> {
+            client.management.as_ref()
+        }
+    }
+
+    impl Configured for Alerting {
+        const NAME: &'static str = "alerting";
+
+        fn of(client: &Client) -> Option<&Self> {
+            client.alerting.as_ref()
+        }
     }
 }
 
@@ -123,89 +136,40 @@ impl Client {
     }
 
     /// Runs any endpoint (the escape hatch [`pipe_api_proto::Raw`] included) with retries and
-    /// pacing, returning the result with the server's request id.
+    /// pacing, returning the result with the server's request id. Every decision is
+    /// [`Call`]'s; this only sends and sleeps.
     pub fn call<E>(&self, endpoint: &E) -> Result<Reply<E::Output>, Error>
     where
         E: Endpoint,
         E::Api: ClientApi,
     {
-        let operation = endpoint.operation();
-        let api = <E::Api as ClientApi>::of(self).ok_or_else(|| {
-            Error::Build(BuildError::new(operation, BuildErrorKind::NotConfigured(<E::Api as ClientApi>::NAME)))
+        let api = <E::Api as private::Configured>::of(self).ok_or_else(|| {
+            let name = <E::Api as private::Configured>::NAME;
+            Error::Build(BuildError::new(endpoint.operation(), BuildErrorKind::NotConfigured(name)))
         })?;
-        let request = endpoint.build_request(api)?;
-        let method = request.method().clone();
-        let started = Instant::now();
-        let mut attempt = 0;
+        let seed = self.seed ^ self.calls.fetch_add(1, Ordering::Relaxed).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut call = Call::new(endpoint, api, &self.retry, seed, self.now())?;
         loop {
-            attempt += 1;
-            self.pace();
-            let remaining = self.retry.deadline.saturating_sub(started.elapsed());
-            let sent = self.transport.send_within(request.clone(), Some(remaining.max(Duration::from_millis(1))));
-            let (hints, result) = match sent {
-                Ok(response) => {
-                    let hints = RetryHints::from_headers(response.headers());
-                    let status = response.status();
-                    (Some((status, hints)), endpoint.parse_response(response))
+            let step = call.next(self.now(), self.pacer().as_deref_mut());
+            match step {
+                Step::Send { request, timeout } => {
+                    let outcome = self.transport.send_within(request, Some(timeout));
+                    call.receive(outcome, self.now(), OffsetDateTime::now_utc(), self.pacer().as_deref_mut());
                 }
-                Err(error) => (None, Err(Error::Transport(TransportFailure::new(operation, method.clone(), error)))),
-            };
-            let outcome = match (&hints, &result) {
-                (Some((status, hints)), _) => Outcome::Response { status: *status, hints },
-                (None, Err(Error::Transport(failure))) if !failure.error().may_have_reached_server() => {
-                    Outcome::ConnectFailed
-                }
-                (None, Err(Error::Transport(failure)))
-                    if failure.error().kind() == TransportErrorKind::BodyTooLarge =>
-                {
-                    Outcome::ResponseTooLarge
-                }
-                (None, _) => Outcome::FailedAfterSend,
-            };
-            let decision = {
-                let mut jitter = self.jitter.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                let input = Attempt::new(&method, outcome, attempt, started.elapsed(), time::OffsetDateTime::now_utc());
-                self.retry.decide(&input, &mut *jitter)
-            };
-            match decision {
-                Decision::RetryAfter(delay) => {
-                    if let Some((status, _)) = &hints {
-                        if status.as_u16() == 429 {
-                            self.back_off(delay);
-                        }
-                    }
-                    std::thread::sleep(delay);
-                }
-                _ => return result.map_err(|error| error.with_attempts(attempt)),
+                Step::Wait { until } => std::thread::sleep(until.saturating_sub(self.now())),
+                Step::Done(result) => return result,
             }
         }
     }
 
-    /// Waits until pacing lets one more request start, and records it.
-    fn pace(&self) {
-        let Some(pacer) = &self.pacer else {
-            return;
-        };
-        loop {
-            let mut pacer = pacer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            let now = self.origin.elapsed();
-            let wait = pacer.delay_before(now);
-            if wait.is_zero() {
-                pacer.record(now);
-                return;
-            }
-            // Never sleep holding the lock: other threads re-check after their own wait.
-            drop(pacer);
-            std::thread::sleep(wait);
-        }
+    /// The time on the clock every call and the pacer share.
+    fn now(&self) -> Duration {
+        self.origin.elapsed()
     }
 
-    /// A 429: the pacer also holds back every other request of this credential.
-    fn back_off(&self, delay: Duration) {
-        if let Some(pacer) = &self.pacer {
-            let mut pacer = pacer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            pacer.back_off(self.origin.elapsed(), delay);
-        }
+    /// The pacer, locked for one decision (never while sleeping).
+    fn pacer(&self) -> Option<MutexGuard<'_, Pacer>> {
+        self.pacer.as_ref().map(|pacer| pacer.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
     }
 
     /// The retry policy in use.

@@ -2,9 +2,10 @@
 
 use std::fmt;
 use std::sync::Mutex;
+use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
-use pipe_api_proto::retry::{Pacer, RetryPolicy, SeededJitter};
+use pipe_api_proto::retry::{Pacer, RetryPolicy};
 use pipe_api_proto::{
     Alerting, BaseUrl, BaseUrlError, BearerToken, CredentialsError, Management, ManagementCredentials,
 };
@@ -126,13 +127,15 @@ impl ClientBuilder {
         let origin = Instant::now();
         // Jitter needs no cryptographic quality, only different sequences per client.
         let seed = time::OffsetDateTime::now_utc().unix_timestamp_nanos() as u64;
+        let calls = AtomicU64::new(0);
         Ok(Client {
             management,
             alerting,
             transport: UreqTransport::new(self.transport),
             retry: self.retry,
             pacer: self.pacer.map(Mutex::new),
-            jitter: Mutex::new(SeededJitter::new(seed)),
+            seed,
+            calls,
             origin,
         })
     }

@@ -1,0 +1,277 @@
+//! [`Call`]: one operation with its whole policy (pacing, retries, hints, the deadline, the
+//! rule that a request that may have reached the server is never re-sent unless idempotent), as
+//! a state machine any transport can drive. No IO, no clock, no sleep: the driver passes the
+//! time in and does what [`Call::next`] says.
+//!
+//! ```
+//! use std::time::Duration;
+//!
+//! use pipe_api_proto::call::{Call, Step};
+//! use pipe_api_proto::retry::RetryPolicy;
+//! use pipe_api_proto::{BaseUrl, GetService, Management, ManagementCredentials};
+//!
+//! let api = Management::new(BaseUrl::parse("https://api.example.com")?, ManagementCredentials::new("id", "secret")?);
+//! let endpoint = GetService::new("6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse()?, "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse()?);
+//! // A virtual clock: a driver reads its own monotonic clock (and sleeps for real).
+//! let mut now = Duration::ZERO;
+//! let mut call = Call::new(&endpoint, &api, &RetryPolicy::default(), 7, now)?;
+//! let mut sent = 0;
+//! let service = loop {
+//!     match call.next(now, None) {
+//!         Step::Send { request, .. } => {
+//!             sent += 1;
+//!             // Your HTTP client goes here; the first answer is a 503, the second a success.
+//!             let (status, body) = if sent == 1 {
+//!                 (503, "unavailable")
+//!             } else {
+//!                 (200, r#"{"status":200,"result":{"id":"4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002"}}"#)
+//!             };
+//!             let response = http::Response::builder().status(status).body(body.as_bytes().to_vec())?;
+//!             call.receive(Ok(response), now, time::OffsetDateTime::UNIX_EPOCH, None);
+//!         }
+//!         Step::Wait { until } => now = until, // sleep until then
+//!         Step::Done(result) => break result?,
+//!     }
+//! };
+//! assert_eq!(sent, 2);
+//! assert_eq!(service.value.name, None);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::time::Duration;
+
+use http::{Method, Request, Response};
+use time::OffsetDateTime;
+
+use crate::endpoint::{Endpoint, EndpointExt, Reply};
+use crate::error::{Error, TransportError, TransportErrorKind, TransportFailure};
+use crate::retry::{Attempt, Decision, Outcome, Pacer, RetryHints, RetryPolicy, SeededJitter};
+
+/// What the driver does next. Deliberately exhaustive: a driver must handle every step, and a
+/// new kind of step would change what every driver has to do.
+#[derive(Debug)]
+pub enum Step<T> {
+    /// Send this request and hand the outcome to [`Call::receive`]. The exchange must end
+    /// within `timeout` (what is left before the call's deadline).
+    Send {
+        /// The request, ready to send.
+        request: Request<Vec<u8>>,
+        /// The longest the exchange may take.
+        timeout: Duration,
+    },
+    /// Nothing to do before `until` (on the clock the driver passes in); then ask again.
+    Wait {
+        /// When to ask again.
+        until: Duration,
+    },
+    /// The call is over.
+    Done(Result<Reply<T>, Error>),
+}
+
+/// One operation being carried out: built from an endpoint, a retry policy and the start time.
+///
+/// The driver loops: [`Call::next`]; on [`Step::Send`], send and pass the outcome to
+/// [`Call::receive`]; on [`Step::Wait`], sleep until then; on [`Step::Done`], return. Time is a
+/// [`Duration`] since any fixed origin of a monotonic clock, the same origin for the call and
+/// for the [`Pacer`] (which may be shared by all calls of one credential).
+///
+/// What it guarantees, whatever the server does:
+/// * a request that may have reached the server is sent again only when its method is
+///   idempotent (never a `POST` or `PATCH`), as [`RetryPolicy::decide`] rules;
+/// * no attempt starts unless `min_attempt_time` is left before the policy's deadline: the
+///   call then ends with [`Error::NotSent`] (nothing more was sent) or the last error;
+/// * with a pacer, every start is reserved in the pacer first, and a 429's hint holds back
+///   every call that shares it.
+#[derive(Debug)]
+pub struct Call<'e, E: Endpoint> {
+    endpoint: &'e E,
+    request: Request<Vec<u8>>,
+    policy: RetryPolicy,
+    jitter: SeededJitter,
+    started: Duration,
+    /// Attempts sent so far.
+    attempts: u32,
+    state: State<E::Output>,
+}
+
+#[derive(Debug)]
+enum State<T> {
+    /// The next attempt may start at `not_before` at the earliest; `slot` is the start reserved
+    /// in the pacer, if one was.
+    Ready { not_before: Duration, slot: Option<Duration>, last: Option<Error> },
+    /// A request is out.
+    Sent,
+    /// Over: the result, until [`Call::next`] hands it out.
+    Done(Option<Result<Reply<T>, Error>>),
+}
+
+impl<'e, E: Endpoint> Call<'e, E> {
+    /// A call of `endpoint` on `api` under `policy`, starting at `now`. The request is built
+    /// (and validated) here: an invalid one is an error at once, and nothing is ever sent.
+    /// `seed` seeds the backoff's jitter (any value; differing values spread retries apart).
+    pub fn new(endpoint: &'e E, api: &E::Api, policy: &RetryPolicy, seed: u64, now: Duration) -> Result<Self, Error> {
+        let request = endpoint.build_request(api)?;
+        Ok(Call {
+            endpoint,
+            request,
+            policy: policy.clone(),
+            jitter: SeededJitter::new(seed),
+            started: now,
+            attempts: 0,
+            state: State::Ready { not_before: now, slot: None, last: None },
+        })
+    }
+
+    /// What to do at `now`. `pacer` is the credential's pacer, if requests are paced; lock it
+    /// only for this call (never while sleeping).
+    pub fn next(&mut self, now: Duration, pacer: Option<&mut Pacer>) -> Step<E::Output> {
+        let (not_before, slot) = match &mut self.state {
+            State::Ready { not_before, slot, .. } => (*not_before, slot),
+            State::Sent => panic!("Call::next after Step::Send: pass the outcome to Call::receive first"),
+            State::Done(result) => {
+                return Step::Done(result.take().expect("Call::next after Step::Done: the call is over"));
+            }
+        };
+        let earliest = now.max(not_before);
+        let start = match (pacer, *slot) {
+            // A start reserved earlier still holds unless a back-off came in since.
+            (Some(pacer), Some(reserved)) if pacer.not_before() <= reserved => reserved,
+            (Some(pacer), _) => {
+                let start = earliest.max(pacer.not_before());
+                let start = start.saturating_add(pacer.delay_before(start));
+                if !self.policy.leaves_time_for_an_attempt(start.saturating_sub(self.started)) {
+                    return self.stop_before_sending(start);
+                }
+                pacer.reserve(start);
+                *slot = Some(start);
+                start
+            }
+            (None, _) => earliest,
+        };
+        if !self.policy.leaves_time_for_an_attempt(start.saturating_sub(self.started)) {
+            return self.stop_before_sending(start);
+        }
+        if start > now {
+            return Step::Wait { until: start };
+        }
+        self.attempts += 1;
+        self.state = State::Sent;
+        let deadline = self.started.saturating_add(self.policy.deadline);
+        Step::Send { request: self.request.clone(), timeout: deadline.saturating_sub(now) }
+    }
+
+    /// Ends the call before an attempt that could not finish in time: with the last error when
+    /// there was one (it says what the server answered), else with [`Error::NotSent`].
+    fn stop_before_sending(&mut self, start: Duration) -> Step<E::Output> {
+        let last = match std::mem::replace(&mut self.state, State::Done(None)) {
+            State::Ready { last, .. } => last,
+            _ => None,
+        };
+        let error = match last {
+            Some(last) => last.with_attempts(self.attempts),
+            None => Error::NotSent(NotSent {
+                operation: self.endpoint.operation(),
+                waited: start.saturating_sub(self.started),
+                deadline: self.policy.deadline,
+            }),
+        };
+        Step::Done(Err(error))
+    }
+
+    /// The outcome of the request [`Call::next`] said to send, at `now` (`wall` is the wall
+    /// clock, used only to read a `Retry-After` date). A 429 also holds back `pacer`.
+    pub fn receive(
+        &mut self,
+        outcome: Result<Response<Vec<u8>>, TransportError>,
+        now: Duration,
+        wall: OffsetDateTime,
+        pacer: Option<&mut Pacer>,
+    ) {
+        assert!(matches!(self.state, State::Sent), "Call::receive without a request out");
+        let method = self.request.method().clone();
+        let (status_and_hints, result) = match outcome {
+            Ok(response) => {
+                let hints = RetryHints::from_headers(response.headers());
+                (Some((response.status(), hints)), self.endpoint.parse_response(response))
+            }
+            Err(error) => {
+                (None, Err(Error::Transport(TransportFailure::new(self.endpoint.operation(), method.clone(), error))))
+            }
+        };
+        let outcome = match (&status_and_hints, &result) {
+            (Some((status, hints)), _) => Outcome::Response { status: *status, hints },
+            (None, Err(Error::Transport(failure))) => outcome_of(failure.error()),
+            (None, _) => Outcome::FailedAfterSend,
+        };
+        let attempt = Attempt::new(&method, outcome, self.attempts, now.saturating_sub(self.started), wall);
+        match self.policy.decide(&attempt, &mut self.jitter) {
+            Decision::RetryAfter(delay) => {
+                if let (Some(pacer), Some((status, _))) = (pacer, &status_and_hints) {
+                    if status.as_u16() == 429 {
+                        pacer.back_off(now, delay);
+                    }
+                }
+                let last = result.err();
+                self.state = State::Ready { not_before: now.saturating_add(delay), slot: None, last };
+            }
+            _ => self.state = State::Done(Some(result.map_err(|error| error.with_attempts(self.attempts)))),
+        }
+    }
+
+    /// The method of the request.
+    pub fn method(&self) -> &Method {
+        self.request.method()
+    }
+
+    /// Attempts sent so far.
+    pub fn attempts(&self) -> u32 {
+        self.attempts
+    }
+}
+
+/// How the retry policy sees a transport failure.
+fn outcome_of(error: &TransportError) -> Outcome<'static> {
+    match error.kind() {
+        _ if !error.may_have_reached_server() => Outcome::ConnectFailed,
+        TransportErrorKind::BodyTooLarge => Outcome::ResponseTooLarge,
+        _ => Outcome::FailedAfterSend,
+    }
+}
+
+/// A call ended before an attempt because the attempt could not have finished before the
+/// deadline. Nothing (more) was sent: safe to try again later.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotSent {
+    operation: &'static str,
+    waited: Duration,
+    deadline: Duration,
+}
+
+impl NotSent {
+    /// The operation.
+    pub fn operation(&self) -> &'static str {
+        self.operation
+    }
+
+    /// How long after the call's start the attempt could have started (pacing or a server's
+    /// hint made it wait).
+    pub fn waited(&self) -> Duration {
+        self.waited
+    }
+}
+
+impl fmt::Display for NotSent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: deadline reached before sending: the request could start only {:.1} s into a {:.1} s deadline, \
+             too late to finish; nothing was sent",
+            self.operation,
+            self.waited.as_secs_f64(),
+            self.deadline.as_secs_f64()
+        )
+    }
+}
+
+impl std::error::Error for NotSent {}
