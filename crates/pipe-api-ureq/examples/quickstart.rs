@@ -106,7 +106,17 @@ fn against_deployment(create_key: bool) -> Outcome {
     if create_key {
         step("create key (asked with --create-key)");
         let created = client.create_key(org, CreateKeyRequest::new("pipe-api-quickstart", [KeyRole::Developer]))?;
-        println!("  key {:?} created; its secret is shown only once: {:?}", created.key_id, created.key_secret);
+        // The one time the secret exists outside the server: the user asked for this key, so it
+        // is shown in clear, once, and marked as such (Debug of a Secret would print
+        // `[redacted]` and the key would be lost).
+        let key_id = created.key_id.as_deref().unwrap_or("(none)");
+        match &created.key_secret {
+            Some(secret) => println!(
+                "  key {key_id} created.\n  KEY SECRET (shown only this once; store it now, it cannot be read again):\n  {}",
+                secret.expose_secret()
+            ),
+            None => println!("  key {key_id} created; the server returned no secret (was hashData sent?)"),
+        }
     }
     read_service(&client, org, service)?;
     let alerts = std::env::var("PIPE_ALERTS_URL").is_ok_and(|url| !url.is_empty());
