@@ -334,3 +334,88 @@ fn deep_nesting_is_an_error() {
     let list = ListPipes::new(ids().0, ids().1);
     assert!(matches!(list.parse_response(response(200, &[], body)), Err(Error::Decode(_))));
 }
+
+/// Checks that `error`'s `Display` and `Debug` are at most [`MAX_DISPLAY`] bytes each.
+fn assert_small(error: &Error, what: &str) {
+    let (shown, debugged) = (error.to_string(), format!("{error:?}"));
+    assert!(shown.len() <= MAX_DISPLAY, "{what}: Display of {} bytes", shown.len());
+    assert!(debugged.len() <= MAX_DISPLAY, "{what}: Debug of {} bytes", debugged.len());
+}
+
+/// Every error stays small whatever the body, header or status: 15 MiB of one string, of
+/// invalid UTF-8, in `message`, `error` or `requestId`, in `X-Request-Id` or in `Location`.
+#[test]
+fn every_error_stays_small_whatever_the_body() {
+    let size = 15 * 1024 * 1024;
+    let long = "x".repeat(size);
+    let headers_of = |name: &'static str| vec![(name, long.clone())];
+    /// What the case is, the statuses it is answered with, its headers and its body.
+    type Case<'a> = (&'a str, Vec<u16>, Vec<(&'a str, String)>, Vec<u8>);
+    let cases: Vec<Case<'_>> = vec![
+        ("one long string", vec![200, 500], vec![], long.clone().into_bytes()),
+        ("invalid UTF-8", vec![200, 500], vec![], vec![0xff; size]),
+        ("a JSON string", vec![200, 500], vec![], format!("\"{long}\"").into_bytes()),
+        ("a long message", vec![500], vec![], format!(r#"{{"message":"{long}"}}"#).into_bytes()),
+        ("a long error", vec![500], vec![], format!(r#"{{"error":"CODE: {long}"}}"#).into_bytes()),
+        ("a long code", vec![500], vec![], format!(r#"{{"code":"{long}"}}"#).into_bytes()),
+        ("a long requestId", vec![200, 500], vec![], format!(r#"{{"requestId":"{long}","result":1}}"#).into_bytes()),
+        ("a long x-request-id", vec![500], headers_of("x-request-id"), Vec::new()),
+        ("a long location", vec![302], headers_of("location"), Vec::new()),
+    ];
+    let ops = operations();
+    for (what, statuses, headers, body) in cases {
+        for status in statuses {
+            let make = || response(status, &headers, body.clone());
+            assert_small(&ops.list_pipes.parse_response(make()).unwrap_err(), what);
+            assert_small(&ops.list_alerts.parse_response(make()).unwrap_err(), what);
+        }
+    }
+}
+
+/// A secret sent where another type is expected: serde's message quotes the value it could
+/// not read, and the decode error must not.
+#[test]
+fn a_decode_error_never_quotes_a_secret() {
+    let bodies = [
+        format!(
+            r#"{{"status":200,"result":{{"id":"{PIPE}","source":{{"kafka":{{"credentials":"hunter2-secret"}}}}}}}}"#
+        ),
+        format!(
+            r#"{{"status":200,"result":{{"id":"{PIPE}","source":{{"kafka":{{"credentials":["hunter2-secret"]}}}}}}}}"#
+        ),
+        r#"{"status":200,"result":{"id":"not-a-uuid","accessKey":"hunter2-secret"}}"#.to_owned(),
+    ];
+    let (org, service, pipe) = ids();
+    let get = GetPipe::new(org, service, pipe);
+    for body in bodies {
+        let error = get.parse_response(response(200, &[], body.clone().into_bytes())).unwrap_err();
+        let Error::Decode(decode) = &error else { panic!("expected a decode error for {body}, got {error:?}") };
+        for shown in [error.to_string(), format!("{error:?}"), decode.message().to_owned()] {
+            assert!(!shown.contains("hunter2-secret"), "a secret in {shown}");
+        }
+    }
+    // A long value in a field that holds no secret is quoted only in part.
+    let long = "y".repeat(10_000);
+    let body = format!(r#"{{"status":200,"result":{{"id":"{PIPE}","source":"{long}"}}}}"#);
+    let error = get.parse_response(response(200, &[], body.into_bytes())).unwrap_err();
+    let Error::Decode(decode) = &error else { panic!("{error:?}") };
+    assert!(decode.message().len() <= 512, "{}", decode.message());
+    assert!(decode.message().contains("yyy"), "a short excerpt stays: {}", decode.message());
+}
+
+/// A base URL with user info is refused without ever showing it, and so is a redirect's.
+#[test]
+fn a_password_in_a_url_is_never_shown() {
+    for url in ["https://id:SECRET@api.example.com", "https://id:SE/CR?ET@api.example.com/x", "ftp://id:SECRET@h"] {
+        let error = pipe_api_proto::BaseUrl::parse(url).unwrap_err();
+        for shown in [error.to_string(), format!("{error:?}"), error.url().to_owned()] {
+            assert!(!shown.contains("SECRET") && !shown.contains("SE/CR"), "{shown}");
+        }
+        let config = pipe_api_ureq::Client::management(url, "k", "s").unwrap_err();
+        assert!(!format!("{config} {config:?}").contains("SECRET"), "{config:?}");
+    }
+    let location = vec![("location", "https://user:SECRET@elsewhere.example.com/path".to_owned())];
+    let error = operations().list_pipes.parse_response(response(302, &location, Vec::new())).unwrap_err();
+    let shown = format!("{error} {error:?}");
+    assert!(!shown.contains("SECRET") && shown.contains("elsewhere.example.com"), "{shown}");
+}

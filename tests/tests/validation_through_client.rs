@@ -128,7 +128,9 @@ fn every_rule_is_refused_before_sending_with_its_field_and_rule() {
             case.rule,
             violations.violations()
         );
-        let shown = error.to_string();
+        // The violations are the error's source: a report of the chain names the field.
+        let why = std::error::Error::source(&error).map(ToString::to_string).unwrap_or_default();
+        let shown = format!("{error}: {why}");
         assert!(shown.contains(case.path), "the message names the field: {shown}");
         assert!(shown.contains("nothing was sent"), "the message says nothing was sent: {shown}");
     }

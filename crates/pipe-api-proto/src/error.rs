@@ -10,6 +10,11 @@ use pipe_api_types::ValidationErrors;
 use crate::retry::RetryHints;
 
 /// Every way a call can fail.
+///
+/// Transparent: its `Display` is the inner error's, and its [`source`](StdError::source) is
+/// the inner error's source, so that a report walking the chain (anyhow's `{:#}`, eyre's
+/// reports) shows every message once. Each error below says only its own part, starting with
+/// the operation, and leaves the cause to `source()`.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
@@ -54,6 +59,35 @@ impl Error {
             Error::Decode(e) => Some(e.status),
             Error::Build(_) | Error::Transport(_) | Error::NotSent(_) => None,
         }
+    }
+
+    /// The server's answer, when it answered with a status other than 2xx.
+    pub fn as_api(&self) -> Option<&ApiError> {
+        match self {
+            Error::Api(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Whether the server answered 404 Not Found.
+    pub fn is_not_found(&self) -> bool {
+        self.as_api().is_some_and(|e| e.status == StatusCode::NOT_FOUND)
+    }
+
+    /// Whether the server answered 429 Too Many Requests.
+    pub fn is_rate_limited(&self) -> bool {
+        self.as_api().is_some_and(|e| e.status == StatusCode::TOO_MANY_REQUESTS)
+    }
+
+    /// How long the server asked to wait before trying again (`Retry-After`,
+    /// `X-RateLimit-Reset`, `RateLimit-Reset`; the longest when several are given), on any
+    /// non-2xx answer that carried one.
+    ///
+    /// Takes `now` because this crate reads no clock: a `Retry-After` given as a date is a
+    /// delay only from some instant. Pass [`SystemTime::now()`](std::time::SystemTime::now);
+    /// a date in the past is a zero delay.
+    pub fn retry_after(&self, now: std::time::SystemTime) -> Option<std::time::Duration> {
+        self.as_api()?.hints.requested_delay(now.into())
     }
 
     /// Whether a request that changes something (`POST`, `PATCH`) may have been carried out by
@@ -102,13 +136,14 @@ impl fmt::Display for Error {
 }
 
 impl StdError for Error {
+    /// The inner error's source (not the inner error, whose text `Display` already shows).
     fn source(&self) -> Option<&(dyn StdError + 'static)> {
         match self {
-            Error::Build(e) => Some(e),
-            Error::Transport(e) => Some(e),
-            Error::Api(e) => Some(&**e),
-            Error::Decode(e) => Some(&**e),
-            Error::NotSent(e) => Some(e),
+            Error::Build(e) => e.source(),
+            Error::Transport(e) => e.source(),
+            Error::Api(e) => e.source(),
+            Error::Decode(e) => e.source(),
+            Error::NotSent(e) => e.source(),
         }
     }
 }
@@ -167,15 +202,17 @@ impl BuildError {
     }
 }
 
+/// Says what failed; the violations, or serde's or http's error, are the [`source`](StdError::source).
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: nothing was sent: ", self.operation)?;
+        write!(f, "{}: nothing was sent", self.operation)?;
         match &self.kind {
-            BuildErrorKind::Invalid(errors) => errors.fmt(f),
-            BuildErrorKind::Serialize(e) => write!(f, "the body could not be serialized: {e}"),
-            BuildErrorKind::InvalidPath(why) => write!(f, "the path {why}"),
-            BuildErrorKind::Uri(e) => write!(f, "the URI could not be built: {e}"),
-            BuildErrorKind::NotConfigured(api) => write!(f, "no {api} interface is configured"),
+            // The violations say "invalid request: ..." themselves.
+            BuildErrorKind::Invalid(_) => Ok(()),
+            BuildErrorKind::Serialize(_) => f.write_str(": the body could not be serialized"),
+            BuildErrorKind::InvalidPath(why) => write!(f, ": the path {why}"),
+            BuildErrorKind::Uri(_) => f.write_str(": the URI could not be built"),
+            BuildErrorKind::NotConfigured(api) => write!(f, ": no {api} interface is configured"),
         }
     }
 }
@@ -236,19 +273,22 @@ impl TransportError {
     }
 }
 
-impl fmt::Display for TransportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = match self.kind {
+impl TransportErrorKind {
+    fn describe(self) -> &'static str {
+        match self {
             TransportErrorKind::Connect => "could not connect",
             TransportErrorKind::Timeout => "timed out",
             TransportErrorKind::Io => "the connection failed",
             TransportErrorKind::BodyTooLarge => "the response body is over the size limit",
             TransportErrorKind::Other => "the transport failed",
-        };
-        match &self.source {
-            Some(source) => write!(f, "{what}: {source}"),
-            None => f.write_str(what),
         }
+    }
+}
+
+/// Says the kind of failure only; the transport's own error is the [`source`](StdError::source).
+impl fmt::Display for TransportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kind.describe())
     }
 }
 
@@ -290,6 +330,8 @@ impl TransportFailure {
     }
 }
 
+/// Says the operation and the kind of failure (the [`TransportError`]'s own text, which is
+/// therefore not a link of the chain): the transport's error is the [`source`](StdError::source).
 impl fmt::Display for TransportFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.operation, self.error)?;
@@ -303,7 +345,7 @@ impl fmt::Display for TransportFailure {
 
 impl StdError for TransportFailure {
     fn source(&self) -> Option<&(dyn StdError + 'static)> {
-        Some(&self.error)
+        self.error.source()
     }
 }
 
@@ -316,6 +358,10 @@ fn write_attempts(f: &mut fmt::Formatter<'_>, attempts: u32) -> fmt::Result {
 
 /// The server answered with a status other than 2xx (3xx included: redirects are never
 /// followed, so that credentials never travel to another host).
+///
+/// Whatever the server sends, it stays small: the texts it keeps are cut to a few hundred
+/// bytes, the body to its first [`BODY_KEPT`] bytes, and `Display` and `Debug` stay under a
+/// few KiB.
 #[derive(Clone)]
 pub struct ApiError {
     operation: &'static str,
@@ -327,14 +373,24 @@ pub struct ApiError {
     message: Option<String>,
     hints: RetryHints,
     location: Option<String>,
-    body: Vec<u8>,
+    body: KeptBody,
     body_is_json: bool,
 }
+
+/// The longest request id an error keeps.
+const REQUEST_ID_MAX: usize = 128;
+/// The longest error code an error keeps.
+const CODE_MAX: usize = 64;
+/// The longest server message an error keeps.
+const MESSAGE_MAX: usize = 1024;
+/// The longest redirect location an error keeps.
+const LOCATION_MAX: usize = 256;
 
 impl ApiError {
     /// Reads an error response: the management shape `{status, error: "CODE: text",
     /// requestId}` (each part optional), the alerting shape `{message}`, a JSON array of
-    /// validation issues, or any non-JSON body (kept raw).
+    /// validation issues, or any non-JSON body (kept raw). Only those fields are read; the
+    /// rest of the body is skipped, never held as a tree.
     pub(crate) fn from_response(
         operation: &'static str,
         method: Method,
@@ -342,41 +398,34 @@ impl ApiError {
         headers: &HeaderMap,
         body: Vec<u8>,
     ) -> Self {
-        let json = serde_json::from_slice::<serde_json::Value>(&body).ok();
-        let text_of = |value: Option<&serde_json::Value>| value.and_then(|v| v.as_str()).map(str::to_owned);
+        let fields = crate::error_body::parse(&body);
         let (mut request_id, mut code, mut message) = (None, None, None);
-        match &json {
-            Some(serde_json::Value::Object(object)) => {
-                request_id = text_of(object.get("requestId"));
-                let text = text_of(object.get("error")).or_else(|| text_of(object.get("message")));
-                (code, message) = split_error_text(text.as_deref());
-                code = code.or_else(|| text_of(object.get("code")));
-            }
-            Some(serde_json::Value::Array(issues)) => {
-                // Very old alerting servers: a list of validation issues.
-                let texts: Vec<String> = issues
-                    .iter()
-                    .filter_map(|issue| issue.get("message").and_then(|m| m.as_str()).map(str::to_owned))
-                    .collect();
-                message = (!texts.is_empty()).then(|| texts.join("; "));
-            }
-            Some(serde_json::Value::String(text)) => (code, message) = split_error_text(Some(text)),
-            _ => {}
+        if let Some(fields) = &fields {
+            request_id = fields.request_id.clone();
+            (code, message) = split_error_text(fields.text.as_deref());
+            code = code.or_else(|| fields.code.clone());
+            message = message.or_else(|| fields.issues.clone());
         }
-        let header_text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
-        request_id = request_id.or_else(|| header_text("x-request-id"));
+        let header_text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+        let request_id =
+            request_id.as_deref().or_else(|| header_text("x-request-id")).map(|id| cut(id, REQUEST_ID_MAX));
+        let location = status
+            .is_redirection()
+            .then(|| header_text("location"))
+            .flatten()
+            .map(|url| cut(&crate::redact::without_userinfo(url), LOCATION_MAX));
         ApiError {
             operation,
             method,
             status,
             attempts: 1,
             request_id,
-            code,
-            message,
+            code: code.map(|c| cut(&c, CODE_MAX)),
+            message: message.map(|m| cut(&m, MESSAGE_MAX)),
             hints: RetryHints::from_headers(headers),
-            location: status.is_redirection().then(|| header_text("location")).flatten(),
-            body_is_json: json.is_some(),
-            body,
+            location,
+            body_is_json: fields.is_some(),
+            body: KeptBody::new(body),
         }
     }
 
@@ -390,7 +439,8 @@ impl ApiError {
         self.status
     }
 
-    /// The server's `requestId` (from the body, else the `X-Request-Id` header).
+    /// The server's `requestId` (from the body, else the `X-Request-Id` header), cut to 128
+    /// bytes.
     pub fn request_id(&self) -> Option<&str> {
         self.request_id.as_deref()
     }
@@ -400,7 +450,7 @@ impl ApiError {
         self.code.as_deref()
     }
 
-    /// The server's message, without the code.
+    /// The server's message, without the code, cut to 1 KiB.
     pub fn message(&self) -> Option<&str> {
         self.message.as_deref()
     }
@@ -410,19 +460,25 @@ impl ApiError {
         &self.hints
     }
 
-    /// Where a 3xx pointed (not followed).
+    /// Where a 3xx pointed (not followed), without any user info, cut to 256 bytes.
     pub fn location(&self) -> Option<&str> {
         self.location.as_deref()
     }
 
-    /// The raw body.
+    /// The body's first [`BODY_KEPT`] bytes (all of it when it is no longer).
     pub fn body(&self) -> &[u8] {
-        &self.body
+        &self.body.bytes
     }
 
-    /// The raw body as text, when it is not JSON (the plain-text 401, an HTML 502).
+    /// The body's full length in bytes, of which [`ApiError::body`] holds the first
+    /// [`BODY_KEPT`].
+    pub fn body_len(&self) -> usize {
+        self.body.len
+    }
+
+    /// The kept body as text, when it is not JSON (the plain-text 401, an HTML 502).
     pub fn raw_text(&self) -> Option<Cow<'_, str>> {
-        (!self.body_is_json && !self.body.is_empty()).then(|| String::from_utf8_lossy(&self.body))
+        (!self.body_is_json && !self.body.bytes.is_empty()).then(|| String::from_utf8_lossy(&self.body.bytes))
     }
 
     /// Whether the server may have carried out a non-idempotent request (a gateway 502, 503
@@ -434,6 +490,34 @@ impl ApiError {
     /// How many attempts were made.
     pub fn attempts(&self) -> u32 {
         self.attempts
+    }
+}
+
+/// [`crate::redact::truncate`], owned.
+fn cut(text: &str, max: usize) -> String {
+    crate::redact::truncate(text, max).into_owned()
+}
+
+/// How much of a body an [`ApiError`] or a [`DecodeError`] keeps: its first 64 KiB.
+pub const BODY_KEPT: usize = 64 * 1024;
+
+/// The part of a body an error keeps, its full length, and its preview, made once.
+#[derive(Clone)]
+struct KeptBody {
+    bytes: Vec<u8>,
+    len: usize,
+    preview: String,
+}
+
+impl KeptBody {
+    fn new(mut body: Vec<u8>) -> Self {
+        let preview = body_preview(&body);
+        let len = body.len();
+        if len > BODY_KEPT {
+            body.truncate(BODY_KEPT);
+            body.shrink_to_fit();
+        }
+        KeptBody { bytes: body, len, preview }
     }
 }
 
@@ -472,8 +556,8 @@ impl fmt::Display for ApiError {
         if let Some(location) = &self.location {
             write!(f, "; redirect to {location} not followed")?;
         }
-        if self.code.is_none() && self.message.is_none() && !self.body.is_empty() {
-            write!(f, "; body: {}", body_preview(&self.body))?;
+        if self.code.is_none() && self.message.is_none() && self.body.len > 0 {
+            write!(f, "; body: {}", self.body.preview)?;
         }
         write_attempts(f, self.attempts)?;
         if self.outcome_unknown() {
@@ -493,7 +577,8 @@ impl fmt::Debug for ApiError {
             .field("message", &self.message)
             .field("hints", &self.hints)
             .field("attempts", &self.attempts)
-            .field("body", &body_preview(&self.body))
+            .field("location", &self.location)
+            .field("body", &self.body.preview)
             .finish()
     }
 }
@@ -509,7 +594,7 @@ pub struct DecodeError {
     request_id: Option<String>,
     path: String,
     message: String,
-    body: Vec<u8>,
+    body: KeptBody,
 }
 
 impl DecodeError {
@@ -521,7 +606,12 @@ impl DecodeError {
         message: String,
         body: Vec<u8>,
     ) -> Self {
-        DecodeError { operation, status, attempts: 1, request_id, path, message, body }
+        // The one place a decode failure's text is made safe: serde quotes the value it could
+        // not read, which may be a secret, and any text may be huge.
+        let message = crate::redact::decode_message(&path, &message);
+        let path = cut(&path, PATH_MAX);
+        let request_id = request_id.map(|id| cut(&id, REQUEST_ID_MAX));
+        DecodeError { operation, status, attempts: 1, request_id, path, message, body: KeptBody::new(body) }
     }
 
     /// The operation.
@@ -534,7 +624,8 @@ impl DecodeError {
         &self.path
     }
 
-    /// What was wrong there.
+    /// What was wrong there: serde's message, with any text quoted from the body shortened
+    /// (replaced when the path names a secret), cut to 512 bytes.
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -544,11 +635,19 @@ impl DecodeError {
         self.request_id.as_deref()
     }
 
-    /// The raw body.
+    /// The body's first [`BODY_KEPT`] bytes (all of it when it is no longer).
     pub fn body(&self) -> &[u8] {
-        &self.body
+        &self.body.bytes
+    }
+
+    /// The body's full length in bytes.
+    pub fn body_len(&self) -> usize {
+        self.body.len
     }
 }
+
+/// The longest JSON path a decode error keeps.
+const PATH_MAX: usize = 256;
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -560,7 +659,7 @@ impl fmt::Display for DecodeError {
         if let Some(id) = &self.request_id {
             write!(f, " (request id {id})")?;
         }
-        write!(f, "; body: {}", body_preview(&self.body))
+        write!(f, "; body: {}", self.body.preview)
     }
 }
 
@@ -572,31 +671,43 @@ impl fmt::Debug for DecodeError {
             .field("request_id", &self.request_id)
             .field("path", &self.path)
             .field("message", &self.message)
-            .field("body", &body_preview(&self.body))
+            .field("body", &self.body.preview)
             .finish()
     }
 }
 
 impl StdError for DecodeError {}
 
-/// The longest body excerpt an error shows.
+/// The longest body excerpt an error shows, in characters.
 const PREVIEW_CHARS: usize = 300;
 
+/// Bodies up to this size are previewed as redacted JSON; longer ones by their first bytes
+/// only, so that previewing never reads a whole hostile body into a tree.
+const PREVIEW_PARSE_MAX: usize = 16 * 1024;
+
 /// A short, safe excerpt of a body: secret-bearing JSON fields replaced by `[redacted]`,
-/// truncated to a few hundred characters with the full size given.
-pub(crate) fn body_preview(body: &[u8]) -> String {
+/// truncated to a few hundred characters with the full size given. Made once, when the error
+/// is.
+fn body_preview(body: &[u8]) -> String {
     if body.is_empty() {
         return "(empty)".to_owned();
     }
-    let text = match serde_json::from_slice::<serde_json::Value>(body) {
-        Ok(mut value) => {
+    let json =
+        (body.len() <= PREVIEW_PARSE_MAX).then(|| serde_json::from_slice::<serde_json::Value>(body).ok()).flatten();
+    let text = match json {
+        Some(mut value) => {
             crate::redact::redact_json(&mut value);
             value.to_string()
         }
-        Err(_) => crate::redact::redact_text(&String::from_utf8_lossy(body)),
+        None => {
+            // A character is at most four bytes: this prefix holds every character shown.
+            let head = &body[..body.len().min(PREVIEW_CHARS * 4)];
+            let head: String = String::from_utf8_lossy(head).chars().take(PREVIEW_CHARS + 1).collect();
+            crate::redact::redact_text(&head)
+        }
     };
     let mut preview: String = text.chars().take(PREVIEW_CHARS).collect();
-    if preview.len() < text.len() {
+    if preview.len() < text.len() || body.len() > PREVIEW_CHARS * 4 {
         preview.push_str(&format!("… ({} bytes in all)", body.len()));
     }
     preview

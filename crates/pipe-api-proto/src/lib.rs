@@ -51,6 +51,7 @@ mod decode;
 mod endpoint;
 mod endpoints;
 mod error;
+mod error_body;
 mod redact;
 pub mod retry;
 mod snapshot;
@@ -67,7 +68,8 @@ pub use endpoints::{
     AlertPage, CreateKey, CreatePipe, GetPipe, GetService, ListAlerts, ListPipes, ListReversePrivateEndpoints, Raw,
 };
 pub use error::{
-    ApiError, BuildError, BuildErrorKind, DecodeError, Error, TransportError, TransportErrorKind, TransportFailure,
+    ApiError, BODY_KEPT, BuildError, BuildErrorKind, DecodeError, Error, TransportError, TransportErrorKind,
+    TransportFailure,
 };
 pub use snapshot::render_request;
 pub use transport::Transport;

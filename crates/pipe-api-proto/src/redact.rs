@@ -1,6 +1,8 @@
 //! What is never shown: the one list of secret-bearing names, used by error messages and by
 //! the request rendering for snapshots.
 
+use std::borrow::Cow;
+
 use http::HeaderName;
 
 /// JSON field names whose values are secrets.
@@ -14,6 +16,8 @@ const SECRET_FIELDS: &[&str] = &[
     "token",
     "accessToken",
     "secret",
+    "apiKey",
+    "clientSecret",
 ];
 
 /// What a secret value is shown as.
@@ -24,7 +28,8 @@ pub(crate) fn redact_json(value: &mut serde_json::Value) {
     match value {
         serde_json::Value::Object(map) => {
             for (key, child) in map.iter_mut() {
-                if SECRET_FIELDS.contains(&key.as_str()) {
+                let object = matches!(child, serde_json::Value::Object(_));
+                if SECRET_FIELDS.contains(&key.as_str()) || (!object && SECRET_CONTAINERS.contains(&key.as_str())) {
                     *child = serde_json::Value::String(REDACTED.to_owned());
                 } else {
                     redact_json(child);
@@ -38,7 +43,8 @@ pub(crate) fn redact_json(value: &mut serde_json::Value) {
 
 /// Cuts a text that is not JSON (or JSON cut short) at the first secret field name.
 pub(crate) fn redact_text(text: &str) -> String {
-    match SECRET_FIELDS.iter().filter_map(|name| text.find(&format!("\"{name}\""))).min() {
+    let names = SECRET_FIELDS.iter().chain(SECRET_CONTAINERS);
+    match names.filter_map(|name| text.find(&format!("\"{name}\""))).min() {
         Some(at) => format!("{}{REDACTED}", &text[..at]),
         None => text.to_owned(),
     }
@@ -47,4 +53,100 @@ pub(crate) fn redact_text(text: &str) -> String {
 /// Whether a header carries a credential.
 pub(crate) fn is_secret_header(name: &HeaderName) -> bool {
     matches!(name.as_str(), "authorization" | "proxy-authorization" | "cookie" | "set-cookie" | "x-api-key")
+}
+
+/// Fields that hold secrets inside an object (`credentials: {password, ...}`): their members
+/// are redacted by name, but anything else in their place (a server that sends the secret as a
+/// plain string, or a list) is redacted whole.
+const SECRET_CONTAINERS: &[&str] = &["credentials", "accessKey", "Authorization", "authorization"];
+
+/// Whether a field name or JSON path segment names a secret or a holder of secrets: the exact
+/// names above, and anything that sounds like one (`awsSecretAccessKey`, `apiToken`), so that
+/// a field this crate does not know is treated as a secret rather than shown.
+pub(crate) fn is_secret_name(name: &str) -> bool {
+    if SECRET_FIELDS.contains(&name) || SECRET_CONTAINERS.contains(&name) {
+        return true;
+    }
+    let lower = name.to_ascii_lowercase();
+    ["secret", "password", "passwd", "token", "key", "credential", "private", "connectionstring", "auth", "cert"]
+        .iter()
+        .any(|word| lower.contains(word))
+}
+
+/// `text` cut to at most `max` bytes at a character boundary, the cut marked with `…`.
+pub(crate) fn truncate(text: &str, max: usize) -> Cow<'_, str> {
+    if text.len() <= max {
+        return Cow::Borrowed(text);
+    }
+    let mut end = max.saturating_sub('…'.len_utf8());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!("{}…", &text[..end]))
+}
+
+/// A URL as an error may show it: what could be user info (`user:password@`) replaced. The
+/// text is not trusted to be a valid URL, so everything between the scheme and the last `@`
+/// goes (a path holding `@` loses a little, a password holding `/` still never shows).
+pub(crate) fn without_userinfo(url: &str) -> Cow<'_, str> {
+    let Some(at) = url.rfind('@') else {
+        return Cow::Borrowed(url);
+    };
+    let start = url.find("://").map_or(0, |i| i + 3).min(at);
+    Cow::Owned(format!("{}{REDACTED}{}", &url[..start], &url[at..]))
+}
+
+/// The longest serde message a decode error keeps.
+const DECODE_MESSAGE_MAX: usize = 512;
+
+/// The longest quoted excerpt of a body's text a decode message keeps, where the path is not
+/// secret-bearing.
+const QUOTED_EXCERPT_CHARS: usize = 24;
+
+/// A serde message made safe to show: serde quotes the offending value (`invalid type: string
+/// "hunter2", expected ...`, ``unknown variant `x` ``). Every quoted text is shortened to a few
+/// characters, or replaced whole when any segment of `path` names a secret; the whole is cut to
+/// a few hundred bytes.
+pub(crate) fn decode_message(path: &str, message: &str) -> String {
+    let secret_path = path.split(['.', '[', ']']).any(|segment| !segment.is_empty() && is_secret_name(segment));
+    let mut out = String::with_capacity(message.len().min(DECODE_MESSAGE_MAX) + 16);
+    let mut rest = message;
+    while let Some(open) = rest.find(['"', '`']) {
+        out.push_str(&rest[..open]);
+        let quote = rest.as_bytes()[open];
+        let body = &rest[open + 1..];
+        // serde quotes strings with `{:?}`, which escapes `"` as `\"`; backticks are not escaped.
+        let mut end = None;
+        let mut escaped = false;
+        for (i, b) in body.bytes().enumerate() {
+            match b {
+                b'\\' if quote == b'"' && !escaped => escaped = true,
+                _ if b == quote && !escaped => {
+                    end = Some(i);
+                    break;
+                }
+                _ => escaped = false,
+            }
+        }
+        let end = end.unwrap_or(body.len());
+        let quoted = &body[..end];
+        let quote = char::from(quote);
+        out.push(quote);
+        if secret_path {
+            out.push_str(REDACTED);
+        } else {
+            let excerpt: String = quoted.chars().take(QUOTED_EXCERPT_CHARS).collect();
+            out.push_str(&excerpt);
+            if excerpt.len() < quoted.len() {
+                out.push('…');
+            }
+        }
+        out.push(quote);
+        rest = body.get(end + 1..).unwrap_or("");
+        if out.len() > DECODE_MESSAGE_MAX {
+            break;
+        }
+    }
+    out.push_str(rest);
+    truncate(&out, DECODE_MESSAGE_MAX).into_owned()
 }

@@ -23,7 +23,11 @@ impl BaseUrl {
     /// Parses and checks a base URL: it must be `http` or `https`, have a host, and have no
     /// query, fragment or user info.
     pub fn parse(text: &str) -> Result<BaseUrl, BaseUrlError> {
-        let fail = |reason| Err(BaseUrlError { text: text.chars().take(200).collect(), reason });
+        // Never the user info: a refused `https://id:secret@host` must not print the secret.
+        let fail = |reason| {
+            let shown = crate::redact::without_userinfo(text);
+            Err(BaseUrlError { text: crate::redact::truncate(&shown, 200).into_owned(), reason })
+        };
         if text.contains('#') {
             return fail("must not have a fragment");
         }
@@ -128,6 +132,11 @@ pub struct BaseUrlError {
 }
 
 impl BaseUrlError {
+    /// The refused URL as it may be shown: any user info replaced, cut to 200 bytes.
+    pub fn url(&self) -> &str {
+        &self.text
+    }
+
     /// Why the URL was refused.
     pub fn reason(&self) -> &'static str {
         self.reason

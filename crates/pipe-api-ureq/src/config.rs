@@ -208,11 +208,13 @@ impl fmt::Display for ConfigError {
     }
 }
 
+/// Transparent for the errors it wraps: their text is shown by `Display`, so `source()` is
+/// theirs, not them (a chain shows each message once).
 impl std::error::Error for ConfigError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            ConfigError::BaseUrl(e) => Some(e),
-            ConfigError::Credentials(e) => Some(e),
+            ConfigError::BaseUrl(e) => e.source(),
+            ConfigError::Credentials(e) => e.source(),
             _ => None,
         }
     }

@@ -37,5 +37,16 @@ pub use config::{
 };
 pub use transport::{TransportConfig, UreqTransport};
 
+// What the client's methods take and return, so that a client user depends on this crate alone.
+pub use pipe_api_proto::retry::{Pacer, RetryPolicy};
+pub use pipe_api_proto::{
+    AlertPage, Alerting, ApiError, BaseUrlError, BuildError, CredentialsError, DecodeError, Endpoint, Error,
+    ListAlerts, Management, Raw, Reply, TransportFailure,
+};
+pub use pipe_api_types::{
+    CreateKeyRequest, CreateKeyResponse, CreatePipeRequest, OrganizationId, Pipe, PipeId, ReversePrivateEndpoint,
+    Secret, Service, ServiceId,
+};
+
 pub use pipe_api_proto as proto;
 pub use pipe_api_types as types;
