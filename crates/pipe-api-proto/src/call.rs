@@ -192,8 +192,10 @@ impl<'e, E: Endpoint> Call<'e, E> {
         let method = self.request.method().clone();
         let (status_and_hints, result) = match outcome {
             Ok(response) => {
-                let hints = RetryHints::from_headers(response.headers());
-                (Some((response.status(), hints)), self.endpoint.parse_response(response))
+                let (status, hints) = (response.status(), RetryHints::from_headers(response.headers()));
+                let parsed = self.endpoint.parse_response(response);
+                let parsed = parsed.map_err(|error| error.without_sent_credentials(self.request.headers()));
+                (Some((status, hints)), parsed)
             }
             Err(error) => {
                 (None, Err(Error::Transport(TransportFailure::new(self.endpoint.operation(), method.clone(), error))))

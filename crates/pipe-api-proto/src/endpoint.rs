@@ -151,11 +151,11 @@ pub trait EndpointExt: Endpoint {
     /// [`crate::retry`].
     fn send<T: Transport + ?Sized>(&self, api: &Self::Api, transport: &mut T) -> Result<Reply<Self::Output>, Error> {
         let request = self.build_request(api)?;
-        let method = request.method().clone();
+        let (method, headers) = (request.method().clone(), request.headers().clone());
         let response = transport
             .send(request)
             .map_err(|e| Error::Transport(TransportFailure::new(self.operation(), method, e)))?;
-        self.parse_response(response)
+        self.parse_response(response).map_err(|error| error.without_sent_credentials(&headers))
     }
 }
 

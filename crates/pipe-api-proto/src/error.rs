@@ -111,6 +111,40 @@ impl Error {
         }
     }
 
+    /// The same error with the credentials that `request_headers` carried removed from
+    /// everything it keeps and shows, in every form a server might reflect them (the header
+    /// value, its base64, the decoded key secret or token). [`EndpointExt::send`] and
+    /// [`Call`](crate::call::Call) apply it; a driver that calls
+    /// [`EndpointExt::parse_response`] itself applies it with the headers it sent.
+    ///
+    /// [`EndpointExt::send`]: crate::EndpointExt::send
+    /// [`EndpointExt::parse_response`]: crate::EndpointExt::parse_response
+    #[must_use]
+    pub fn without_sent_credentials(mut self, request_headers: &HeaderMap) -> Self {
+        let credentials = crate::redact::sent_credentials(request_headers);
+        if credentials.is_empty() {
+            return self;
+        }
+        match &mut self {
+            Error::Api(e) => {
+                for text in [&mut e.request_id, &mut e.code, &mut e.message, &mut e.location].into_iter().flatten() {
+                    crate::redact::scrub(text, &credentials);
+                }
+                e.body.scrub(&credentials);
+            }
+            Error::Decode(e) => {
+                if let Some(id) = &mut e.request_id {
+                    crate::redact::scrub(id, &credentials);
+                }
+                crate::redact::scrub(&mut e.path, &credentials);
+                crate::redact::scrub(&mut e.message, &credentials);
+                e.body.scrub(&credentials);
+            }
+            Error::Build(_) | Error::Transport(_) | Error::NotSent(_) => {}
+        }
+        self
+    }
+
     /// Records how many attempts a driver made before giving up with this error.
     pub fn with_attempts(mut self, attempts: u32) -> Self {
         match &mut self {
@@ -518,6 +552,11 @@ impl KeptBody {
             body.shrink_to_fit();
         }
         KeptBody { bytes: body, len, preview }
+    }
+
+    fn scrub(&mut self, credentials: &[String]) {
+        crate::redact::scrub(&mut self.preview, credentials);
+        crate::redact::scrub_bytes(&mut self.bytes, credentials);
     }
 }
 

@@ -3,11 +3,16 @@
 
 use std::borrow::Cow;
 
+use base64::Engine as _;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use http::HeaderMap;
 use http::HeaderName;
 
 /// JSON field names whose values are secrets.
 const SECRET_FIELDS: &[&str] = &[
     "keySecret",
+    "key_secret",
+    "apiKeySecret",
     "password",
     "secretKey",
     "privateKey",
@@ -41,12 +46,83 @@ pub(crate) fn redact_json(value: &mut serde_json::Value) {
     }
 }
 
-/// Cuts a text that is not JSON (or JSON cut short) at the first secret field name.
+/// Cuts a text that is not JSON (or JSON cut short) at the first secret field name, quoted as
+/// JSON (`"keySecret"`) or as JSON inside a JSON string (`\"keySecret\"`).
 pub(crate) fn redact_text(text: &str) -> String {
     let names = SECRET_FIELDS.iter().chain(SECRET_CONTAINERS);
-    match names.filter_map(|name| text.find(&format!("\"{name}\""))).min() {
+    let found = names
+        .flat_map(|name| [format!("\"{name}\""), format!("\\\"{name}\\\"")])
+        .filter_map(|quoted| text.find(&quoted))
+        .min();
+    match found {
         Some(at) => format!("{}{REDACTED}", &text[..at]),
         None => text.to_owned(),
+    }
+}
+
+/// The shortest credential text worth searching for: anything shorter would match by chance.
+const CREDENTIAL_MIN_LEN: usize = 6;
+
+/// The credentials a request carries in its `Authorization` header, in every form a server
+/// might reflect: the whole header value, the encoded part after the scheme, and for Basic the
+/// decoded `id:secret` pair, the secret alone and its base64 forms.
+pub(crate) fn sent_credentials(headers: &HeaderMap) -> Vec<String> {
+    let mut forms = Vec::new();
+    for value in headers.get_all(http::header::AUTHORIZATION) {
+        let Ok(value) = value.to_str() else { continue };
+        forms.push(value.to_owned());
+        let Some((scheme, credential)) = value.split_once(' ') else { continue };
+        let credential = credential.trim();
+        forms.push(credential.to_owned());
+        let secret = if scheme.eq_ignore_ascii_case("basic") {
+            let Some(pair) = STANDARD.decode(credential).ok().and_then(|pair| String::from_utf8(pair).ok()) else {
+                continue;
+            };
+            let secret = pair.split_once(':').map(|(_, secret)| secret.to_owned());
+            forms.push(pair);
+            secret
+        } else {
+            Some(credential.to_owned())
+        };
+        if let Some(secret) = secret {
+            forms.push(STANDARD.encode(&secret));
+            forms.push(URL_SAFE_NO_PAD.encode(&secret));
+            forms.push(secret);
+        }
+    }
+    forms.retain(|form| form.len() >= CREDENTIAL_MIN_LEN);
+    // Longest first, so that a form inside another is not left half-replaced.
+    forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
+    forms.dedup();
+    forms
+}
+
+/// `text` with every credential form replaced by [`REDACTED`].
+pub(crate) fn scrub(text: &mut String, credentials: &[String]) {
+    for credential in credentials {
+        if text.contains(credential.as_str()) {
+            *text = text.replace(credential.as_str(), REDACTED);
+        }
+    }
+}
+
+/// [`scrub`] for bytes that need not be text.
+pub(crate) fn scrub_bytes(bytes: &mut Vec<u8>, credentials: &[String]) {
+    for credential in credentials {
+        let needle = credential.as_bytes();
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut rest = &bytes[..];
+        let mut found = false;
+        while let Some(at) = rest.windows(needle.len()).position(|window| window == needle) {
+            out.extend_from_slice(&rest[..at]);
+            out.extend_from_slice(REDACTED.as_bytes());
+            rest = &rest[at + needle.len()..];
+            found = true;
+        }
+        if found {
+            out.extend_from_slice(rest);
+            *bytes = out;
+        }
     }
 }
 
