@@ -15,8 +15,11 @@ const KEY_ID: &str = "echo-key-id";
 const SECRET: &str = "ECHOED-SECRET-4711";
 const TOKEN: &str = "0c4e9a7e-ECHOED-TOKEN-9b3d2e1f0a11";
 
-/// Every way a server may reflect `authorization`, as (status, headers, body).
-fn reflections(authorization: &str) -> Vec<(u16, Vec<(&'static str, String)>, Vec<u8>)> {
+/// A canned answer: status, headers, body.
+type Answer = (u16, Vec<(&'static str, String)>, Vec<u8>);
+
+/// Every way a server may reflect `authorization`.
+fn reflections(authorization: &str) -> Vec<Answer> {
     let escaped = serde_json::to_string(authorization).unwrap();
     let encoded = authorization.split_once(' ').map_or(authorization, |(_, c)| c).to_owned();
     vec![
