@@ -187,8 +187,22 @@ fn decode_list_pipes(settings: &Settings, count: usize, novelty: Novelty, target
             }
         })
     };
+    // The same models decoded by serde_json alone, without proto's budget wrapper or its
+    // envelope handling: what those cost, for information.
+    let plain = || {
+        #[derive(serde::Deserialize)]
+        struct Envelope {
+            result: Vec<Pipe>,
+        }
+        time(|| {
+            for _ in 0..batch {
+                drop(black_box(serde_json::from_slice::<Envelope>(black_box(&body)).unwrap().result));
+            }
+        })
+    };
     let label = format!("list_pipes_{count}_{}", if novelty == Novelty::KnownOnly { "known" } else { "unknowns" });
     let vs_floor = paired(settings.rounds, typed, floor);
+    let vs_plain = paired(settings.rounds.min(11), typed, plain);
     // `Value` is slow, so fewer rounds; each alternates with the typed decode it is compared
     // with, so that a noisy stretch cannot fall on one side of that ratio only.
     let vs_value = paired(settings.rounds.min(11), typed, value);
@@ -202,6 +216,7 @@ fn decode_list_pipes(settings: &Settings, count: usize, novelty: Novelty, target
         mb_per_s(body.len() * batch, vs_floor.reference),
         per(vs_value.reference)
     );
+    println!("info {label}_vs_plain_serde = {:.3} (the budget wrapper and the envelope)", vs_plain.ratio);
     match targets {
         Some((floor_target, value_target)) => {
             report_paired(&format!("{label}_vs_floor"), &vs_floor, floor_target)
