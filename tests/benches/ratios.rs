@@ -1,16 +1,20 @@
 //! The issue's targets, measured side by side in one run: each contender and its reference
-//! run back to back in every round, and each target is the median of the rounds' ratios, so
-//! machine noise hits both alike.
+//! run back to back in every round, each going first in every other round, and each timed
+//! target is the median of the rounds' ratios, so machine noise hits both alike.
 //!
 //! ```sh
-//! cargo bench -p pipe-api-tests --bench ratios              # full (half a minute to a minute and a half on 2 cores)
-//! cargo bench -p pipe-api-tests --bench ratios -- --quick   # under a minute
+//! cargo bench -p pipe-api-tests --bench ratios                       # full
+//! cargo bench -p pipe-api-tests --bench ratios -- --quick            # well under a minute
+//! cargo bench -p pipe-api-tests --bench ratios -- memory build       # chosen sections only
 //! ```
 //!
-//! Every line of the form `ratio <name> = <x> (target <= <t>) <ok|MISSED>` is one target (a
-//! timed one adds the ratio of the two sides' medians after it).
+//! Sections: `memory`, `decode`, `other` (information only), `build`, `round_trip`. Every line
+//! of the form `ratio <name> = <x> (target <= <t>) <ok|MISSED>` is one target (a timed one adds
+//! the ratio of the two sides' medians after it); `info` lines have no target.
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use pipe_api_proto::{
@@ -22,7 +26,7 @@ use pipe_api_tests::workloads::{self, Novelty};
 use pipe_api_types::{Pipe, PipeId};
 
 /// How long the sections run. Quick mode shortens the decode sections and, less, the round
-/// trip; the build runs as long in both (see each section).
+/// trip; the build and the memory count run alike in both (see each section).
 struct Settings {
     /// Rounds per decode comparison (each round runs both sides once).
     rounds: usize,
@@ -33,9 +37,6 @@ struct Settings {
 }
 
 fn main() {
-    if let Some(path) = std::env::var_os(PEAK_MEMORY_CHILD) {
-        return peak_memory_child(&path.to_string_lossy());
-    }
     // `cargo bench` passes `--bench`; only `--quick` matters here.
     let quick = std::env::args().any(|arg| arg == "--quick");
     let settings = if quick {
@@ -50,13 +51,12 @@ fn main() {
     let run = |section: &str| chosen.is_empty() || chosen.iter().any(|c| c == section);
 
     let mut missed = 0;
-    // First, while the allocator holds no freed memory from other sections to reuse.
     if run("memory") {
         missed += peak_memory();
     }
     if run("decode") {
-        missed += decode_list_pipes(&settings, 10_000, Novelty::KnownOnly, Some((3.5, 0.25)));
-        missed += decode_list_pipes(&settings, 10_000, Novelty::WithUnknowns, Some((4.0, f64::INFINITY)));
+        missed += decode_list_pipes(&settings, 10_000, Novelty::WithUnknowns, Some((5.0, 0.4)));
+        decode_list_pipes(&settings, 10_000, Novelty::KnownOnly, None);
         decode_list_pipes(&settings, 100, Novelty::WithUnknowns, None);
         decode_list_pipes(&settings, 1, Novelty::WithUnknowns, None);
     }
@@ -151,8 +151,10 @@ fn ok_response(body: &[u8]) -> http::Response<Vec<u8>> {
     http::Response::builder().status(200).body(body.to_vec()).unwrap()
 }
 
-/// Typed decode through proto (envelope, models, drop) against the serde floor and `Value`.
-/// Returns the number of targets missed.
+/// Typed decode through proto (`ListPipes::parse_response`: the budgeted serde decode of the
+/// envelope and models, then dropping them) against the floor, serde_json reading the same
+/// bytes into `IgnoredAny`, and against serde_json decoding them into a `Value` (and dropping
+/// it). Returns the number of targets missed.
 fn decode_list_pipes(settings: &Settings, count: usize, novelty: Novelty, targets: Option<(f64, f64)>) -> usize {
     let body = workloads::list_pipes_body(count, novelty);
     let (org, service, _) = ids();
@@ -185,8 +187,22 @@ fn decode_list_pipes(settings: &Settings, count: usize, novelty: Novelty, target
             }
         })
     };
+    // The same models decoded by serde_json alone, without proto's budget wrapper or its
+    // envelope handling: what those cost, for information.
+    let plain = || {
+        #[derive(serde::Deserialize)]
+        struct Envelope {
+            result: Vec<Pipe>,
+        }
+        time(|| {
+            for _ in 0..batch {
+                drop(black_box(serde_json::from_slice::<Envelope>(black_box(&body)).unwrap().result));
+            }
+        })
+    };
     let label = format!("list_pipes_{count}_{}", if novelty == Novelty::KnownOnly { "known" } else { "unknowns" });
     let vs_floor = paired(settings.rounds, typed, floor);
+    let vs_plain = paired(settings.rounds.min(11), typed, plain);
     // `Value` is slow, so fewer rounds; each alternates with the typed decode it is compared
     // with, so that a noisy stretch cannot fall on one side of that ratio only.
     let vs_value = paired(settings.rounds.min(11), typed, value);
@@ -200,16 +216,14 @@ fn decode_list_pipes(settings: &Settings, count: usize, novelty: Novelty, target
         mb_per_s(body.len() * batch, vs_floor.reference),
         per(vs_value.reference)
     );
+    println!("info {label}_vs_plain_serde = {:.3} (the budget wrapper and the envelope)", vs_plain.ratio);
     match targets {
         Some((floor_target, value_target)) => {
-            let mut missed = report_paired(&format!("{label}_vs_floor"), &vs_floor, floor_target);
-            if value_target.is_finite() {
-                missed += report_paired(&format!("{label}_vs_value"), &vs_value, value_target);
-            }
-            missed
+            report_paired(&format!("{label}_vs_floor"), &vs_floor, floor_target)
+                + report_paired(&format!("{label}_vs_value"), &vs_value, value_target)
         }
         None => {
-            println!("info {label}_vs_floor = {:.3}; vs_value = {:.3}", vs_floor.ratio, vs_value.ratio);
+            println!("info {label}_vs_floor = {:.3}; {label}_vs_value = {:.3}", vs_floor.ratio, vs_value.ratio);
             0
         }
     }
@@ -254,21 +268,18 @@ fn decode_against_floor<E: Endpoint>(settings: &Settings, label: &str, operation
     );
 }
 
-/// Building a create-pipe request (validate, URI, headers, body) against `serde_json::to_vec`
-/// of the same body alone.
+/// Building a create-pipe request (validation, URI, headers, and the body, which is
+/// `serde_json::to_vec` of the validated model) against `serde_json::to_vec` of the same body
+/// alone, for each source kind.
 fn build_create_pipe() -> usize {
     let api = api();
     let (org, service, _) = ids();
     let mut missed = 0;
-    // On a used heap, as in a program that has run a while, whether other sections ran first
-    // or not: on a fresh heap `to_vec`'s growing buffer is extended in place, which flatters
-    // the reference (see `used_heap`).
-    let _kept = pipe_api_tests::heap::used_heap();
     for request in create_pipe_requests("bench") {
         let kind = request.source.as_ref().and_then(|s| s.kind()).map(|k| k.to_string()).unwrap_or_default();
         let operation = CreatePipe::new(org, service, request.clone());
-        // As many in quick mode as in full (about 3 s for the four kinds): with 9 rounds of
-        // 1,000 builds, quick runs read postgres up to 1.30x where full ones read at most 1.17x.
+        // As many in quick mode as in full (about 3 s for the four kinds): with fewer rounds and
+        // shorter batches, the ratio of one kind moved by more than a tenth between runs.
         let (rounds, batch) = (31, 10_000);
         let build = || {
             time(|| {
@@ -290,13 +301,15 @@ fn build_create_pipe() -> usize {
             measured.contender / batch as u32,
             measured.reference / batch as u32
         );
-        missed += report_paired(&format!("build_create_pipe_{kind}_vs_to_vec"), &measured, 1.3);
+        missed += report_paired(&format!("build_create_pipe_{kind}_vs_to_vec"), &measured, 1.5);
     }
     missed
 }
 
-/// A GET pipe through the `Client` against a bare `ureq::Agent` doing the same GET and
-/// `serde_json::from_slice` into the same type, both over keep-alive connections to the fake.
+/// A GET pipe through the `Client` against a bare `ureq::Agent` configured as the client's
+/// transport configures its own (timeouts, no redirects, statuses as responses, the same
+/// resolver), doing the same GET and `serde_json::from_slice` into the same type, both over
+/// keep-alive connections to the fake on 127.0.0.1.
 fn round_trip(settings: &Settings) -> usize {
     let fake = pipe_api_fake::Fake::new();
     let (org, service, _) = ids();
@@ -316,22 +329,19 @@ fn round_trip(settings: &Settings) -> usize {
 
     // A GET takes a quarter of a millisecond to more than one on loopback, and how fast the
     // machine answers drifts within a second: many short rounds keep the two sides of each
-    // round close in time. Too few cannot tell 5% apart: two identical bare sides read 0.95 to
-    // 1.07x over 90 rounds, 0.96 to 1.02x over 310. Quick mode runs 201, to stay under a
-    // minute when GETs are slow (301 took up to 40 s of its 55).
+    // round close in time (two identical bare sides read 0.95 to 1.07x over 90 rounds, 0.96 to
+    // 1.02x over 310; `ROUND_TRIP_DETAIL=1` prints this run's).
     let (rounds, batch) = (settings.round_trip_rounds, 50);
-    // Each side takes its keep-alive connections in turn, one per round. How quickly the fake
-    // answers can stay better on one connection than on another for a whole run: with one
-    // connection each and 31 rounds of 500 GETs, two identical bare agents read 0.90 to 1.10x.
-    let clients = connected(
-        || pipe_api_ureq::Client::management(&server.base_url(), "bench-key", "bench-secret").unwrap(),
-        |client| drop(client.get_pipe(org, service, pipe_id).unwrap()),
-    );
+    // Each side takes its keep-alive connections in turn, one per round: how quickly the fake
+    // answers can stay better on one connection than on another for a whole run.
+    let make_client = || pipe_api_ureq::Client::management(&server.base_url(), "bench-key", "bench-secret").unwrap();
+    let resolver = ClientResolver::of(&make_client());
+    println!("round trip: the bare agent resolves as the client does: {}", resolver.describe());
+    let clients = connected(make_client, |client| drop(client.get_pipe(org, service, pipe_id).unwrap()));
     let connect_bare = |agent: &ureq::Agent| {
         bare_gets(agent, &url, &authorization, 1);
     };
-    let plain = || ureq::Agent::config_builder().http_status_as_error(false).build().into();
-    let bare_agents = connected(plain, connect_bare);
+    let bare_agents = connected(|| bare_agent(resolver), connect_bare);
     let through_client = in_turn(&clients, |client| {
         time(|| {
             for _ in 0..batch {
@@ -343,29 +353,9 @@ fn round_trip(settings: &Settings) -> usize {
     let measured = paired(rounds, through_client, &mut bare);
     if std::env::var_os("ROUND_TRIP_DETAIL").is_some() {
         // Two identical bare sides: how finely this measurement can tell them apart.
-        let other_agents = connected(plain, connect_bare);
+        let other_agents = connected(|| bare_agent(resolver), connect_bare);
         let resolution = paired(rounds, bare_side(&other_agents, &url, &authorization, batch), &mut bare);
-        // The same bare GET with the client's timeouts (and its resolver for IP hosts): what
-        // ureq's own timeout handling costs.
-        let timed = || {
-            ureq::Agent::with_parts(
-                ureq::Agent::config_builder()
-                    .http_status_as_error(false)
-                    .timeout_connect(Some(Duration::from_secs(10)))
-                    .timeout_global(Some(Duration::from_secs(30)))
-                    .build(),
-                ureq::unversioned::transport::DefaultConnector::default(),
-                LoopbackResolver,
-            )
-        };
-        let timed_agents = connected(timed, connect_bare);
-        let detail = paired(rounds, bare_side(&timed_agents, &url, &authorization, batch), &mut bare);
-        println!(
-            "detail: bare against bare {:.3}x (the measurement's resolution); bare with timeouts {:?}, bare {:?}",
-            resolution.ratio,
-            detail.contender / batch as u32,
-            detail.reference / batch as u32
-        );
+        println!("info round_trip_bare_vs_bare = {:.3} (the measurement's resolution)", resolution.ratio);
     }
     println!(
         "get_pipe_round_trip: client {:?}, bare ureq {:?}",
@@ -373,6 +363,56 @@ fn round_trip(settings: &Settings) -> usize {
         measured.reference / batch as u32
     );
     report_paired("get_pipe_round_trip_vs_bare_ureq", &measured, 1.05)
+}
+
+/// How the client's transport resolves hosts, read from its agent's `Debug` output, so that the
+/// bare agent resolves the same way whichever the transport uses: with a timeout set, ureq's
+/// own resolver looks every request's host up on a new thread, even `127.0.0.1` (about 50 µs
+/// on loopback), and a transport that skips that for IP addresses is faster by as much.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ClientResolver {
+    /// ureq's `DefaultResolver`.
+    Default,
+    /// An IP address host needs no lookup; other hosts go to ureq's resolver.
+    LiteralFirst,
+}
+
+impl ClientResolver {
+    fn of(client: &pipe_api_ureq::Client) -> ClientResolver {
+        let debug = format!("{:?}", client.transport());
+        if debug.contains("LiteralFirstResolver") {
+            ClientResolver::LiteralFirst
+        } else if debug.contains("resolver: DefaultResolver") {
+            ClientResolver::Default
+        } else {
+            panic!("the client's transport uses a resolver this benchmark does not know: {debug}");
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            ClientResolver::Default => "ureq's DefaultResolver (a lookup thread per request)",
+            ClientResolver::LiteralFirst => "IP addresses without a lookup, others through ureq's DefaultResolver",
+        }
+    }
+}
+
+/// A bare agent with the client's configuration: connect 10 s, global 30 s, no redirects,
+/// statuses as responses, and `resolver`.
+fn bare_agent(resolver: ClientResolver) -> ureq::Agent {
+    let config = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .timeout_connect(Some(Duration::from_secs(10)))
+        .timeout_global(Some(Duration::from_secs(30)))
+        .build();
+    let connector = ureq::unversioned::transport::DefaultConnector::default();
+    match resolver {
+        ClientResolver::Default => {
+            ureq::Agent::with_parts(config, connector, ureq::unversioned::resolver::DefaultResolver::default())
+        }
+        ClientResolver::LiteralFirst => ureq::Agent::with_parts(config, connector, LiteralFirstResolver::default()),
+    }
 }
 
 /// Keep-alive connections per side in the round trip.
@@ -434,68 +474,172 @@ fn base64_of(text: &str) -> String {
     base64::engine::general_purpose::STANDARD.encode(text)
 }
 
-/// Peak resident memory added while decoding the 10,000-pipe list (decoded value included),
-/// against the body's size. Measured in a child process that holds nothing but the body, so no
-/// memory freed earlier can hide the peak. Linux only: `VmRSS` and `VmHWM` in `/proc`.
+/// Peak heap memory added while decoding the 10,000-pipe list (the decoded value included),
+/// against the body's size, counted by [`Counting`]; then what the decoded value keeps once the
+/// body is gone (proto drops the body it is handed).
 fn peak_memory() -> usize {
     let body = workloads::list_pipes_body(10_000, Novelty::WithUnknowns);
-    let path = std::env::temp_dir().join(format!("pipe-api-bench-{}.json", std::process::id()));
-    std::fs::write(&path, &body).unwrap();
-    let child =
-        std::process::Command::new(std::env::current_exe().unwrap()).env(PEAK_MEMORY_CHILD, &path).output().unwrap();
-    let _ = std::fs::remove_file(&path);
-    let out = String::from_utf8_lossy(&child.stdout);
-    let Some(added) = out.trim().strip_prefix("added ").and_then(|n| n.parse::<u64>().ok()) else {
-        println!("peak memory: not measurable here ({})", out.trim());
-        return 0;
-    };
-    println!("peak_memory_list_pipes_10000: body {} bytes, peak added {added} bytes", body.len());
-    report("peak_memory_list_pipes_10000_vs_body", added as f64 / body.len() as f64, 3.0, "")
-}
-
-/// Names the body file when this process is the peak-memory child.
-const PEAK_MEMORY_CHILD: &str = "PIPE_API_BENCH_PEAK_MEMORY_OF";
-
-/// The child: read the body, note the resident size, decode, report the peak added.
-fn peak_memory_child(path: &str) {
-    let body = std::fs::read(path).unwrap();
     let (org, service, _) = ids();
+    let operation = ListPipes::new(org, service);
+    // Once uncounted, so that anything made once per process is made already.
+    drop(operation.parse_response(ok_response(&body)).unwrap());
+
+    COUNTING.start();
     let response = ok_response(&body);
-    drop(body);
-    let Some(before) = reset_peak_and_read_rss() else {
-        println!("no /proc here");
-        return;
-    };
-    let pipes = ListPipes::new(org, service).parse_response(response).unwrap();
-    let peak = read_status_kib("VmHWM:").unwrap_or(0);
+    let with_body = COUNTING.reset_peak();
+    // The body's buffer is watched: freed while decoding (proto drops what it is handed), it is
+    // not kept by the value, and the bytes still counted after are the value's alone.
+    COUNTING.watch(response.body().as_ptr());
+    let pipes = operation.parse_response(response).unwrap();
+    let peak_added = COUNTING.peak() - with_body;
+    let body_freed = COUNTING.watched_freed();
+    let retained = COUNTING.live();
     assert_eq!(pipes.value.len(), 10_000);
-    println!("added {}", peak.saturating_sub(before) * 1024);
+    drop(pipes);
+    let after_drop = COUNTING.live();
+    COUNTING.stop();
+
+    let len = body.len() as f64;
+    println!(
+        "peak_memory_list_pipes_10000: body {} bytes; peak added during decode {peak_added} bytes; body freed by \
+         the decode: {body_freed}; retained by the value {retained} bytes ({:.2}x the body); left after dropping \
+         it {after_drop} bytes",
+        body.len(),
+        retained as f64 / len
+    );
+    assert!(body_freed, "the decoded value keeps the body's buffer");
+    report("peak_memory_list_pipes_10000_vs_body", peak_added as f64 / len, 3.0, "")
 }
 
-fn reset_peak_and_read_rss() -> Option<u64> {
-    std::fs::write("/proc/self/clear_refs", "5").ok()?;
-    read_status_kib("VmRSS:")
+/// The bench binary's allocator: the system's, counting the bytes asked for (live, and the
+/// peak since [`Counter::reset_peak`]) only between [`Counter::start`] and [`Counter::stop`],
+/// so that the timed sections pay one relaxed load per call and nothing more.
+#[global_allocator]
+static COUNTING: Counter = Counter::new();
+
+struct Counter {
+    on: AtomicBool,
+    /// The address of a block whose freeing is noted in `watched_freed`.
+    watched: AtomicUsize,
+    watched_freed: AtomicBool,
+    /// Bytes allocated minus bytes freed since `start` (negative when blocks from before are freed).
+    live: AtomicIsize,
+    peak: AtomicIsize,
 }
 
-fn read_status_kib(field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|line| line.starts_with(field))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+impl Counter {
+    const fn new() -> Counter {
+        Counter {
+            on: AtomicBool::new(false),
+            watched: AtomicUsize::new(0),
+            watched_freed: AtomicBool::new(false),
+            live: AtomicIsize::new(0),
+            peak: AtomicIsize::new(0),
+        }
+    }
+
+    fn start(&self) {
+        self.live.store(0, Ordering::SeqCst);
+        self.peak.store(0, Ordering::SeqCst);
+        self.on.store(true, Ordering::SeqCst);
+    }
+
+    fn stop(&self) {
+        self.on.store(false, Ordering::SeqCst);
+        self.watched.store(0, Ordering::SeqCst);
+    }
+
+    /// Notes whether the block at `block` is freed (or moved by `realloc`) from now on.
+    fn watch(&self, block: *const u8) {
+        self.watched_freed.store(false, Ordering::SeqCst);
+        self.watched.store(block as usize, Ordering::SeqCst);
+    }
+
+    fn watched_freed(&self) -> bool {
+        self.watched_freed.load(Ordering::SeqCst)
+    }
+
+    /// Sets the peak to the live bytes, and returns them.
+    fn reset_peak(&self) -> isize {
+        let live = self.live.load(Ordering::SeqCst);
+        self.peak.store(live, Ordering::SeqCst);
+        live
+    }
+
+    fn live(&self) -> isize {
+        self.live.load(Ordering::SeqCst)
+    }
+
+    fn peak(&self) -> isize {
+        self.peak.load(Ordering::SeqCst)
+    }
+
+    fn add(&self, bytes: usize) {
+        if self.on.load(Ordering::Relaxed) {
+            let live = self.live.fetch_add(bytes as isize, Ordering::SeqCst) + bytes as isize;
+            self.peak.fetch_max(live, Ordering::SeqCst);
+        }
+    }
+
+    fn sub(&self, block: *mut u8, bytes: usize) {
+        if self.on.load(Ordering::Relaxed) {
+            self.live.fetch_sub(bytes as isize, Ordering::SeqCst);
+            if block as usize == self.watched.load(Ordering::SeqCst) {
+                self.watched_freed.store(true, Ordering::SeqCst);
+            }
+        }
+    }
 }
 
-/// For the detail measurement only: 127.0.0.1 without a lookup thread, as the client resolves.
-#[derive(Debug)]
-struct LoopbackResolver;
+// SAFETY: every call goes to `System` unchanged; the counting touches only atomics.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Counter {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        self.add(layout.size());
+        // SAFETY: the caller's contract, passed on.
+        unsafe { System.alloc(layout) }
+    }
 
-impl ureq::unversioned::resolver::Resolver for LoopbackResolver {
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        self.add(layout.size());
+        // SAFETY: the caller's contract, passed on.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        self.sub(ptr, layout.size());
+        // SAFETY: the caller's contract, passed on.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // Counted as the new block allocated before the old one is freed: a moving realloc
+        // holds both for a moment.
+        self.add(new_size);
+        self.sub(ptr, layout.size());
+        // SAFETY: the caller's contract, passed on.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+/// ureq's resolver, except that a host which is an IP address needs no lookup: the way the
+/// client's transport resolves on this branch (see [`ClientResolver`]).
+#[derive(Debug, Default)]
+struct LiteralFirstResolver(ureq::unversioned::resolver::DefaultResolver);
+
+impl ureq::unversioned::resolver::Resolver for LiteralFirstResolver {
     fn resolve(
         &self,
         uri: &http::Uri,
-        _: &ureq::config::Config,
-        _: ureq::unversioned::transport::NextTimeout,
+        config: &ureq::config::Config,
+        timeout: ureq::unversioned::transport::NextTimeout,
     ) -> Result<ureq::unversioned::resolver::ResolvedSocketAddrs, ureq::Error> {
-        let mut addresses = self.empty();
-        addresses.push(std::net::SocketAddr::from(([127, 0, 0, 1], uri.port_u16().unwrap_or(80))));
-        Ok(addresses)
+        let host = uri.host().unwrap_or("").trim_start_matches('[').trim_end_matches(']');
+        if let (Ok(ip), Some(port)) = (host.parse::<std::net::IpAddr>(), uri.port_u16()) {
+            let mut addresses = self.empty();
+            addresses.push(std::net::SocketAddr::new(ip, port));
+            return Ok(addresses);
+        }
+        self.0.resolve(uri, config, timeout)
     }
 }

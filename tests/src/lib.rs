@@ -1,11 +1,10 @@
 //! Shared helpers of the workspace's end-to-end tests (in `tests/tests/`): raw socket servers
 //! for the faults no correct HTTP server produces (a reset mid-body, a wrong Content-Length, a
-//! server that never answers), with every request they receive recorded. The benchmarks
-//! (`benches/`) and profiling examples use its workloads, requests and heap state too.
+//! server that never answers), with every request they receive recorded. The benchmark
+//! (`benches/ratios.rs`) uses its workloads and requests too.
 
 #![forbid(unsafe_code)]
 
-pub mod heap;
 pub mod requests;
 pub mod workloads;
 
