@@ -72,8 +72,15 @@ pub(crate) fn common_headers(authorization: HeaderValue, with_body: bool) -> Hea
 /// A validated request model serialized as a JSON body: the one way a body is made.
 pub(crate) fn json_body<T: Validate + Serialize>(model: &T) -> Result<Option<Vec<u8>>, BuildErrorKind> {
     model.validate().map_err(BuildErrorKind::Invalid)?;
-    serde_json::to_vec(model).map(Some).map_err(BuildErrorKind::Serialize)
+    // Sized for a typical create request (about 1.5 KB), so the buffer does not grow and move
+    // four times from 128 bytes as `serde_json::to_vec`'s does.
+    let mut body = Vec::with_capacity(BODY_CAPACITY);
+    serde_json::to_writer(&mut body, model).map_err(BuildErrorKind::Serialize)?;
+    Ok(Some(body))
 }
+
+/// The starting size of a request body's buffer.
+const BODY_CAPACITY: usize = 2048;
 
 /// A successful result, with what the server said about it.
 #[derive(Clone, Debug, PartialEq)]

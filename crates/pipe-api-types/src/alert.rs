@@ -5,6 +5,7 @@
 use time::OffsetDateTime;
 
 use crate::AlertId;
+use crate::Text;
 use crate::codec::{decimal, rfc3339};
 
 open_enum! {
@@ -107,7 +108,7 @@ model! {
         /// The channel kind.
         "type" kind: ChannelType,
         /// The webhook to call.
-        "webhookId" webhook_id: String,
+        "webhookId" webhook_id: Text,
     }
 }
 
@@ -115,7 +116,7 @@ model! {
     /// Who silenced an alert, and until when.
     pub struct AlertSilenced {
         /// The user who silenced it.
-        "by" by: String,
+        "by" by: Text,
         /// When it was silenced.
         "at" at: OffsetDateTime as rfc3339,
         /// When the silence ends.
@@ -131,7 +132,7 @@ model! {
         /// Its category.
         "type" kind: AlertErrorType,
         /// What happened.
-        "message" message: String,
+        "message" message: Text,
     }
 }
 
@@ -141,9 +142,9 @@ model! {
         /// The alert's id (not a UUID).
         required "id" id: AlertId,
         /// The alert's name.
-        "name" name: String,
+        "name" name: Text,
         /// The notification message.
-        "message" message: String,
+        "message" message: Text,
         /// The threshold (the lower bound for `between`).
         "threshold" threshold: f64 as decimal,
         /// The upper bound for `between` and `not_between` (newer servers).
@@ -161,25 +162,25 @@ model! {
         /// Every notification channel (newer servers).
         "channels" channels: Vec<AlertChannel>,
         /// The team (older servers).
-        "team" team: String,
+        "team" team: Text,
         /// The team (newer servers).
-        "teamId" team_id: String,
+        "teamId" team_id: Text,
         /// The watched dashboard tile.
-        "tileId" tile_id: String,
+        "tileId" tile_id: Text,
         /// The dashboard (older servers).
-        "dashboard" dashboard: String,
+        "dashboard" dashboard: Text,
         /// The dashboard (newer servers).
-        "dashboardId" dashboard_id: String,
+        "dashboardId" dashboard_id: Text,
         /// The saved search (older servers).
-        "savedSearch" saved_search: String,
+        "savedSearch" saved_search: Text,
         /// The saved search (newer servers).
-        "savedSearchId" saved_search_id: String,
+        "savedSearchId" saved_search_id: Text,
         /// The column results are grouped by (newer servers).
-        "groupBy" group_by: String,
+        "groupBy" group_by: Text,
         /// Silencing (newer servers).
         "silenced" silenced: AlertSilenced,
         /// A free-text note (newer servers).
-        "note" note: String,
+        "note" note: Text,
         /// Minutes to offset the schedule by (newer servers).
         "scheduleOffsetMinutes" schedule_offset_minutes: u32,
         /// When the schedule starts (newer servers).

@@ -25,8 +25,9 @@ pub(crate) mod plain {
 }
 
 /// Reads an optional string, treating `""` like `null`: the services send both for "not set".
-fn optional_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    Ok(Option::<String>::deserialize(d)?.filter(|text| !text.is_empty()))
+/// A [`Text`](crate::Text) keeps a date inline: reading it allocates nothing.
+fn optional_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<crate::Text>, D::Error> {
+    Ok(Option::<crate::Text>::deserialize(d)?.filter(|text| !text.is_empty()))
 }
 
 /// An RFC 3339 date-time (`createdAt`, `updatedAt`, `usedAt`, `expireAt`, ...). `null` and `""`

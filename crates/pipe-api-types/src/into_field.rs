@@ -5,10 +5,10 @@ use std::borrow::Cow;
 
 use time::{OffsetDateTime, PrimitiveDateTime};
 
-use crate::{Quantity, Secret};
+use crate::{Quantity, Secret, Text};
 
 /// A value a setter of a `T` field accepts. Implemented for `T` itself and for the obvious
-/// conversions: text for `String` (and for open enums and [`Secret`]), any iterable of accepted
+/// conversions: text for [`Text`] and `String` (and for open enums and [`Secret`]), any iterable of accepted
 /// items for a list, an integer literal for a number field.
 ///
 /// Each number type accepts only itself (plus `i32` for `f64`), so that an integer literal needs
@@ -31,7 +31,7 @@ macro_rules! itself {
     };
 }
 
-itself!(String, bool, u16, u32, u64, i64, f64, OffsetDateTime, PrimitiveDateTime, Secret, Quantity);
+itself!(String, Text, bool, u16, u32, u64, i64, f64, OffsetDateTime, PrimitiveDateTime, Secret, Quantity);
 
 impl IntoField<String> for &str {
     fn into_field(self) -> String {
@@ -54,6 +54,30 @@ impl IntoField<String> for Box<str> {
 impl IntoField<String> for Cow<'_, str> {
     fn into_field(self) -> String {
         self.into_owned()
+    }
+}
+
+impl IntoField<Text> for &str {
+    fn into_field(self) -> Text {
+        Text::from(self)
+    }
+}
+
+impl IntoField<Text> for String {
+    fn into_field(self) -> Text {
+        Text::from(self)
+    }
+}
+
+impl IntoField<Text> for &String {
+    fn into_field(self) -> Text {
+        Text::from(self)
+    }
+}
+
+impl IntoField<Text> for Cow<'_, str> {
+    fn into_field(self) -> Text {
+        Text::from(self)
     }
 }
 

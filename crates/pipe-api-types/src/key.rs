@@ -2,6 +2,7 @@
 
 use time::OffsetDateTime;
 
+use crate::Text;
 use crate::codec::rfc3339;
 use crate::validate::{Checker, Rule, Validate, ValidationErrors, is_base64_of_32_bytes, is_ip_address_or_cidr};
 use crate::{KeyId, Secret};
@@ -32,15 +33,15 @@ model! {
     /// An entry of an IP access list: who may use a key or reach a service.
     pub struct IpAccessEntry {
         /// An IPv4 or IPv6 address or CIDR block. `0.0.0.0/0` allows all.
-        "source" source: String,
+        "source" source: Text,
         /// What the entry is for.
-        "description" description: String,
+        "description" description: Text,
     }
 }
 
 impl IpAccessEntry {
     /// An entry for `source` (an address or CIDR block) with a description.
-    pub fn new(source: impl Into<String>, description: impl Into<String>) -> Self {
+    pub fn new(source: impl Into<Text>, description: impl Into<Text>) -> Self {
         IpAccessEntry { source: Some(source.into()), description: Some(description.into()), ..Default::default() }
     }
 }
@@ -52,13 +53,13 @@ model! {
         /// The key's management id (not the `keyId` that authenticates).
         required "id" id: KeyId,
         /// The key's name.
-        "name" name: String,
+        "name" name: Text,
         /// Whether the key may be used.
         "state" state: KeyState,
         /// The key's roles.
         "roles" roles: Vec<KeyRole>,
         /// The last characters of the key id, to recognise it.
-        "keySuffix" key_suffix: String,
+        "keySuffix" key_suffix: Text,
         /// When the key was created.
         "createdAt" created_at: OffsetDateTime as rfc3339,
         /// When the key expires; absent (sent as absent, `null` or `""`) means never.
@@ -82,11 +83,11 @@ model! {
     /// generate the key. Each field is the base64 of a SHA-256 digest (32 bytes).
     pub struct KeyHashData {
         /// base64 SHA-256 of the key id.
-        "keyIdHash" key_id_hash: String,
+        "keyIdHash" key_id_hash: Text,
         /// base64 SHA-256 of the key id's suffix.
-        "keyIdSuffix" key_id_suffix: String,
+        "keyIdSuffix" key_id_suffix: Text,
         /// base64 SHA-256 of the key secret.
-        "keySecretHash" key_secret_hash: String,
+        "keySecretHash" key_secret_hash: Text,
     }
 }
 
@@ -94,7 +95,7 @@ model! {
     /// The body of the create-key request.
     pub struct CreateKeyRequest {
         /// The key's name.
-        "name" name: String,
+        "name" name: Text,
         /// When the key expires; absent means never.
         "expireAt" expire_at: OffsetDateTime as rfc3339,
         /// The key's state; the server makes it `enabled` when absent.
@@ -110,7 +111,7 @@ model! {
 
 impl CreateKeyRequest {
     /// A request for a key named `name` with `roles`.
-    pub fn new(name: impl Into<String>, roles: impl IntoIterator<Item = KeyRole>) -> Self {
+    pub fn new(name: impl Into<Text>, roles: impl IntoIterator<Item = KeyRole>) -> Self {
         CreateKeyRequest { name: Some(name.into()), roles: Some(roles.into_iter().collect()), ..Default::default() }
     }
 }
@@ -170,7 +171,7 @@ model! {
         /// The new key.
         "key" key: Key,
         /// The key id to authenticate with (the Basic user name).
-        "keyId" key_id: String,
+        "keyId" key_id: Text,
         /// The key secret to authenticate with (the Basic password).
         "keySecret" key_secret: Secret,
     }

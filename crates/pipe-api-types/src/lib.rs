@@ -29,7 +29,7 @@
 //! * **Secret-safe**: credentials are [`Secret`]s: redacted in `Debug`, no `Display`.
 //! * **Strict writes**: request models implement [`Validate`].
 //! * **Plain serde**: models are `Serialize` and `DeserializeOwned` and own their data; text
-//!   fields are `String`s. Setters take what a user writes ([`IntoField`]): `.port(5432)`,
+//!   fields are [`Text`]s (owned, short ones inline). Setters take what a user writes ([`IntoField`]): `.port(5432)`,
 //!   `.topics(["a", "b"])`.
 //!
 //! # serde_json features
@@ -55,6 +55,7 @@ mod quantity;
 mod reverse_private_endpoint;
 mod secret;
 mod service;
+mod text;
 pub(crate) mod unknown;
 mod validate;
 
@@ -81,6 +82,7 @@ pub use reverse_private_endpoint::{
 };
 pub use secret::Secret;
 pub use service::{EndpointProtocol, Service, ServiceEndpoint};
+pub use text::Text;
 pub use unknown::{UnknownFields, Unrecognized};
 pub use validate::{
     Rule, Validate, ValidationErrors, Violation, has_control_characters, is_base64_of_32_bytes, is_ip_address_or_cidr,

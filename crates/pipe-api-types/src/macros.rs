@@ -159,7 +159,7 @@ macro_rules! model {
                                         $field = map.next_value::<Field>()?.0;
                                     }
                                 )*
-                                _ => unknown.insert_raw(key.into_string(), map.next_value()?),
+                                _ => unknown.insert_raw(key.into_text(), map.next_value()?),
                             }
                         }
                         Ok($name {

@@ -3,6 +3,7 @@
 
 use time::OffsetDateTime;
 
+use crate::Text;
 use crate::codec::rfc3339;
 use crate::pipe_source::{Authentication, Credentials, IteratorType, OffsetStrategy, PipeSource};
 use crate::quantity::{Quantity, gigabytes, millicores};
@@ -65,9 +66,9 @@ model! {
         /// The engine type.
         "type" kind: crate::TableEngineType,
         /// The version column (`ReplacingMergeTree`).
-        "versionColumnId" version_column_id: String,
+        "versionColumnId" version_column_id: Text,
         /// The columns to sum (`SummingMergeTree`).
-        "columnIds" column_ids: Vec<String>,
+        "columnIds" column_ids: Vec<Text>,
     }
 }
 
@@ -77,11 +78,11 @@ model! {
         /// The table engine.
         "engine" engine: TableEngine,
         /// The sorting key columns.
-        "sortingKey" sorting_key: Vec<String>,
+        "sortingKey" sorting_key: Vec<Text>,
         /// The partition key expression.
-        "partitionBy" partition_by: String,
+        "partitionBy" partition_by: Text,
         /// The primary key expression.
-        "primaryKey" primary_key: String,
+        "primaryKey" primary_key: Text,
     }
 }
 
@@ -89,15 +90,15 @@ model! {
     /// A column of a destination table.
     pub struct DestinationColumn {
         /// The column's name.
-        "name" name: String,
+        "name" name: Text,
         /// The column's type, such as `String` or `DateTime64(3)`.
-        "type" kind: String,
+        "type" kind: Text,
     }
 }
 
 impl DestinationColumn {
     /// A column `name` of type `kind`.
-    pub fn new(name: impl Into<String>, kind: impl Into<String>) -> Self {
+    pub fn new(name: impl Into<Text>, kind: impl Into<Text>) -> Self {
         DestinationColumn { name: Some(name.into()), kind: Some(kind.into()), ..Default::default() }
     }
 }
@@ -106,9 +107,9 @@ model! {
     /// Where a pipe loads data.
     pub struct Destination {
         /// The destination database.
-        "database" database: String,
+        "database" database: Text,
         /// The destination table (not for database pipes).
-        "table" table: String,
+        "table" table: Text,
         /// Whether the pipe manages (creates) the table.
         "managedTable" managed_table: bool,
         /// The table's definition, for managed tables.
@@ -122,15 +123,15 @@ model! {
     /// Which source field feeds which destination column.
     pub struct FieldMapping {
         /// The source field.
-        "sourceField" source_field: String,
+        "sourceField" source_field: Text,
         /// The destination column.
-        "destinationField" destination_field: String,
+        "destinationField" destination_field: Text,
     }
 }
 
 impl FieldMapping {
     /// Maps `source_field` to `destination_field`.
-    pub fn new(source_field: impl Into<String>, destination_field: impl Into<String>) -> Self {
+    pub fn new(source_field: impl Into<Text>, destination_field: impl Into<Text>) -> Self {
         FieldMapping {
             source_field: Some(source_field.into()),
             destination_field: Some(destination_field.into()),
@@ -177,7 +178,7 @@ model! {
         /// The service that owns the pipe.
         "serviceId" service_id: ServiceId,
         /// The pipe's name.
-        "name" name: String,
+        "name" name: Text,
         /// The pipe's state.
         "state" state: PipeState,
         /// How the pipe scales.
@@ -202,7 +203,7 @@ model! {
     /// optionally field mappings, scaling and settings.
     pub struct CreatePipeRequest {
         /// The pipe's name (1 to 255 characters).
-        "name" name: String,
+        "name" name: Text,
         /// Where the pipe reads: exactly one source kind.
         "source" source: PipeSource,
         /// Where the pipe writes.
@@ -218,7 +219,7 @@ model! {
 
 impl CreatePipeRequest {
     /// A request for a pipe `name` reading `source` into `destination`.
-    pub fn new(name: impl Into<String>, source: PipeSource, destination: Destination) -> Self {
+    pub fn new(name: impl Into<Text>, source: PipeSource, destination: Destination) -> Self {
         CreatePipeRequest {
             name: Some(name.into()),
             source: Some(source),
@@ -344,7 +345,7 @@ fn check_credentials(
     authentication: Option<&Authentication>,
     credentials: &Option<Credentials>,
     credentials_field: &'static str,
-    iam_role: &Option<String>,
+    iam_role: &Option<Text>,
 ) {
     let needs: &[CredentialCheck] = match authentication {
         Some(

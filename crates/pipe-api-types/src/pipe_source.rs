@@ -4,6 +4,7 @@
 use time::{OffsetDateTime, PrimitiveDateTime};
 
 use crate::Secret;
+use crate::Text;
 use crate::codec::{unix_seconds, zoneless};
 
 open_enum! {
@@ -107,17 +108,17 @@ model! {
     /// (MUTUAL_TLS). Servers never echo credentials back.
     pub struct Credentials {
         /// User name.
-        "username" username: String,
+        "username" username: Text,
         /// Password.
         "password" password: Secret,
         /// Access key id.
-        "accessKeyId" access_key_id: String,
+        "accessKeyId" access_key_id: Text,
         /// Secret access key.
         "secretKey" secret_key: Secret,
         /// Connection string.
         "connectionString" connection_string: Secret,
         /// Client certificate (PEM).
-        "certificate" certificate: String,
+        "certificate" certificate: Text,
         /// Client private key (PEM).
         "privateKey" private_key: Secret,
     }
@@ -125,12 +126,12 @@ model! {
 
 impl Credentials {
     /// A user name and password.
-    pub fn user_password(username: impl Into<String>, password: impl Into<Secret>) -> Self {
+    pub fn user_password(username: impl Into<Text>, password: impl Into<Secret>) -> Self {
         Credentials { username: Some(username.into()), password: Some(password.into()), ..Default::default() }
     }
 
     /// An access key id and secret access key.
-    pub fn access_key(access_key_id: impl Into<String>, secret_key: impl Into<Secret>) -> Self {
+    pub fn access_key(access_key_id: impl Into<Text>, secret_key: impl Into<Secret>) -> Self {
         Credentials {
             access_key_id: Some(access_key_id.into()),
             secret_key: Some(secret_key.into()),
@@ -144,7 +145,7 @@ impl Credentials {
     }
 
     /// A client certificate and its private key.
-    pub fn client_certificate(certificate: impl Into<String>, private_key: impl Into<Secret>) -> Self {
+    pub fn client_certificate(certificate: impl Into<Text>, private_key: impl Into<Secret>) -> Self {
         Credentials {
             certificate: Some(certificate.into()),
             private_key: Some(private_key.into()),
@@ -179,11 +180,11 @@ model! {
     /// A Kafka schema registry.
     pub struct SchemaRegistry {
         /// The registry's URL.
-        "url" url: String,
+        "url" url: Text,
         /// How to authenticate to it.
         "authentication" authentication: Authentication,
         /// CA certificate (PEM) to verify it.
-        "caCertificate" ca_certificate: String,
+        "caCertificate" ca_certificate: Text,
         /// Credentials for it.
         "credentials" credentials: Credentials,
     }
@@ -197,23 +198,23 @@ model! {
         /// The message format.
         "format" format: DataFormat,
         /// Bootstrap brokers, comma-separated.
-        "brokers" brokers: String,
+        "brokers" brokers: Text,
         /// Topics, comma-separated.
-        "topics" topics: String,
+        "topics" topics: Text,
         /// The consumer group.
-        "consumerGroup" consumer_group: String,
+        "consumerGroup" consumer_group: Text,
         /// How to authenticate.
         "authentication" authentication: Authentication,
         /// The IAM role (role identifier) for `IAM_ROLE`.
-        "iamRole" iam_role: String,
+        "iamRole" iam_role: Text,
         /// Where to start reading.
         "offset" offset: KafkaOffset,
         /// The schema registry.
         "schemaRegistry" schema_registry: SchemaRegistry,
         /// CA certificate (PEM) to verify the brokers.
-        "caCertificate" ca_certificate: String,
+        "caCertificate" ca_certificate: Text,
         /// Reverse private endpoints to reach the brokers through.
-        "reversePrivateEndpointIds" reverse_private_endpoint_ids: Vec<String>,
+        "reversePrivateEndpointIds" reverse_private_endpoint_ids: Vec<Text>,
         /// Exactly-once delivery.
         "exactlyOnce" exactly_once: bool,
         /// Credentials (requests only; never echoed back).
@@ -271,25 +272,25 @@ model! {
         /// The file format.
         "format" format: DataFormat,
         /// The files' URL; may contain glob patterns.
-        "url" url: String,
+        "url" url: Text,
         /// The field delimiter of CSV-like formats.
-        "delimiter" delimiter: String,
+        "delimiter" delimiter: Text,
         /// The files' compression.
         "compression" compression: Compression,
         /// Whether new files keep being ingested.
         "isContinuous" is_continuous: bool,
         /// The queue that announces new files.
-        "queueUrl" queue_url: String,
+        "queueUrl" queue_url: Text,
         /// How to authenticate.
         "authentication" authentication: Authentication,
         /// The IAM role for `IAM_ROLE`.
-        "iamRole" iam_role: String,
+        "iamRole" iam_role: Text,
         /// Connection string (Azure); credential-bearing.
         "connectionString" connection_string: Secret,
         /// Path inside the container; may contain glob patterns.
-        "path" path: String,
+        "path" path: Text,
         /// The Azure container.
-        "azureContainerName" azure_container_name: String,
+        "azureContainerName" azure_container_name: Text,
         /// Access key for `IAM_USER` (requests only).
         "accessKey" access_key: Credentials,
         /// Service account key for `SERVICE_ACCOUNT` (requests only).
@@ -315,9 +316,9 @@ model! {
         /// The record format.
         "format" format: DataFormat,
         /// The stream's name.
-        "streamName" stream_name: String,
+        "streamName" stream_name: Text,
         /// The stream's region.
-        "region" region: String,
+        "region" region: Text,
         /// Whether to use enhanced fan-out.
         "useEnhancedFanOut" use_enhanced_fan_out: bool,
         /// Where to start reading.
@@ -327,7 +328,7 @@ model! {
         /// How to authenticate.
         "authentication" authentication: Authentication,
         /// The IAM role for `IAM_ROLE`.
-        "iamRole" iam_role: String,
+        "iamRole" iam_role: Text,
         /// Access key for `IAM_USER` (requests only).
         "accessKey" access_key: Credentials,
     }
@@ -381,11 +382,11 @@ model! {
         /// Rows per pulled batch.
         "pullBatchSize" pull_batch_size: u32,
         /// The publication to replicate.
-        "publicationName" publication_name: String,
+        "publicationName" publication_name: Text,
         /// The replication mode.
         "replicationMode" replication_mode: ReplicationMode,
         /// The replication slot (for `cdc_only`).
-        "replicationSlotName" replication_slot_name: String,
+        "replicationSlotName" replication_slot_name: Text,
         /// Keep columns' nullability in the destination.
         "allowNullableColumns" allow_nullable_columns: bool,
         /// Parallel workers per table in the initial load.
@@ -417,17 +418,17 @@ model! {
     /// One table replicated by a Postgres pipe.
     pub struct PostgresTableMapping {
         /// The source schema.
-        "sourceSchemaName" source_schema_name: String,
+        "sourceSchemaName" source_schema_name: Text,
         /// The source table.
-        "sourceTable" source_table: String,
+        "sourceTable" source_table: Text,
         /// The destination table.
-        "targetTable" target_table: String,
+        "targetTable" target_table: Text,
         /// Columns not replicated.
-        "excludedColumns" excluded_columns: Vec<String>,
+        "excludedColumns" excluded_columns: Vec<Text>,
         /// Whether `sortingKeys` replaces the primary key as sorting key.
         "useCustomSortingKey" use_custom_sorting_key: bool,
         /// The custom sorting key.
-        "sortingKeys" sorting_keys: Vec<String>,
+        "sortingKeys" sorting_keys: Vec<Text>,
         /// The destination table's engine.
         "tableEngine" table_engine: TableEngineType,
     }
@@ -439,17 +440,17 @@ model! {
         /// The Postgres flavour.
         "type" kind: PostgresType,
         /// The server's host.
-        "host" host: String,
+        "host" host: Text,
         /// The server's port.
         "port" port: u16,
         /// The database to replicate.
-        "database" database: String,
+        "database" database: Text,
         /// How to authenticate (`basic` or `IAM_ROLE`).
         "authentication" authentication: Authentication,
         /// The IAM role for `IAM_ROLE`.
-        "iamRole" iam_role: String,
+        "iamRole" iam_role: Text,
         /// CA certificate (PEM) to verify the server.
-        "caCertificate" ca_certificate: String,
+        "caCertificate" ca_certificate: Text,
         /// User name and password (requests only).
         "credentials" credentials: Credentials,
         /// Replication settings.

@@ -1,5 +1,6 @@
 //! Reverse private endpoints: private network paths that pipes use to reach their sources.
 
+use crate::Text;
 use crate::{ReversePrivateEndpointId, ServiceId};
 
 open_enum! {
@@ -56,25 +57,25 @@ model! {
         /// The service that owns it.
         "serviceId" service_id: ServiceId,
         /// What it is for.
-        "description" description: String,
+        "description" description: Text,
         /// Its kind.
         "type" kind: ReversePrivateEndpointType,
         /// The VPC endpoint service name (`VPC_ENDPOINT_SERVICE`).
-        "vpcEndpointServiceName" vpc_endpoint_service_name: String,
+        "vpcEndpointServiceName" vpc_endpoint_service_name: Text,
         /// The VPC resource configuration id (`VPC_RESOURCE`).
-        "vpcResourceConfigurationId" vpc_resource_configuration_id: String,
+        "vpcResourceConfigurationId" vpc_resource_configuration_id: Text,
         /// The VPC resource share ARN (`VPC_RESOURCE`).
-        "vpcResourceShareArn" vpc_resource_share_arn: String,
+        "vpcResourceShareArn" vpc_resource_share_arn: Text,
         /// The MSK cluster ARN (`MSK_MULTI_VPC`).
-        "mskClusterArn" msk_cluster_arn: String,
+        "mskClusterArn" msk_cluster_arn: Text,
         /// The MSK authentication (`MSK_MULTI_VPC`).
         "mskAuthentication" msk_authentication: MskAuthentication,
         /// The endpoint's id at the cloud provider.
-        "endpointId" endpoint_id: String,
+        "endpointId" endpoint_id: Text,
         /// DNS names of the endpoint.
-        "dnsNames" dns_names: Vec<String>,
+        "dnsNames" dns_names: Vec<Text>,
         /// Private DNS names of the endpoint.
-        "privateDnsNames" private_dns_names: Vec<String>,
+        "privateDnsNames" private_dns_names: Vec<Text>,
         /// The endpoint's status.
         "status" status: ReversePrivateEndpointStatus,
     }

@@ -2,6 +2,7 @@
 
 use time::OffsetDateTime;
 
+use crate::Text;
 use crate::codec::{decimal, rfc3339};
 use crate::{IpAccessEntry, ServiceId};
 
@@ -23,11 +24,11 @@ model! {
         /// The protocol spoken there.
         "protocol" protocol: EndpointProtocol,
         /// The host name.
-        "host" host: String,
+        "host" host: Text,
         /// The port.
         "port" port: u16,
         /// The user name to connect with; real servers often send `null`.
-        "username" username: String,
+        "username" username: Text,
     }
 }
 
@@ -37,9 +38,9 @@ model! {
         /// The service's id.
         required "id" id: ServiceId,
         /// The service's name.
-        "name" name: String,
+        "name" name: Text,
         /// The database engine version.
-        "engineVersion" engine_version: String,
+        "engineVersion" engine_version: Text,
         /// Where the service can be reached.
         "endpoints" endpoints: Vec<ServiceEndpoint>,
         /// Minimum total memory, in GB.
@@ -61,28 +62,28 @@ model! {
         /// When the service was created.
         "createdAt" created_at: OffsetDateTime as rfc3339,
         /// The customer-managed encryption key.
-        "encryptionKey" encryption_key: String,
+        "encryptionKey" encryption_key: Text,
         /// The role assumed to use the encryption key.
-        "encryptionAssumedRoleIdentifier" encryption_assumed_role_identifier: String,
+        "encryptionAssumedRoleIdentifier" encryption_assumed_role_identifier: Text,
         /// The service's IAM role.
-        "iamRole" iam_role: String,
+        "iamRole" iam_role: Text,
         /// Private endpoints attached to the service.
-        "privateEndpointIds" private_endpoint_ids: Vec<String>,
+        "privateEndpointIds" private_endpoint_ids: Vec<Text>,
         /// Private endpoints that may be attached.
-        "availablePrivateEndpointIds" available_private_endpoint_ids: Vec<String>,
+        "availablePrivateEndpointIds" available_private_endpoint_ids: Vec<Text>,
         /// The data warehouse the service belongs to.
-        "dataWarehouseId" data_warehouse_id: String,
+        "dataWarehouseId" data_warehouse_id: Text,
         /// Whether this is the warehouse's primary service.
         "isPrimary" is_primary: bool,
         /// Whether the service is read-only.
         "isReadonly" is_readonly: bool,
         /// The bring-your-own-cloud deployment id.
-        "byocId" byoc_id: String,
+        "byocId" byoc_id: Text,
         /// Whether transparent data encryption is on.
         "hasTransparentDataEncryption" has_transparent_data_encryption: bool,
         /// The transparent data encryption key's id.
-        "transparentDataEncryptionKeyId" transparent_data_encryption_key_id: String,
+        "transparentDataEncryptionKeyId" transparent_data_encryption_key_id: Text,
         /// The encryption role's id.
-        "encryptionRoleId" encryption_role_id: String,
+        "encryptionRoleId" encryption_role_id: Text,
     }
 }

@@ -7,6 +7,8 @@ use serde::de::{Deserialize, Deserializer, Visitor};
 use serde::ser::SerializeMap;
 use serde_json::value::RawValue;
 
+use crate::Text;
+
 /// The fields of one JSON object that its model does not know, in the order received.
 ///
 /// Each value is kept as the exact JSON text the server sent (not parsed into a tree, which
@@ -14,7 +16,7 @@ use serde_json::value::RawValue;
 /// `Debug` shows only the names: an unknown field may carry a credential.
 #[derive(Clone, Default)]
 pub struct UnknownFields {
-    entries: Vec<(String, Box<RawValue>)>,
+    entries: Vec<(Text, Box<RawValue>)>,
 }
 
 impl UnknownFields {
@@ -58,7 +60,7 @@ impl UnknownFields {
     /// how a request sends a field this crate does not model yet.
     pub fn insert(&mut self, name: impl Into<String>, value: &impl serde::Serialize) -> serde_json::Result<()> {
         let raw = serde_json::value::to_raw_value(value)?;
-        let name: String = name.into();
+        let name = Text::from(name.into());
         self.entries.retain(|(key, _)| *key != name);
         self.entries.push((name, raw));
         Ok(())
@@ -73,7 +75,7 @@ impl UnknownFields {
     /// Keeps a field as read. Repeated names are all kept, in order (as received; `get` sees
     /// the last, as JSON readers do); no search here, so hostile input cannot make a read
     /// quadratic.
-    pub(crate) fn insert_raw(&mut self, name: String, raw: Box<RawValue>) {
+    pub(crate) fn insert_raw(&mut self, name: Text, raw: Box<RawValue>) {
         self.entries.push((name, raw));
     }
 
@@ -103,8 +105,8 @@ impl FieldName<'_> {
         &self.0
     }
 
-    pub(crate) fn into_string(self) -> String {
-        self.0.into_owned()
+    pub(crate) fn into_text(self) -> Text {
+        Text::from(self.0)
     }
 }
 

@@ -213,7 +213,7 @@ impl Checker<'_> {
     }
 
     /// A required text that must not be blank nor hold control characters.
-    pub(crate) fn required_text(&mut self, name: &'static str, value: &Option<String>) {
+    pub(crate) fn required_text(&mut self, name: &'static str, value: &Option<crate::Text>) {
         self.present(name, value, Rule::Required, |c, text| c.text(text));
     }
 
