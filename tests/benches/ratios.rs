@@ -345,17 +345,15 @@ fn round_trip(settings: &Settings) -> usize {
         // Two identical bare sides: how finely this measurement can tell them apart.
         let other_agents = connected(plain, connect_bare);
         let resolution = paired(rounds, bare_side(&other_agents, &url, &authorization, batch), &mut bare);
-        // The same bare GET with the client's timeouts (and its resolver for IP hosts): what
-        // ureq's own timeout handling costs.
+        // The same bare GET with the client's timeouts: what ureq's own timeout handling costs
+        // (with a timeout set, ureq resolves every host, an IP literal too, on a new thread).
         let timed = || {
-            ureq::Agent::with_parts(
+            ureq::Agent::new_with_config(
                 ureq::Agent::config_builder()
                     .http_status_as_error(false)
                     .timeout_connect(Some(Duration::from_secs(10)))
                     .timeout_global(Some(Duration::from_secs(30)))
                     .build(),
-                ureq::unversioned::transport::DefaultConnector::default(),
-                LoopbackResolver,
             )
         };
         let timed_agents = connected(timed, connect_bare);
@@ -481,21 +479,4 @@ fn read_status_kib(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|line| line.starts_with(field))?;
     line.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// For the detail measurement only: 127.0.0.1 without a lookup thread, as the client resolves.
-#[derive(Debug)]
-struct LoopbackResolver;
-
-impl ureq::unversioned::resolver::Resolver for LoopbackResolver {
-    fn resolve(
-        &self,
-        uri: &http::Uri,
-        _: &ureq::config::Config,
-        _: ureq::unversioned::transport::NextTimeout,
-    ) -> Result<ureq::unversioned::resolver::ResolvedSocketAddrs, ureq::Error> {
-        let mut addresses = self.empty();
-        addresses.push(std::net::SocketAddr::from(([127, 0, 0, 1], uri.port_u16().unwrap_or(80))));
-        Ok(addresses)
-    }
 }

@@ -23,6 +23,15 @@
 //! * Retries per [`RetryPolicy::default`](pipe_api_proto::retry::RetryPolicy): up to 4 attempts within
 //!   60 s; a `POST` that may have reached the server is never re-sent.
 //! * No pacing unless asked ([`ClientBuilder::pacing`]).
+//!
+//! # Features
+//! * `rustls` (default): TLS with rustls and the webpki roots, through ureq's `rustls`.
+//! * `native-tls`: TLS with the platform's library, through ureq's `native-tls` (OpenSSL's
+//!   headers on Linux). The agent asks for it when `rustls` is off; with both on, rustls is used.
+//! * `gzip` (default): accepts gzip-compressed responses, through ureq's `gzip`.
+//!
+//! With neither TLS feature the client speaks plain `http` only (to loopback, or where allowed):
+//! enough for tests against a local server.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -39,3 +48,8 @@ pub use transport::{TransportConfig, UreqTransport};
 
 pub use pipe_api_proto as proto;
 pub use pipe_api_types as types;
+
+/// This crate's README, compiled and run as doc tests, so it cannot drift from the API.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

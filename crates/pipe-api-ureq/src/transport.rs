@@ -5,8 +5,6 @@ use std::time::Duration;
 
 use http::{Request, Response, Uri};
 use pipe_api_proto::{Transport, TransportError, TransportErrorKind};
-use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
-use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 
 /// How the transport talks to servers. The defaults suit an API client: see each field.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,9 +51,8 @@ impl UreqTransport {
             .timeout_connect(Some(config.connect_timeout))
             .timeout_global(Some(config.timeout))
             // Proto sets its own User-Agent; keep it.
-            .user_agent(ureq::config::AutoHeaderValue::None)
-            .build();
-        let agent = ureq::Agent::with_parts(agent_config, DefaultConnector::default(), LiteralFirstResolver::default());
+            .user_agent(ureq::config::AutoHeaderValue::None);
+        let agent = ureq::Agent::new_with_config(with_tls_provider(agent_config).build());
         UreqTransport { agent, config }
     }
 
@@ -142,30 +139,20 @@ fn classify(error: ureq::Error) -> TransportError {
     TransportError::new(kind, error)
 }
 
-/// ureq's resolver, except that a host which is an IP address needs no lookup: with a timeout
-/// set, ureq resolves every request on a new thread (about 50 µs each on loopback, measured by
-/// the `round_trip` section of `cargo bench --bench ratios`), even for `127.0.0.1`.
-#[derive(Debug, Default)]
-struct LiteralFirstResolver(DefaultResolver);
+/// Chooses the TLS provider from this crate's features. ureq never picks native-tls by itself
+/// (its default is rustls, even when rustls is not compiled in), so with `native-tls` alone the
+/// agent must ask for it; with both features, rustls stays.
+#[cfg(all(feature = "native-tls", not(feature = "rustls")))]
+fn with_tls_provider(
+    builder: ureq::config::ConfigBuilder<ureq::typestate::AgentScope>,
+) -> ureq::config::ConfigBuilder<ureq::typestate::AgentScope> {
+    builder.tls_config(ureq::tls::TlsConfig::builder().provider(ureq::tls::TlsProvider::NativeTls).build())
+}
 
-impl Resolver for LiteralFirstResolver {
-    fn resolve(
-        &self,
-        uri: &Uri,
-        config: &ureq::config::Config,
-        timeout: NextTimeout,
-    ) -> Result<ResolvedSocketAddrs, ureq::Error> {
-        let host = uri.host().unwrap_or("").trim_start_matches('[').trim_end_matches(']');
-        let port = uri.port_u16().or(match uri.scheme_str() {
-            Some("https") => Some(443),
-            Some("http") => Some(80),
-            _ => None,
-        });
-        if let (Ok(ip), Some(port)) = (host.parse::<std::net::IpAddr>(), port) {
-            let mut addresses = self.empty();
-            addresses.push(std::net::SocketAddr::new(ip, port));
-            return Ok(addresses);
-        }
-        self.0.resolve(uri, config, timeout)
-    }
+/// Chooses the TLS provider from this crate's features: ureq's default (rustls) here.
+#[cfg(not(all(feature = "native-tls", not(feature = "rustls"))))]
+fn with_tls_provider(
+    builder: ureq::config::ConfigBuilder<ureq::typestate::AgentScope>,
+) -> ureq::config::ConfigBuilder<ureq::typestate::AgentScope> {
+    builder
 }
