@@ -51,7 +51,7 @@ fn cases() -> Vec<Case> {
             rule: Rule::NoControlCharacters,
         },
         Case {
-            call: |c| create_pipe(c, pipe(|r| r.name = Some("n".repeat(256).into()))),
+            call: |c| create_pipe(c, pipe(|r| r.name = Some("n".repeat(256)))),
             path: "name",
             rule: Rule::MaxChars(255),
         },

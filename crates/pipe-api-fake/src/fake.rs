@@ -104,11 +104,11 @@ impl Fake {
     ) -> Key {
         let mut state = self.lock();
         let mut key = Key::new(KeyId::from_uuid(state.sequence.uuid()));
-        key.name = Some(format!("seeded {key_id}").into());
+        key.name = Some(format!("seeded {key_id}"));
         key.state = Some(KeyState::Enabled);
         key.roles = Some(roles.into_iter().collect());
         let suffix: String = key_id.chars().rev().take(4).collect::<Vec<_>>().into_iter().rev().collect();
-        key.key_suffix = Some(suffix.into());
+        key.key_suffix = Some(suffix);
         key.created_at = Some(state.now);
         key.ip_access_list = Some(vec![IpAccessEntry::new("0.0.0.0/0", "")]);
         let credential = KeyCredential::Plain { key_id: key_id.to_owned(), key_secret: key_secret.to_owned() };

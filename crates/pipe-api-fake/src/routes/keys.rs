@@ -45,7 +45,7 @@ pub(super) fn create(call: &mut Call<'_>) -> Result<Answer, Refusal> {
     key.name = request.name;
     key.state = Some(request.state.unwrap_or(KeyState::Enabled));
     key.roles = request.roles;
-    key.key_suffix = Some(suffix.into());
+    key.key_suffix = Some(suffix);
     key.created_at = Some(call.state.now);
     key.expire_at = request.expire_at;
     // The real default opens the key to every address.
