@@ -70,7 +70,7 @@ pub use error::{
 };
 pub use snapshot::render_request;
 pub use transport::Transport;
-pub use url::{BaseUrl, BaseUrlError, path, percent_decode};
+pub use url::{BaseUrl, BaseUrlError, is_loopback_host, path, percent_decode};
 
 /// The models, re-exported so one dependency is enough.
 pub use pipe_api_types as types;

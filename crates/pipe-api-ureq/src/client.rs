@@ -152,6 +152,11 @@ impl Client {
             };
             let outcome = match (&hints, &result) {
                 (Some((status, hints)), _) => Outcome::Response { status: *status, hints },
+                // Checked before the connect failures: nothing was sent either, but a refusal
+                // would only come again.
+                (None, Err(Error::Transport(failure))) if failure.error().kind() == TransportErrorKind::Refused => {
+                    Outcome::Refused
+                }
                 (None, Err(Error::Transport(failure))) if !failure.error().may_have_reached_server() => {
                     Outcome::ConnectFailed
                 }
@@ -216,5 +221,33 @@ impl Client {
     /// The transport in use.
     pub fn transport(&self) -> &UreqTransport {
         &self.transport
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pipe_api_proto::{Error, TransportErrorKind};
+
+    use super::Client;
+    use crate::transport::UreqTransport;
+
+    /// A transport that refuses what the client's URL asks for (the builder allowed it, the
+    /// transport does not): one attempt, no retry, and the outcome is known.
+    #[test]
+    fn a_refusal_to_send_ends_the_call_after_one_attempt() {
+        let mut client = Client::builder()
+            .management("http://api.example.invalid", "key-id", "secret")
+            .allow_insecure_http(true)
+            .build()
+            .unwrap();
+        client.transport = UreqTransport::default();
+        let id = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
+        let error = client.get_service(id.parse().unwrap(), id.parse().unwrap()).unwrap_err();
+        match &error {
+            Error::Transport(failure) => assert_eq!(failure.error().kind(), TransportErrorKind::Refused, "{error}"),
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+        assert_eq!(error.attempts(), 1, "{error}");
+        assert!(!error.outcome_unknown());
     }
 }

@@ -19,7 +19,9 @@
 //! # Defaults
 //! * Connect timeout 10 s; each exchange 30 s; response bodies capped at 16 MiB.
 //! * Redirects are never followed; 4xx and 5xx are typed errors, not transport errors.
-//! * Plain `http` only to loopback, unless [`ClientBuilder::allow_insecure_http`].
+//! * Plain `http` only to loopback ([`is_loopback_host`](pipe_api_proto::is_loopback_host):
+//!   `localhost`, 127.0.0.0/8, `::1`), unless [`ClientBuilder::allow_insecure_http`]; refused
+//!   when the client is built, and by the transport (never retried) when used on its own.
 //! * Retries per [`RetryPolicy::default`](pipe_api_proto::retry::RetryPolicy): up to 4 attempts within
 //!   60 s; a `POST` that may have reached the server is never re-sent.
 //! * No pacing unless asked ([`ClientBuilder::pacing`]).

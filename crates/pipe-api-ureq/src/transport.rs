@@ -4,7 +4,7 @@ use std::io;
 use std::time::Duration;
 
 use http::{Request, Response, Uri};
-use pipe_api_proto::{Transport, TransportError, TransportErrorKind};
+use pipe_api_proto::{Transport, TransportError, TransportErrorKind, is_loopback_host};
 
 /// How the transport talks to servers. The defaults suit an API client: see each field.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,8 +17,9 @@ pub struct TransportConfig {
     /// Largest response body read; a larger one is an error, without reading it all.
     /// Default 16 MiB.
     pub body_limit: u64,
-    /// Allow plain `http` to hosts that are not loopback. Default `false`: credentials must
-    /// not cross a network in clear text.
+    /// Allow plain `http` to hosts that are not loopback ([`is_loopback_host`]). Default
+    /// `false`: credentials must not cross a network in clear text, and such a request fails
+    /// with [`TransportErrorKind::Refused`] before anything is sent.
     pub allow_insecure_http: bool,
 }
 
@@ -101,22 +102,18 @@ impl Transport for UreqTransport {
     }
 }
 
-/// Plain `http` only to loopback hosts, unless allowed.
+/// Plain `http` only to loopback hosts (proto's [`is_loopback_host`], the rule the client
+/// builder also applies), unless allowed. A refusal is [`TransportErrorKind::Refused`]: nothing
+/// was sent, and retrying cannot help.
 pub(crate) fn check_scheme(uri: &Uri, allow_insecure_http: bool) -> Result<(), TransportError> {
-    if uri.scheme_str() == Some("https") || allow_insecure_http {
+    let host = uri.host().unwrap_or("");
+    if uri.scheme_str() == Some("https") || allow_insecure_http || is_loopback_host(host) {
         return Ok(());
     }
-    let host = uri.host().unwrap_or("").trim_start_matches('[').trim_end_matches(']');
-    let loopback =
-        host.eq_ignore_ascii_case("localhost") || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback());
-    if loopback {
-        Ok(())
-    } else {
-        Err(TransportError::new(
-            TransportErrorKind::Connect,
-            format!("refusing plain http to {host}: use https, or allow insecure http explicitly"),
-        ))
-    }
+    Err(TransportError::new(
+        TransportErrorKind::Refused,
+        format!("refusing plain http to {host}: use https, or allow insecure http explicitly"),
+    ))
 }
 
 /// Sorts a ureq error by whether the request may have reached the server.
