@@ -153,3 +153,15 @@ fn with_tls_provider(
 ) -> ureq::config::ConfigBuilder<ureq::typestate::AgentScope> {
     builder
 }
+
+#[cfg(all(test, any(feature = "rustls", feature = "native-tls")))]
+mod tests {
+    use ureq::tls::TlsProvider;
+
+    /// The provider follows the features: rustls whenever it is on, native-tls only alone.
+    #[test]
+    fn the_tls_provider_follows_the_features() {
+        let expected = if cfg!(feature = "rustls") { TlsProvider::Rustls } else { TlsProvider::NativeTls };
+        assert_eq!(super::UreqTransport::default().agent.config().tls_config().provider(), expected);
+    }
+}
