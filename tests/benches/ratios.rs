@@ -12,9 +12,7 @@
 //! of the form `ratio <name> = <x> (target <= <t>) <ok|MISSED>` is one target (a timed one adds
 //! the ratio of the two sides' medians after it); `info` lines have no target.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
-use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use pipe_api_proto::{
@@ -37,6 +35,9 @@ struct Settings {
 }
 
 fn main() {
+    if let Some(path) = std::env::var_os(PEAK_MEMORY_CHILD) {
+        return peak_memory_child(&path.to_string_lossy());
+    }
     // `cargo bench` passes `--bench`; only `--quick` matters here.
     let quick = std::env::args().any(|arg| arg == "--quick");
     let settings = if quick {
@@ -307,8 +308,7 @@ fn build_create_pipe() -> usize {
 }
 
 /// A GET pipe through the `Client` against a bare `ureq::Agent` configured as the client's
-/// transport configures its own (timeouts, no redirects, statuses as responses, the same
-/// resolver), doing the same GET and `serde_json::from_slice` into the same type, both over
+/// transport configures its own (timeouts, no redirects, statuses as responses), doing the same GET and `serde_json::from_slice` into the same type, both over
 /// keep-alive connections to the fake on 127.0.0.1.
 fn round_trip(settings: &Settings) -> usize {
     let fake = pipe_api_fake::Fake::new();
@@ -335,13 +335,11 @@ fn round_trip(settings: &Settings) -> usize {
     // Each side takes its keep-alive connections in turn, one per round: how quickly the fake
     // answers can stay better on one connection than on another for a whole run.
     let make_client = || pipe_api_ureq::Client::management(&server.base_url(), "bench-key", "bench-secret").unwrap();
-    let resolver = ClientResolver::of(&make_client());
-    println!("round trip: the bare agent resolves as the client does: {}", resolver.describe());
     let clients = connected(make_client, |client| drop(client.get_pipe(org, service, pipe_id).unwrap()));
     let connect_bare = |agent: &ureq::Agent| {
         bare_gets(agent, &url, &authorization, 1);
     };
-    let bare_agents = connected(|| bare_agent(resolver), connect_bare);
+    let bare_agents = connected(bare_agent, connect_bare);
     let through_client = in_turn(&clients, |client| {
         time(|| {
             for _ in 0..batch {
@@ -353,7 +351,7 @@ fn round_trip(settings: &Settings) -> usize {
     let measured = paired(rounds, through_client, &mut bare);
     if std::env::var_os("ROUND_TRIP_DETAIL").is_some() {
         // Two identical bare sides: how finely this measurement can tell them apart.
-        let other_agents = connected(|| bare_agent(resolver), connect_bare);
+        let other_agents = connected(bare_agent, connect_bare);
         let resolution = paired(rounds, bare_side(&other_agents, &url, &authorization, batch), &mut bare);
         println!("info round_trip_bare_vs_bare = {:.3} (the measurement's resolution)", resolution.ratio);
     }
@@ -365,54 +363,17 @@ fn round_trip(settings: &Settings) -> usize {
     report_paired("get_pipe_round_trip_vs_bare_ureq", &measured, 1.05)
 }
 
-/// How the client's transport resolves hosts, read from its agent's `Debug` output, so that the
-/// bare agent resolves the same way whichever the transport uses: with a timeout set, ureq's
-/// own resolver looks every request's host up on a new thread, even `127.0.0.1` (about 50 µs
-/// on loopback), and a transport that skips that for IP addresses is faster by as much.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ClientResolver {
-    /// ureq's `DefaultResolver`.
-    Default,
-    /// An IP address host needs no lookup; other hosts go to ureq's resolver.
-    LiteralFirst,
-}
-
-impl ClientResolver {
-    fn of(client: &pipe_api_ureq::Client) -> ClientResolver {
-        let debug = format!("{:?}", client.transport());
-        if debug.contains("LiteralFirstResolver") {
-            ClientResolver::LiteralFirst
-        } else if debug.contains("resolver: DefaultResolver") {
-            ClientResolver::Default
-        } else {
-            panic!("the client's transport uses a resolver this benchmark does not know: {debug}");
-        }
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            ClientResolver::Default => "ureq's DefaultResolver (a lookup thread per request)",
-            ClientResolver::LiteralFirst => "IP addresses without a lookup, others through ureq's DefaultResolver",
-        }
-    }
-}
-
 /// A bare agent with the client's configuration: connect 10 s, global 30 s, no redirects,
-/// statuses as responses, and `resolver`.
-fn bare_agent(resolver: ClientResolver) -> ureq::Agent {
-    let config = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .max_redirects(0)
-        .timeout_connect(Some(Duration::from_secs(10)))
-        .timeout_global(Some(Duration::from_secs(30)))
-        .build();
-    let connector = ureq::unversioned::transport::DefaultConnector::default();
-    match resolver {
-        ClientResolver::Default => {
-            ureq::Agent::with_parts(config, connector, ureq::unversioned::resolver::DefaultResolver::default())
-        }
-        ClientResolver::LiteralFirst => ureq::Agent::with_parts(config, connector, LiteralFirstResolver::default()),
-    }
+/// statuses as responses (and so, like the client, ureq's own resolver).
+fn bare_agent() -> ureq::Agent {
+    ureq::Agent::new_with_config(
+        ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .timeout_connect(Some(Duration::from_secs(10)))
+            .timeout_global(Some(Duration::from_secs(30)))
+            .build(),
+    )
 }
 
 /// Keep-alive connections per side in the round trip.
@@ -474,172 +435,42 @@ fn base64_of(text: &str) -> String {
     base64::engine::general_purpose::STANDARD.encode(text)
 }
 
-/// Peak heap memory added while decoding the 10,000-pipe list (the decoded value included),
-/// against the body's size, counted by [`Counting`]; then what the decoded value keeps once the
-/// body is gone (proto drops the body it is handed).
+/// Peak memory added by decoding the 10,000-pipe list, against the body's size, measured as the
+/// peak resident size of a child process (this binary again) that holds only the body: no
+/// allocator hook (which would need unsafe code) and no memory freed earlier to hide the peak.
+/// Linux only: `/proc/self/status`, and `/proc/self/clear_refs` to reset the peak.
 fn peak_memory() -> usize {
     let body = workloads::list_pipes_body(10_000, Novelty::WithUnknowns);
+    let file = std::env::temp_dir().join(format!("pipe-api-bench-memory-{}.json", std::process::id()));
+    std::fs::write(&file, &body).unwrap();
+    let child =
+        std::process::Command::new(std::env::current_exe().unwrap()).env(PEAK_MEMORY_CHILD, &file).output().unwrap();
+    std::fs::remove_file(&file).unwrap();
+    let out = String::from_utf8_lossy(&child.stdout);
+    assert!(child.status.success(), "the memory child failed: {out}{}", String::from_utf8_lossy(&child.stderr));
+    let added: usize = out.lines().find_map(|l| l.strip_prefix("PEAK_ADDED_BYTES=")).unwrap().trim().parse().unwrap();
+    println!("peak_memory_list_pipes_10000: body {} bytes; peak added during decode {added} bytes", body.len());
+    report("peak_memory_list_pipes_10000_vs_body", added as f64 / body.len() as f64, 3.0, "")
+}
+
+/// Names the body file when this process is the peak-memory child.
+const PEAK_MEMORY_CHILD: &str = "PIPE_API_BENCH_MEMORY_CHILD";
+
+/// The child: read the body, reset the peak, decode, report the peak added.
+fn peak_memory_child(path: &str) {
+    let body = std::fs::read(path).unwrap();
     let (org, service, _) = ids();
-    let operation = ListPipes::new(org, service);
-    // Once uncounted, so that anything made once per process is made already.
-    drop(operation.parse_response(ok_response(&body)).unwrap());
-
-    COUNTING.start();
-    let response = ok_response(&body);
-    let with_body = COUNTING.reset_peak();
-    // The body's buffer is watched: freed while decoding (proto drops what it is handed), it is
-    // not kept by the value, and the bytes still counted after are the value's alone.
-    COUNTING.watch(response.body().as_ptr());
-    let pipes = operation.parse_response(response).unwrap();
-    let peak_added = COUNTING.peak() - with_body;
-    let body_freed = COUNTING.watched_freed();
-    let retained = COUNTING.live();
+    std::fs::write("/proc/self/clear_refs", "5").unwrap();
+    let before = status_kib("VmRSS:");
+    let pipes =
+        ListPipes::new(org, service).parse_response(http::Response::builder().status(200).body(body).unwrap()).unwrap();
+    let peak = status_kib("VmHWM:");
     assert_eq!(pipes.value.len(), 10_000);
-    drop(pipes);
-    let after_drop = COUNTING.live();
-    COUNTING.stop();
-
-    let len = body.len() as f64;
-    println!(
-        "peak_memory_list_pipes_10000: body {} bytes; peak added during decode {peak_added} bytes; body freed by \
-         the decode: {body_freed}; retained by the value {retained} bytes ({:.2}x the body); left after dropping \
-         it {after_drop} bytes",
-        body.len(),
-        retained as f64 / len
-    );
-    assert!(body_freed, "the decoded value keeps the body's buffer");
-    report("peak_memory_list_pipes_10000_vs_body", peak_added as f64 / len, 3.0, "")
+    println!("PEAK_ADDED_BYTES={}", peak.saturating_sub(before) * 1024);
 }
 
-/// The bench binary's allocator: the system's, counting the bytes asked for (live, and the
-/// peak since [`Counter::reset_peak`]) only between [`Counter::start`] and [`Counter::stop`],
-/// so that the timed sections pay one relaxed load per call and nothing more.
-#[global_allocator]
-static COUNTING: Counter = Counter::new();
-
-struct Counter {
-    on: AtomicBool,
-    /// The address of a block whose freeing is noted in `watched_freed`.
-    watched: AtomicUsize,
-    watched_freed: AtomicBool,
-    /// Bytes allocated minus bytes freed since `start` (negative when blocks from before are freed).
-    live: AtomicIsize,
-    peak: AtomicIsize,
-}
-
-impl Counter {
-    const fn new() -> Counter {
-        Counter {
-            on: AtomicBool::new(false),
-            watched: AtomicUsize::new(0),
-            watched_freed: AtomicBool::new(false),
-            live: AtomicIsize::new(0),
-            peak: AtomicIsize::new(0),
-        }
-    }
-
-    fn start(&self) {
-        self.live.store(0, Ordering::SeqCst);
-        self.peak.store(0, Ordering::SeqCst);
-        self.on.store(true, Ordering::SeqCst);
-    }
-
-    fn stop(&self) {
-        self.on.store(false, Ordering::SeqCst);
-        self.watched.store(0, Ordering::SeqCst);
-    }
-
-    /// Notes whether the block at `block` is freed (or moved by `realloc`) from now on.
-    fn watch(&self, block: *const u8) {
-        self.watched_freed.store(false, Ordering::SeqCst);
-        self.watched.store(block as usize, Ordering::SeqCst);
-    }
-
-    fn watched_freed(&self) -> bool {
-        self.watched_freed.load(Ordering::SeqCst)
-    }
-
-    /// Sets the peak to the live bytes, and returns them.
-    fn reset_peak(&self) -> isize {
-        let live = self.live.load(Ordering::SeqCst);
-        self.peak.store(live, Ordering::SeqCst);
-        live
-    }
-
-    fn live(&self) -> isize {
-        self.live.load(Ordering::SeqCst)
-    }
-
-    fn peak(&self) -> isize {
-        self.peak.load(Ordering::SeqCst)
-    }
-
-    fn add(&self, bytes: usize) {
-        if self.on.load(Ordering::Relaxed) {
-            let live = self.live.fetch_add(bytes as isize, Ordering::SeqCst) + bytes as isize;
-            self.peak.fetch_max(live, Ordering::SeqCst);
-        }
-    }
-
-    fn sub(&self, block: *mut u8, bytes: usize) {
-        if self.on.load(Ordering::Relaxed) {
-            self.live.fetch_sub(bytes as isize, Ordering::SeqCst);
-            if block as usize == self.watched.load(Ordering::SeqCst) {
-                self.watched_freed.store(true, Ordering::SeqCst);
-            }
-        }
-    }
-}
-
-// SAFETY: every call goes to `System` unchanged; the counting touches only atomics.
-#[allow(unsafe_code)]
-unsafe impl GlobalAlloc for Counter {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        self.add(layout.size());
-        // SAFETY: the caller's contract, passed on.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        self.add(layout.size());
-        // SAFETY: the caller's contract, passed on.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        self.sub(ptr, layout.size());
-        // SAFETY: the caller's contract, passed on.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // Counted as the new block allocated before the old one is freed: a moving realloc
-        // holds both for a moment.
-        self.add(new_size);
-        self.sub(ptr, layout.size());
-        // SAFETY: the caller's contract, passed on.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-/// ureq's resolver, except that a host which is an IP address needs no lookup: the way the
-/// client's transport resolves on this branch (see [`ClientResolver`]).
-#[derive(Debug, Default)]
-struct LiteralFirstResolver(ureq::unversioned::resolver::DefaultResolver);
-
-impl ureq::unversioned::resolver::Resolver for LiteralFirstResolver {
-    fn resolve(
-        &self,
-        uri: &http::Uri,
-        config: &ureq::config::Config,
-        timeout: ureq::unversioned::transport::NextTimeout,
-    ) -> Result<ureq::unversioned::resolver::ResolvedSocketAddrs, ureq::Error> {
-        let host = uri.host().unwrap_or("").trim_start_matches('[').trim_end_matches(']');
-        if let (Ok(ip), Some(port)) = (host.parse::<std::net::IpAddr>(), uri.port_u16()) {
-            let mut addresses = self.empty();
-            addresses.push(std::net::SocketAddr::new(ip, port));
-            return Ok(addresses);
-        }
-        self.0.resolve(uri, config, timeout)
-    }
+fn status_kib(field: &str) -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|line| line.starts_with(field)).unwrap();
+    line[field.len()..].trim().trim_end_matches("kB").trim().parse().unwrap()
 }

@@ -4,9 +4,15 @@
 
 use std::time::{Duration, Instant};
 
-use pipe_api_proto::{Error, TransportErrorKind};
+use http::Method;
+use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID, Fake};
+use pipe_api_proto::retry::{Attempt, Decision, Outcome, RetryPolicy, SeededJitter, StopReason};
+use pipe_api_proto::{
+    BaseUrl, EndpointExt, Error, ListPipes, Management, ManagementCredentials, Transport, TransportErrorKind,
+    is_loopback_host,
+};
 use pipe_api_tests::{ORG, RawServer, SERVICE, closed_port, fast_retries, http_response, ids};
-use pipe_api_ureq::{Client, ConfigError};
+use pipe_api_ureq::{Client, ConfigError, UreqTransport};
 
 /// A generous ceiling that only catches a hang; no test relies on being fast.
 const HANG: Duration = Duration::from_secs(60);
@@ -121,6 +127,57 @@ fn plain_http_is_refused_off_loopback() {
     let opted_in =
         Client::builder().management("http://api.example.com", "key-id", "secret").allow_insecure_http(true).build();
     assert!(opted_in.is_ok());
+}
+
+#[test]
+fn the_builder_and_the_transport_apply_one_loopback_rule() {
+    let fake = Fake::demo();
+    let server = fake.serve().unwrap();
+    let port = server.address().port();
+    let (org, service) = (DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID);
+    let credentials = || ManagementCredentials::new(DEMO_KEY_ID, DEMO_KEY_SECRET).unwrap();
+
+    // `localhost` is loopback for both: the client reaches the fake on 127.0.0.1.
+    let client = Client::management(&format!("http://localhost:{port}"), DEMO_KEY_ID, DEMO_KEY_SECRET).unwrap();
+    assert!(!client.list_pipes(org, service).unwrap().is_empty());
+    let requests = fake.request_count();
+
+    // `api.localhost` is not (a resolver may send it to DNS): refused by the builder...
+    let url = format!("http://api.localhost:{port}");
+    assert!(!is_loopback_host("api.localhost"));
+    match Client::management(&url, DEMO_KEY_ID, DEMO_KEY_SECRET) {
+        Err(ConfigError::InsecureUrl(refused)) => assert_eq!(refused, url),
+        other => panic!("expected an insecure-URL refusal, got {other:?}"),
+    }
+    // ...and by the transport used on its own, before anything is sent.
+    let api = Management::new(BaseUrl::parse(&url).unwrap(), credentials());
+    let error = ListPipes::new(org, service).send(&api, &mut UreqTransport::default()).unwrap_err();
+    match &error {
+        Error::Transport(failure) => assert_eq!(failure.error().kind(), TransportErrorKind::Refused, "{error}"),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    assert!(!error.outcome_unknown(), "nothing was sent");
+    assert_eq!(error.attempts(), 1);
+    assert_eq!(fake.request_count(), requests, "nothing reached the fake");
+}
+
+#[test]
+fn plain_http_off_loopback_is_refused_by_the_transport_without_retries() {
+    // A transport that refuses what the URL asks for: the retry policy must not try again.
+    let api = Management::new(
+        BaseUrl::parse("http://api.example.invalid").unwrap(),
+        ManagementCredentials::new("key-id", "secret").unwrap(),
+    );
+    let (org, service, _) = ids();
+    let request = ListPipes::new(org, service).build_request(&api).unwrap();
+    let failure = UreqTransport::default().send(request).unwrap_err();
+    assert_eq!(failure.kind(), TransportErrorKind::Refused, "{failure}");
+    assert!(!failure.may_have_reached_server());
+    // What the client's loop (and any driver of proto's policy) makes of it: stop, at once.
+    let now = time::OffsetDateTime::UNIX_EPOCH;
+    let decision = RetryPolicy::default()
+        .decide(&Attempt::new(&Method::GET, Outcome::Refused, 1, Duration::ZERO, now), &mut SeededJitter::new(1));
+    assert_eq!(decision, Decision::Stop(StopReason::NotRetryable));
 }
 
 #[test]

@@ -64,3 +64,8 @@ pub use faults::{Fault, FaultResponse, FaultRule};
 pub use seen::SeenRequest;
 pub use server::FakeServer;
 pub use state::AlertingVersion;
+
+/// This crate's README, compiled and run as doc tests, so it cannot drift from the API.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -235,6 +235,7 @@ impl<'e, E: Endpoint> Call<'e, E> {
 /// How the retry policy sees a transport failure.
 fn outcome_of(error: &TransportError) -> Outcome<'static> {
     match error.kind() {
+        TransportErrorKind::Refused => Outcome::Refused,
         _ if !error.may_have_reached_server() => Outcome::ConnectFailed,
         TransportErrorKind::BodyTooLarge => Outcome::ResponseTooLarge,
         _ => Outcome::FailedAfterSend,

@@ -283,6 +283,10 @@ pub enum TransportErrorKind {
     BodyTooLarge,
     /// Anything else; treated as "may have been sent".
     Other,
+    /// The transport refused to send (such as plain `http` off loopback without opting in):
+    /// nothing left the machine, and the same request would be refused again, so it is never
+    /// retried.
+    Refused,
 }
 
 impl TransportError {
@@ -301,9 +305,10 @@ impl TransportError {
         self.kind
     }
 
-    /// Whether the request may have reached the server (everything but a connect failure).
+    /// Whether the request may have reached the server (everything but a connect failure or a
+    /// refusal to send).
     pub fn may_have_reached_server(&self) -> bool {
-        self.kind != TransportErrorKind::Connect
+        !matches!(self.kind, TransportErrorKind::Connect | TransportErrorKind::Refused)
     }
 }
 
@@ -315,6 +320,7 @@ impl TransportErrorKind {
             TransportErrorKind::Io => "the connection failed",
             TransportErrorKind::BodyTooLarge => "the response body is over the size limit",
             TransportErrorKind::Other => "the transport failed",
+            TransportErrorKind::Refused => "the transport refused to send",
         }
     }
 }

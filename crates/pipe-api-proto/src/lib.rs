@@ -73,7 +73,12 @@ pub use error::{
 };
 pub use snapshot::render_request;
 pub use transport::Transport;
-pub use url::{BaseUrl, BaseUrlError, path, percent_decode};
+pub use url::{BaseUrl, BaseUrlError, is_loopback_host, path, percent_decode};
 
 /// The models, re-exported so one dependency is enough.
 pub use pipe_api_types as types;
+
+/// This crate's README, compiled and run as doc tests, so it cannot drift from the API.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

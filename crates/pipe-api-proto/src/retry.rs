@@ -255,6 +255,11 @@ pub enum Outcome<'a> {
     /// A response came whose body is over the caller's size limit: the server acted, and the
     /// same answer would come again, so it is never retried.
     ResponseTooLarge,
+    /// The transport refused to send ([`TransportErrorKind::Refused`]): nothing left the
+    /// machine, and the same request would be refused again, so it is never retried.
+    ///
+    /// [`TransportErrorKind::Refused`]: crate::TransportErrorKind::Refused
+    Refused,
     /// A complete response.
     Response {
         /// Its status.
@@ -370,8 +375,8 @@ impl<'a> Attempt<'a> {
 /// 1. A 2xx response: [`StopReason::Succeeded`].
 /// 2. [`Outcome::ConnectFailed`] and 429 are retryable for every method. 502, 503, 504 and
 ///    [`Outcome::FailedAfterSend`] are retryable only for an idempotent method
-///    ([`is_idempotent`]), otherwise [`StopReason::UnsafeToRepeat`]. Every other status, and
-///    [`Outcome::ResponseTooLarge`], is [`StopReason::NotRetryable`].
+///    ([`is_idempotent`]), otherwise [`StopReason::UnsafeToRepeat`]. Every other status,
+///    [`Outcome::ResponseTooLarge`] and [`Outcome::Refused`] are [`StopReason::NotRetryable`].
 /// 3. A disabled policy (`max_attempts` of 1 or 0): [`StopReason::Disabled`].
 /// 4. `attempt >= max_attempts`: [`StopReason::AttemptsExhausted`].
 /// 5. The delay: the one the server asks for ([`RetryHints::requested_delay`]), exactly, or
@@ -428,7 +433,7 @@ impl RetryPolicy {
     pub fn decide(&self, attempt: &Attempt<'_>, jitter: &mut dyn Jitter) -> Decision {
         let hints = match attempt.outcome {
             Outcome::ConnectFailed => None,
-            Outcome::ResponseTooLarge => return Decision::Stop(StopReason::NotRetryable),
+            Outcome::ResponseTooLarge | Outcome::Refused => return Decision::Stop(StopReason::NotRetryable),
             Outcome::FailedAfterSend => {
                 if !is_idempotent(attempt.method) {
                     return Decision::Stop(StopReason::UnsafeToRepeat);

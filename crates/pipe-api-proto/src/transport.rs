@@ -10,10 +10,12 @@ use crate::error::TransportError;
 ///
 /// A transport must not follow redirects (credentials must never go to another host) and
 /// should report a failure before the request left as [`TransportErrorKind::Connect`]
-/// (safe to retry for every method) and every other failure as a kind that may have reached
-/// the server.
+/// (safe to retry for every method), a request it will not send at all (its own configuration
+/// forbids it) as [`TransportErrorKind::Refused`] (never retried), and every other failure as a
+/// kind that may have reached the server.
 ///
 /// [`TransportErrorKind::Connect`]: crate::TransportErrorKind::Connect
+/// [`TransportErrorKind::Refused`]: crate::TransportErrorKind::Refused
 pub trait Transport {
     /// Sends `request` and returns the response, whatever its status.
     fn send(&mut self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError>;

@@ -69,12 +69,9 @@ impl BaseUrl {
         self.authority.host()
     }
 
-    /// Whether the host is a loopback address or `localhost`.
+    /// Whether the host is loopback, by [`is_loopback_host`]'s rule.
     pub fn is_loopback(&self) -> bool {
-        let host = self.host().trim_start_matches('[').trim_end_matches(']');
-        host == "localhost"
-            || host.ends_with(".localhost")
-            || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+        is_loopback_host(self.host())
     }
 
     /// The URI of `path` (which starts with `/` and is already encoded) with `query` (pairs
@@ -122,6 +119,19 @@ impl std::str::FromStr for BaseUrl {
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         BaseUrl::parse(text)
     }
+}
+
+/// Whether plain `http` to `host` stays on this machine: the one loopback rule, used by the base
+/// URL checks and by transports alike, so that a URL one accepts the other never refuses.
+///
+/// Loopback is `localhost` (in any case), an IPv4 address in 127.0.0.0/8, and `::1` (with or
+/// without brackets). Subdomains of `localhost` (`api.localhost`) are not: RFC 6761 asks
+/// resolvers to map them to loopback, but common ones (glibc with `hosts: files dns`) send them
+/// to DNS, whose answer could be any host, and credentials must not cross a network in clear
+/// text. Neither is `localhost.example.com`, nor an IPv4-mapped IPv6 address.
+pub fn is_loopback_host(host: &str) -> bool {
+    let host = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
+    host.eq_ignore_ascii_case("localhost") || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// A base URL was refused.
@@ -263,7 +273,18 @@ pub fn percent_decode(text: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::PathBuilder;
+    use super::{PathBuilder, is_loopback_host};
+
+    #[test]
+    fn the_loopback_rule() {
+        for host in ["localhost", "LocalHost", "127.0.0.1", "127.255.0.9", "::1", "[::1]", "[0:0:0:0:0:0:0:1]"] {
+            assert!(is_loopback_host(host), "{host}");
+        }
+        let not = ["api.localhost", "localhost.example.com", "localhost.", "128.0.0.1", "::ffff:127.0.0.1", "[::2]"];
+        for host in not.into_iter().chain(["", "[", "[]", "10.0.0.1", "example.com", "::1]"]) {
+            assert!(!is_loopback_host(host), "{host}");
+        }
+    }
 
     #[test]
     fn literals_are_written_as_they_are() {

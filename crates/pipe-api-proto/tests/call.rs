@@ -40,6 +40,7 @@ fn any_answer() -> impl Strategy<Value = Answer> {
             Just(TransportErrorKind::Timeout),
             Just(TransportErrorKind::Io),
             Just(TransportErrorKind::BodyTooLarge),
+            Just(TransportErrorKind::Refused),
         ]
         .prop_map(Answer::Transport),
     ]
@@ -103,7 +104,7 @@ fn drive(
                 };
                 not_acted.push(match &outcome {
                     Ok(response) => response.status() == 429,
-                    Err(error) => error.kind() == TransportErrorKind::Connect,
+                    Err(error) => matches!(error.kind(), TransportErrorKind::Connect | TransportErrorKind::Refused),
                 });
                 now += took;
                 call.receive(outcome, now, OffsetDateTime::UNIX_EPOCH, pacer.as_deref_mut());
@@ -157,6 +158,10 @@ proptest! {
             for i in 1..run.sends.len() {
                 prop_assert!(run.not_acted[i - 1], "POST re-sent after attempt {i} may have been carried out");
             }
+        }
+        // A refusal to send (configuration) is never retried.
+        if let Some(i) = answers.iter().position(|a| matches!(a, Answer::Transport(TransportErrorKind::Refused))) {
+            prop_assert!(run.sends.len() <= i + 1);
         }
         // The error says how many attempts were made.
         if let Err(error) = &run.result {

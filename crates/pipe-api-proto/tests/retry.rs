@@ -151,6 +151,14 @@ fn idempotent_methods() {
 }
 
 #[test]
+fn a_refusal_to_send_is_never_retried() {
+    for method in [Method::GET, Method::POST, Method::DELETE] {
+        assert_eq!(decide(&method, Outcome::Refused), N, "{method}");
+        assert_eq!(decide_full(&roomy(), &method, Outcome::Refused, 1, Duration::ZERO, 0.5), N, "{method}");
+    }
+}
+
+#[test]
 fn other_idempotent_methods_retry_after_send() {
     for method in [Method::HEAD, Method::OPTIONS, Method::TRACE] {
         assert_eq!(decide(&method, Outcome::FailedAfterSend), B, "{method}");

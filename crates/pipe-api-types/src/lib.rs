@@ -87,3 +87,8 @@ pub use unknown::{UnknownFields, Unrecognized};
 pub use validate::{
     Rule, Validate, ValidationErrors, Violation, has_control_characters, is_base64_of_32_bytes, is_ip_address_or_cidr,
 };
+
+/// This crate's README, compiled and run as doc tests, so it cannot drift from the API.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -66,7 +66,9 @@ impl ClientBuilder {
         self
     }
 
-    /// Allows plain `http` to hosts that are not loopback (default: refused).
+    /// Allows plain `http` to hosts that are not loopback (default: refused when building).
+    /// Loopback is [`is_loopback_host`](pipe_api_proto::is_loopback_host)'s rule: `localhost`,
+    /// 127.0.0.0/8 and `::1`.
     pub fn allow_insecure_http(mut self, allow: bool) -> Self {
         self.transport.allow_insecure_http = allow;
         self
@@ -178,7 +180,8 @@ impl Client {
 pub enum ConfigError {
     /// A base URL is not acceptable.
     BaseUrl(BaseUrlError),
-    /// A plain `http` URL to a host that is not loopback, without opting in.
+    /// A plain `http` URL to a host that is not loopback
+    /// ([`is_loopback_host`](pipe_api_proto::is_loopback_host)), without opting in.
     InsecureUrl(String),
     /// Credentials are not acceptable.
     Credentials(CredentialsError),

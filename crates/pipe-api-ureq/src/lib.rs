@@ -19,10 +19,21 @@
 //! # Defaults
 //! * Connect timeout 10 s; each exchange 30 s; response bodies capped at 16 MiB.
 //! * Redirects are never followed; 4xx and 5xx are typed errors, not transport errors.
-//! * Plain `http` only to loopback, unless [`ClientBuilder::allow_insecure_http`].
+//! * Plain `http` only to loopback ([`is_loopback_host`](pipe_api_proto::is_loopback_host):
+//!   `localhost`, 127.0.0.0/8, `::1`), unless [`ClientBuilder::allow_insecure_http`]; refused
+//!   when the client is built, and by the transport (never retried) when used on its own.
 //! * Retries per [`RetryPolicy::default`](pipe_api_proto::retry::RetryPolicy): up to 4 attempts within
 //!   60 s; a `POST` that may have reached the server is never re-sent.
 //! * No pacing unless asked ([`ClientBuilder::pacing`]).
+//!
+//! # Features
+//! * `rustls` (default): TLS with rustls and the webpki roots, through ureq's `rustls`.
+//! * `native-tls`: TLS with the platform's library, through ureq's `native-tls` (OpenSSL's
+//!   headers on Linux). The agent asks for it when `rustls` is off; with both on, rustls is used.
+//! * `gzip` (default): accepts gzip-compressed responses, through ureq's `gzip`.
+//!
+//! With neither TLS feature the client speaks plain `http` only (to loopback, or where allowed):
+//! enough for tests against a local server.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -50,3 +61,8 @@ pub use pipe_api_types::{
 
 pub use pipe_api_proto as proto;
 pub use pipe_api_types as types;
+
+/// This crate's README, compiled and run as doc tests, so it cannot drift from the API.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -4,9 +4,7 @@ use std::io;
 use std::time::Duration;
 
 use http::{Request, Response, Uri};
-use pipe_api_proto::{Transport, TransportError, TransportErrorKind};
-use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
-use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
+use pipe_api_proto::{Transport, TransportError, TransportErrorKind, is_loopback_host};
 
 /// How the transport talks to servers. The defaults suit an API client: see each field.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,8 +17,9 @@ pub struct TransportConfig {
     /// Largest response body read; a larger one is an error, without reading it all.
     /// Default 16 MiB.
     pub body_limit: u64,
-    /// Allow plain `http` to hosts that are not loopback. Default `false`: credentials must
-    /// not cross a network in clear text.
+    /// Allow plain `http` to hosts that are not loopback ([`is_loopback_host`]). Default
+    /// `false`: credentials must not cross a network in clear text, and such a request fails
+    /// with [`TransportErrorKind::Refused`] before anything is sent.
     pub allow_insecure_http: bool,
 }
 
@@ -53,9 +52,8 @@ impl UreqTransport {
             .timeout_connect(Some(config.connect_timeout))
             .timeout_global(Some(config.timeout))
             // Proto sets its own User-Agent; keep it.
-            .user_agent(ureq::config::AutoHeaderValue::None)
-            .build();
-        let agent = ureq::Agent::with_parts(agent_config, DefaultConnector::default(), LiteralFirstResolver::default());
+            .user_agent(ureq::config::AutoHeaderValue::None);
+        let agent = ureq::Agent::new_with_config(with_tls_provider(agent_config).build());
         UreqTransport { agent, config }
     }
 
@@ -104,22 +102,18 @@ impl Transport for UreqTransport {
     }
 }
 
-/// Plain `http` only to loopback hosts, unless allowed.
+/// Plain `http` only to loopback hosts (proto's [`is_loopback_host`], the rule the client
+/// builder also applies), unless allowed. A refusal is [`TransportErrorKind::Refused`]: nothing
+/// was sent, and retrying cannot help.
 pub(crate) fn check_scheme(uri: &Uri, allow_insecure_http: bool) -> Result<(), TransportError> {
-    if uri.scheme_str() == Some("https") || allow_insecure_http {
+    let host = uri.host().unwrap_or("");
+    if uri.scheme_str() == Some("https") || allow_insecure_http || is_loopback_host(host) {
         return Ok(());
     }
-    let host = uri.host().unwrap_or("").trim_start_matches('[').trim_end_matches(']');
-    let loopback =
-        host.eq_ignore_ascii_case("localhost") || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback());
-    if loopback {
-        Ok(())
-    } else {
-        Err(TransportError::new(
-            TransportErrorKind::Connect,
-            format!("refusing plain http to {host}: use https, or allow insecure http explicitly"),
-        ))
-    }
+    Err(TransportError::new(
+        TransportErrorKind::Refused,
+        format!("refusing plain http to {host}: use https, or allow insecure http explicitly"),
+    ))
 }
 
 /// Sorts a ureq error by whether the request may have reached the server.
@@ -142,30 +136,32 @@ fn classify(error: ureq::Error) -> TransportError {
     TransportError::new(kind, error)
 }
 
-/// ureq's resolver, except that a host which is an IP address needs no lookup: with a timeout
-/// set, ureq resolves every request on a new thread (about 50 µs each on loopback, measured by
-/// the `round_trip` section of `cargo bench --bench ratios`), even for `127.0.0.1`.
-#[derive(Debug, Default)]
-struct LiteralFirstResolver(DefaultResolver);
+/// Chooses the TLS provider from this crate's features. ureq never picks native-tls by itself
+/// (its default is rustls, even when rustls is not compiled in), so with `native-tls` alone the
+/// agent must ask for it; with both features, rustls stays.
+#[cfg(all(feature = "native-tls", not(feature = "rustls")))]
+fn with_tls_provider(
+    builder: ureq::config::ConfigBuilder<ureq::typestate::AgentScope>,
+) -> ureq::config::ConfigBuilder<ureq::typestate::AgentScope> {
+    builder.tls_config(ureq::tls::TlsConfig::builder().provider(ureq::tls::TlsProvider::NativeTls).build())
+}
 
-impl Resolver for LiteralFirstResolver {
-    fn resolve(
-        &self,
-        uri: &Uri,
-        config: &ureq::config::Config,
-        timeout: NextTimeout,
-    ) -> Result<ResolvedSocketAddrs, ureq::Error> {
-        let host = uri.host().unwrap_or("").trim_start_matches('[').trim_end_matches(']');
-        let port = uri.port_u16().or(match uri.scheme_str() {
-            Some("https") => Some(443),
-            Some("http") => Some(80),
-            _ => None,
-        });
-        if let (Ok(ip), Some(port)) = (host.parse::<std::net::IpAddr>(), port) {
-            let mut addresses = self.empty();
-            addresses.push(std::net::SocketAddr::new(ip, port));
-            return Ok(addresses);
-        }
-        self.0.resolve(uri, config, timeout)
+/// Chooses the TLS provider from this crate's features: ureq's default (rustls) here.
+#[cfg(not(all(feature = "native-tls", not(feature = "rustls"))))]
+fn with_tls_provider(
+    builder: ureq::config::ConfigBuilder<ureq::typestate::AgentScope>,
+) -> ureq::config::ConfigBuilder<ureq::typestate::AgentScope> {
+    builder
+}
+
+#[cfg(all(test, any(feature = "rustls", feature = "native-tls")))]
+mod tests {
+    use ureq::tls::TlsProvider;
+
+    /// The provider follows the features: rustls whenever it is on, native-tls only alone.
+    #[test]
+    fn the_tls_provider_follows_the_features() {
+        let expected = if cfg!(feature = "rustls") { TlsProvider::Rustls } else { TlsProvider::NativeTls };
+        assert_eq!(super::UreqTransport::default().agent.config().tls_config().provider(), expected);
     }
 }
