@@ -49,6 +49,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod checks;
 mod demo;
 mod fake;
 mod faults;

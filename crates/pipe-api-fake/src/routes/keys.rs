@@ -10,7 +10,7 @@ use crate::state::{KEY_ID_ALPHABET, KEY_SECRET_ALPHABET, KeyCredential, State, S
 const MAX_KEYS_PER_ORGANIZATION: usize = 100;
 
 pub(super) fn create(call: &mut Call<'_>) -> Result<Answer, Refusal> {
-    let request: CreateKeyRequest = call.body()?;
+    let request: CreateKeyRequest = call.body(crate::checks::create_key)?;
     let organization = call.organization;
     if call.state.organizations[&organization].keys.len() >= MAX_KEYS_PER_ORGANIZATION {
         return Err(Refusal::bad_request(format!("an organization has at most {MAX_KEYS_PER_ORGANIZATION} keys")));

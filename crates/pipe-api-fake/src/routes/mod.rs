@@ -10,7 +10,7 @@ mod services;
 use base64::Engine as _;
 use http::{Method, Request, header};
 use pipe_api_proto::percent_decode;
-use pipe_api_types::{KeyState, OrganizationId, ServiceId, Validate};
+use pipe_api_types::{KeyState, OrganizationId, ServiceId};
 use serde::de::DeserializeOwned;
 
 use crate::reply::{self, Answer, Refusal};
@@ -40,15 +40,19 @@ pub(crate) struct Call<'a> {
 }
 
 impl Call<'_> {
-    /// Decodes and validates the body as the real service does before acting on it.
-    pub fn body<T: DeserializeOwned + Validate>(&self) -> Result<T, Refusal> {
-        let mut deserializer = serde_json::Deserializer::from_slice(self.body);
-        let value: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+    /// Reads the body as JSON, applies the service's own checks (`check`, from
+    /// [`crate::checks`]), then decodes it for the fake's state.
+    pub fn body<T: DeserializeOwned>(
+        &self,
+        check: fn(&serde_json::Value) -> Result<(), crate::checks::Problem>,
+    ) -> Result<T, Refusal> {
+        let json: serde_json::Value = serde_json::from_slice(self.body)
+            .map_err(|error| Refusal::bad_request(format!("invalid body: {}", error)))?;
+        check(&json).map_err(|problem| Refusal::bad_request(format!("invalid request: {}", problem.0)))?;
+        serde_path_to_error::deserialize(&json).map_err(|error| {
             let at = error.path().to_string();
             Refusal::bad_request(format!("invalid body at {at}: {}", error.into_inner()))
-        })?;
-        value.validate().map_err(|errors| Refusal::bad_request(errors.to_string()))?;
-        Ok(value)
+        })
     }
 
     /// The service, if it exists and is running; pipe calls on an idle service fail as they

@@ -19,7 +19,7 @@ pub(super) fn get(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Resu
 }
 
 pub(super) fn create(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
-    let request: CreatePipeRequest = call.body()?;
+    let request: CreatePipeRequest = call.body(crate::checks::create_pipe)?;
     call.running_service(service)?;
     let now = call.state.now;
     let mut pipe = Pipe::new(PipeId::from_uuid(call.state.sequence.uuid()));

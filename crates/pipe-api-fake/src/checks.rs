@@ -1,0 +1,188 @@
+//! The fake's own server-side checks of request bodies, read as plain JSON and written from the
+//! contract (the management OpenAPI document's `KeyPostRequest` and `PipePostRequest`, and the
+//! service notes), never from the client's models or validator: a client rule or wire name that
+//! is wrong cannot hide behind them. Each check names the field the way the service does.
+
+use serde_json::{Map, Value};
+
+/// A refused body: the field's path and what is wrong with it.
+pub(crate) struct Problem(pub String);
+
+type Checked = Result<(), Problem>;
+
+fn fail(path: &str, why: &str) -> Checked {
+    Err(Problem(format!("{path}: {why}")))
+}
+
+/// The members of an object, or a refusal naming `path`.
+fn object<'v>(value: &'v Value, path: &str) -> Result<&'v Map<String, Value>, Problem> {
+    value.as_object().ok_or_else(|| Problem(format!("{path}: must be an object")))
+}
+
+/// A member that must be a non-empty string.
+fn required_text(members: &Map<String, Value>, path: &str, name: &str) -> Checked {
+    match members.get(name) {
+        Some(Value::String(text)) if !text.trim().is_empty() => Ok(()),
+        Some(Value::String(_)) => fail(&format!("{path}{name}"), "must not be empty"),
+        Some(_) => fail(&format!("{path}{name}"), "must be a string"),
+        None => fail(&format!("{path}{name}"), "is required"),
+    }
+}
+
+/// A member that, when present, must be one of `allowed`; required when `required`.
+fn one_of(members: &Map<String, Value>, path: &str, name: &str, allowed: &[&str], required: bool) -> Checked {
+    match members.get(name) {
+        None | Some(Value::Null) if !required => Ok(()),
+        None | Some(Value::Null) => fail(&format!("{path}{name}"), "is required"),
+        Some(Value::String(text)) if allowed.contains(&text.as_str()) => Ok(()),
+        Some(_) => fail(&format!("{path}{name}"), &format!("must be one of {}", allowed.join(", "))),
+    }
+}
+
+/// A member that, when present, must be an integer within `min..=max`.
+fn integer_in(members: &Map<String, Value>, path: &str, name: &str, min: i64, max: i64) -> Checked {
+    match members.get(name) {
+        None | Some(Value::Null) => Ok(()),
+        Some(value) if value.as_i64().is_some_and(|n| (min..=max).contains(&n)) => Ok(()),
+        Some(_) => fail(&format!("{path}{name}"), &format!("must be an integer from {min} to {max}")),
+    }
+}
+
+/// `POST /keys` (`KeyPostRequest`): roles from the three the service knows, at least one (the
+/// spec's own rule); state enabled or disabled; IP access entries an address or a block.
+pub(crate) fn create_key(body: &Value) -> Checked {
+    let members = object(body, "body")?;
+    if let Some(roles) = members.get("roles") {
+        let roles = roles.as_array().ok_or_else(|| Problem("roles: must be an array".to_owned()))?;
+        if roles.is_empty() {
+            return fail("roles", "must have at least 1 element");
+        }
+        for (i, role) in roles.iter().enumerate() {
+            if !matches!(role.as_str(), Some("admin" | "developer" | "query_endpoints")) {
+                return fail(&format!("roles[{i}]"), "must be one of admin, developer, query_endpoints");
+            }
+        }
+    }
+    one_of(members, "", "state", &["enabled", "disabled"], false)?;
+    if let Some(entries) = members.get("ipAccessList") {
+        let entries = entries.as_array().ok_or_else(|| Problem("ipAccessList: must be an array".to_owned()))?;
+        for (i, entry) in entries.iter().enumerate() {
+            let path = format!("ipAccessList[{i}].");
+            let entry = object(entry, &format!("ipAccessList[{i}]"))?;
+            let source = entry.get("source").and_then(Value::as_str).unwrap_or_default();
+            if !is_address_or_block(source) {
+                return fail(&format!("{path}source"), "must be an IP address or a CIDR block");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn is_address_or_block(text: &str) -> bool {
+    let (address, bits) = text.split_once('/').map_or((text, None), |(a, b)| (a, Some(b)));
+    let Ok(address) = address.parse::<std::net::IpAddr>() else { return false };
+    let max = if address.is_ipv4() { 32 } else { 128 };
+    bits.is_none_or(|bits| bits.bytes().all(|b| b.is_ascii_digit()) && bits.parse::<u8>().is_ok_and(|b| b <= max))
+}
+
+/// The source kinds, the older four and the newer servers' four: a pipe has exactly one.
+const SOURCE_KINDS: &[&str] =
+    &["kafka", "objectStorage", "kinesis", "postgres", "pubsub", "mysql", "mongodb", "bigquery"];
+
+const KAFKA_TYPES: &[&str] =
+    &["kafka", "redpanda", "msk", "gcmk", "confluent", "warpstream", "azureeventhub", "dokafka"];
+const KAFKA_FORMATS: &[&str] = &["JSONEachRow", "Avro", "AvroConfluent", "Protobuf"];
+const KINESIS_FORMATS: &[&str] = &["JSONEachRow", "Avro", "AvroConfluent"];
+const STORAGE_FORMATS: &[&str] =
+    &["JSONEachRow", "JSONAsObject", "CSV", "CSVWithNames", "TabSeparated", "TabSeparatedWithNames", "Parquet", "Avro"];
+const STORAGE_AUTHENTICATIONS: &[&str] = &["IAM_ROLE", "IAM_USER", "CONNECTION_STRING", "SERVICE_ACCOUNT"];
+const KAFKA_AUTHENTICATIONS: &[&str] =
+    &["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "IAM_ROLE", "IAM_USER", "MUTUAL_TLS"];
+const STORAGE_TYPES: &[&str] = &["s3", "gcs", "dospaces", "azureblobstorage", "cloudflarer2", "ovhobjectstorage"];
+const ITERATOR_TYPES: &[&str] = &["TRIM_HORIZON", "LATEST", "AT_TIMESTAMP"];
+
+/// `POST /pipes` (`PipePostRequest`): a name, exactly one source kind with what that kind
+/// needs, a destination, and scaling within the service's bounds.
+pub(crate) fn create_pipe(body: &Value) -> Checked {
+    let members = object(body, "body")?;
+    required_text(members, "", "name")?;
+    let source = object(members.get("source").unwrap_or(&Value::Null), "source")?;
+    let kinds: Vec<&str> = SOURCE_KINDS.iter().copied().filter(|kind| source.contains_key(*kind)).collect();
+    if kinds.len() != 1 {
+        return fail("source", &format!("must have exactly one source kind, found {}", kinds.len()));
+    }
+    let kind = object(&source[kinds[0]], &format!("source.{}", kinds[0]))?;
+    match kinds[0] {
+        "kafka" => {
+            let path = "source.kafka.";
+            one_of(kind, path, "type", KAFKA_TYPES, true)?;
+            one_of(kind, path, "format", KAFKA_FORMATS, true)?;
+            required_text(kind, path, "brokers")?;
+            required_text(kind, path, "topics")?;
+            one_of(kind, path, "authentication", KAFKA_AUTHENTICATIONS, true)?;
+            let event_hubs = kind.get("type").and_then(Value::as_str) == Some("azureeventhub");
+            match kind.get("authentication").and_then(Value::as_str) {
+                // Azure Event Hubs authenticate PLAIN with a connection string.
+                Some("PLAIN") if event_hubs => {
+                    let credentials =
+                        object(kind.get("credentials").unwrap_or(&Value::Null), "source.kafka.credentials")?;
+                    required_text(credentials, "source.kafka.credentials.", "connectionString")?;
+                }
+                Some("PLAIN" | "SCRAM-SHA-256" | "SCRAM-SHA-512") => {
+                    let credentials =
+                        object(kind.get("credentials").unwrap_or(&Value::Null), "source.kafka.credentials")?;
+                    required_text(credentials, "source.kafka.credentials.", "username")?;
+                    required_text(credentials, "source.kafka.credentials.", "password")?;
+                }
+                Some("IAM_ROLE") => required_text(kind, path, "iamRole")?,
+                _ => {}
+            }
+        }
+        "objectStorage" => {
+            let path = "source.objectStorage.";
+            one_of(kind, path, "type", STORAGE_TYPES, true)?;
+            one_of(kind, path, "format", STORAGE_FORMATS, true)?;
+            one_of(kind, path, "authentication", STORAGE_AUTHENTICATIONS, false)?;
+            if kind.get("type").and_then(Value::as_str) == Some("azureblobstorage") {
+                required_text(kind, path, "azureContainerName")?;
+            } else {
+                required_text(kind, path, "url")?;
+            }
+        }
+        "kinesis" => {
+            let path = "source.kinesis.";
+            one_of(kind, path, "format", KINESIS_FORMATS, true)?;
+            required_text(kind, path, "streamName")?;
+            required_text(kind, path, "region")?;
+            one_of(kind, path, "iteratorType", ITERATOR_TYPES, true)?;
+            one_of(kind, path, "authentication", &["IAM_ROLE", "IAM_USER"], true)?;
+        }
+        // `authentication` (basic or IAM_ROLE) defaults to basic.
+        "postgres" => {
+            let path = "source.postgres.";
+            required_text(kind, path, "host")?;
+            match kind.get("port") {
+                Some(port) if port.as_i64().is_some_and(|p| (1..=65535).contains(&p)) => {}
+                _ => return fail("source.postgres.port", "must be an integer from 1 to 65535"),
+            }
+            required_text(kind, path, "database")?;
+            one_of(kind, path, "authentication", &["basic", "IAM_ROLE"], false)?;
+            let mappings = kind.get("tableMappings").and_then(Value::as_array);
+            if mappings.is_none_or(Vec::is_empty) {
+                return fail("source.postgres.tableMappings", "must have at least 1 element");
+            }
+        }
+        _ => {}
+    }
+    let destination = object(members.get("destination").unwrap_or(&Value::Null), "destination")?;
+    // Database (CDC) pipes name their tables in the table mappings; the others need one table.
+    if kinds[0] != "postgres" {
+        required_text(destination, "destination.", "table")?;
+    }
+    if let Some(scaling) = members.get("scaling") {
+        let scaling = object(scaling, "scaling")?;
+        // PipeScaling: replicas 1 to 40; concurrency has no bound on create.
+        integer_in(scaling, "scaling.", "replicas", 1, 40)?;
+    }
+    Ok(())
+}
