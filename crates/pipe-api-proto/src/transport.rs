@@ -1,5 +1,7 @@
 //! The seam users plug their HTTP client into.
 
+use std::time::Duration;
+
 use http::{Request, Response};
 
 use crate::error::TransportError;
@@ -19,6 +21,18 @@ use crate::error::TransportError;
 pub trait Transport {
     /// Sends `request` and returns the response, whatever its status.
     fn send(&mut self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError>;
+
+    /// Sends `request`, ending the exchange within `timeout` (what is left of a call's
+    /// deadline, as [`Step::Send`](crate::call::Step::Send) gives it). A transport that can
+    /// bound one exchange overrides this; the default sends with the transport's own timeouts.
+    fn send_within(
+        &mut self,
+        request: Request<Vec<u8>>,
+        timeout: Duration,
+    ) -> Result<Response<Vec<u8>>, TransportError> {
+        let _ = timeout;
+        self.send(request)
+    }
 }
 
 impl<F> Transport for F

@@ -9,7 +9,7 @@ use pipe_api_proto::call::{Call, Step};
 use pipe_api_proto::retry::{Pacer, RetryPolicy};
 use pipe_api_proto::{
     AlertPage, Alerting, Api, BuildError, BuildErrorKind, CreateKey, CreatePipe, Endpoint, Error, GetPipe, GetService,
-    ListAlerts, ListPipes, ListReversePrivateEndpoints, Management, Reply,
+    ListAlerts, ListPipes, ListReversePrivateEndpoints, Management, Reply, Transport, TransportError,
 };
 use pipe_api_types::{
     CreateKeyRequest, CreateKeyResponse, CreatePipeRequest, OrganizationId, Pipe, PipeId, ReversePrivateEndpoint,
@@ -26,7 +26,7 @@ use crate::transport::UreqTransport;
 pub struct Client {
     pub(crate) management: Option<Management>,
     pub(crate) alerting: Option<Alerting>,
-    pub(crate) transport: UreqTransport,
+    pub(crate) transport: Sender,
     pub(crate) retry: RetryPolicy,
     pub(crate) pacer: Option<Mutex<Pacer>>,
     /// Seeds each call's jitter, with `calls`, so that concurrent calls back off apart.
@@ -153,7 +153,7 @@ impl Client {
             let step = call.next(self.now(), self.pacer().as_deref_mut());
             match step {
                 Step::Send { request, timeout } => {
-                    let outcome = self.transport.send_within(request, Some(timeout));
+                    let outcome = self.transport.send(request, timeout);
                     call.receive(outcome, self.now(), OffsetDateTime::now_utc(), self.pacer().as_deref_mut());
                 }
                 Step::Wait { until } => std::thread::sleep(until.saturating_sub(self.now())),
@@ -177,8 +177,44 @@ impl Client {
         &self.retry
     }
 
-    /// The transport in use.
-    pub fn transport(&self) -> &UreqTransport {
-        &self.transport
+    /// The ureq transport in use, unless the client was built over another
+    /// ([`ClientBuilder::transport`](crate::ClientBuilder::transport)).
+    pub fn transport(&self) -> Option<&UreqTransport> {
+        match &self.transport {
+            Sender::Ureq(transport) => Some(transport),
+            Sender::Custom(_) => None,
+        }
+    }
+}
+
+/// What sends a client's requests: its own ureq transport, shared by every thread without a
+/// lock (ureq's agent is), or a user's [`Transport`], one request at a time.
+pub(crate) enum Sender {
+    Ureq(UreqTransport),
+    Custom(Mutex<Box<dyn Transport + Send>>),
+}
+
+impl Sender {
+    fn send(
+        &self,
+        request: http::Request<Vec<u8>>,
+        timeout: Duration,
+    ) -> Result<http::Response<Vec<u8>>, TransportError> {
+        match self {
+            Sender::Ureq(transport) => transport.send_within(request, Some(timeout)),
+            Sender::Custom(transport) => {
+                let mut transport = transport.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                transport.send_within(request, timeout)
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for Sender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Sender::Ureq(transport) => transport.fmt(f),
+            Sender::Custom(_) => f.write_str("a custom Transport"),
+        }
     }
 }

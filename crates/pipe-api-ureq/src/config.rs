@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 
 use pipe_api_proto::retry::{Pacer, RetryPolicy};
 use pipe_api_proto::{
-    Alerting, BaseUrl, BaseUrlError, BearerToken, CredentialsError, Management, ManagementCredentials,
+    Alerting, BaseUrl, BaseUrlError, BearerToken, CredentialsError, Management, ManagementCredentials, Transport,
 };
 use pipe_api_types::Secret;
 
-use crate::client::Client;
+use crate::client::{Client, Sender};
 use crate::transport::{TransportConfig, UreqTransport};
 
 /// The management interface's base URL.
@@ -26,13 +26,27 @@ pub const ENV_ALERTS_URL: &str = "PIPE_ALERTS_URL";
 pub const ENV_ALERTS_TOKEN: &str = "PIPE_ALERTS_TOKEN";
 
 /// Builds a [`Client`]. At least one interface must be configured.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct ClientBuilder {
     management: Option<(String, String, Secret)>,
     alerting: Option<(String, Secret)>,
     transport: TransportConfig,
     retry: RetryPolicy,
     pacer: Option<Pacer>,
+    custom: Option<Box<dyn Transport + Send>>,
+}
+
+impl fmt::Debug for ClientBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientBuilder")
+            .field("management", &self.management)
+            .field("alerting", &self.alerting)
+            .field("transport", &self.transport)
+            .field("retry", &self.retry)
+            .field("pacer", &self.pacer)
+            .field("custom_transport", &self.custom.is_some())
+            .finish()
+    }
 }
 
 impl ClientBuilder {
@@ -93,6 +107,16 @@ impl ClientBuilder {
         self
     }
 
+    /// Sends every request with `transport` instead of ureq: any HTTP client, or a test double
+    /// such as `pipe_api_fake::Fake`. Retries, pacing and the deadline work as with ureq
+    /// (they are proto's [`Call`](pipe_api_proto::call::Call)'s); the transport-level settings
+    /// of this builder (timeouts, body limit) are then the transport's own business. Requests
+    /// go through it one at a time.
+    pub fn transport(mut self, transport: impl Transport + Send + 'static) -> Self {
+        self.custom = Some(Box::new(transport));
+        self
+    }
+
     /// Reads the interfaces from environment variables through `lookup`:
     /// [`ENV_API_URL`], [`ENV_API_KEY_ID`], [`ENV_API_KEY_SECRET`] for management, and
     /// [`ENV_ALERTS_URL`], [`ENV_ALERTS_TOKEN`] for alerting. An interface whose URL is unset is
@@ -133,7 +157,10 @@ impl ClientBuilder {
         Ok(Client {
             management,
             alerting,
-            transport: UreqTransport::new(self.transport),
+            transport: match self.custom {
+                Some(custom) => Sender::Custom(Mutex::new(custom)),
+                None => Sender::Ureq(UreqTransport::new(self.transport)),
+            },
             retry: self.retry,
             pacer: self.pacer.map(Mutex::new),
             seed,
