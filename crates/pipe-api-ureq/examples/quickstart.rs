@@ -18,10 +18,10 @@ use std::process::ExitCode;
 use pipe_api_fake::Fake;
 use pipe_api_proto::ListAlerts;
 use pipe_api_types::{
-    Authentication, CreateKeyRequest, CreatePipeRequest, Credentials, DataFormat, Destination, DestinationColumn,
-    FieldMapping, IpAccessEntry, IteratorType, KafkaOffset, KafkaSource, KafkaType, KeyRole, KinesisSource,
-    ObjectStorageSource, ObjectStorageType, OffsetStrategy, OrganizationId, PipeId, PipeSource, PostgresSettings,
-    PostgresSource, PostgresTableMapping, ReplicationMode, ServiceId,
+    Authentication, CreateKeyRequest, CreateKeyResponse, CreatePipeRequest, Credentials, DataFormat, Destination,
+    DestinationColumn, FieldMapping, IpAccessEntry, IteratorType, KafkaOffset, KafkaSource, KafkaType, KeyRole,
+    KinesisSource, ObjectStorageSource, ObjectStorageType, OffsetStrategy, OrganizationId, PipeId, PipeSource,
+    PostgresSettings, PostgresSource, PostgresTableMapping, ReplicationMode, ServiceId,
 };
 use pipe_api_ureq::Client;
 
@@ -98,6 +98,20 @@ fn against_fake() -> Outcome {
     Ok(())
 }
 
+/// What a user who asked for a key is shown: the one time the secret exists outside the
+/// server, so it is shown in clear, once, and marked as such (`Debug` of a `Secret` prints
+/// `[redacted]`, and printing it that way lost the key).
+fn created_key_notice(created: &CreateKeyResponse) -> String {
+    let key_id = created.key_id.as_deref().unwrap_or("(none)");
+    match &created.key_secret {
+        Some(secret) => format!(
+            "  key {key_id} created.\n  KEY SECRET (shown only this once; store it now, it cannot be read again):\n  {}",
+            secret.expose_secret()
+        ),
+        None => format!("  key {key_id} created; the server returned no secret (was hashData sent?)"),
+    }
+}
+
 /// Read-only operations against a real deployment configured by environment variables.
 fn against_deployment(create_key: bool) -> Outcome {
     let org: OrganizationId = env("PIPE_API_ORG_ID")?.parse()?;
@@ -106,17 +120,7 @@ fn against_deployment(create_key: bool) -> Outcome {
     if create_key {
         step("create key (asked with --create-key)");
         let created = client.create_key(org, CreateKeyRequest::new("pipe-api-quickstart", [KeyRole::Developer]))?;
-        // The one time the secret exists outside the server: the user asked for this key, so it
-        // is shown in clear, once, and marked as such (Debug of a Secret would print
-        // `[redacted]` and the key would be lost).
-        let key_id = created.key_id.as_deref().unwrap_or("(none)");
-        match &created.key_secret {
-            Some(secret) => println!(
-                "  key {key_id} created.\n  KEY SECRET (shown only this once; store it now, it cannot be read again):\n  {}",
-                secret.expose_secret()
-            ),
-            None => println!("  key {key_id} created; the server returned no secret (was hashData sent?)"),
-        }
+        println!("{}", created_key_notice(&created));
     }
     read_service(&client, org, service)?;
     let alerts = std::env::var("PIPE_ALERTS_URL").is_ok_and(|url| !url.is_empty());
@@ -256,4 +260,27 @@ fn demo_pipe_requests() -> Vec<CreatePipeRequest> {
             Destination::default().database("shop"),
         ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--create-key` against a deployment: the user sees the new key's id and secret, once.
+    #[test]
+    fn a_created_key_is_shown_with_its_secret() {
+        let fake = Fake::demo();
+        let server = fake.serve().unwrap();
+        let client =
+            Client::management(&server.base_url(), pipe_api_fake::DEMO_KEY_ID, pipe_api_fake::DEMO_KEY_SECRET).unwrap();
+        let created = client
+            .create_key(pipe_api_fake::DEMO_ORGANIZATION_ID, CreateKeyRequest::new("shown", [KeyRole::Developer]))
+            .unwrap();
+        let notice = created_key_notice(&created);
+        let secret = created.key_secret.as_ref().unwrap().expose_secret();
+        assert!(notice.contains(secret), "{notice}");
+        assert!(notice.contains(created.key_id.as_deref().unwrap()), "{notice}");
+        assert!(notice.contains("KEY SECRET (shown only this once"), "{notice}");
+        assert!(!notice.contains("[redacted]"), "{notice}");
+    }
 }
