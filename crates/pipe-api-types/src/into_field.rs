@@ -8,7 +8,7 @@ use time::{OffsetDateTime, PrimitiveDateTime};
 use crate::{Quantity, Secret, Text};
 
 /// A value a setter of a `T` field accepts. Implemented for `T` itself and for the obvious
-/// conversions: text for [`Text`] and `String` (and for open enums and [`Secret`]), any iterable of accepted
+/// conversions: text for [`Text`] (and for open enums and [`Secret`]), any iterable of accepted
 /// items for a list, an integer literal for a number field.
 ///
 /// Each number type accepts only itself (plus `i32` for `f64`), so that an integer literal needs
@@ -31,85 +31,28 @@ macro_rules! itself {
     };
 }
 
-itself!(String, Text, bool, u16, u32, u64, i64, f64, OffsetDateTime, PrimitiveDateTime, Secret, Quantity);
+itself!(Text, bool, u16, u32, u64, i64, f64, OffsetDateTime, PrimitiveDateTime, Secret, Quantity);
 
-impl IntoField<String> for &str {
-    fn into_field(self) -> String {
-        self.to_owned()
-    }
+/// Each conversion a setter accepts beyond the type itself: `target: sources`, each through the
+/// target's `From`.
+macro_rules! via_from {
+    ($($target:ty: $($source:ty),+;)*) => {
+        $($(
+            impl IntoField<$target> for $source {
+                fn into_field(self) -> $target {
+                    <$target>::from(self)
+                }
+            }
+        )+)*
+    };
 }
 
-impl IntoField<String> for &String {
-    fn into_field(self) -> String {
-        self.clone()
-    }
-}
-
-impl IntoField<String> for Box<str> {
-    fn into_field(self) -> String {
-        self.into()
-    }
-}
-
-impl IntoField<String> for Cow<'_, str> {
-    fn into_field(self) -> String {
-        self.into_owned()
-    }
-}
-
-impl IntoField<Text> for &str {
-    fn into_field(self) -> Text {
-        Text::from(self)
-    }
-}
-
-impl IntoField<Text> for String {
-    fn into_field(self) -> Text {
-        Text::from(self)
-    }
-}
-
-impl IntoField<Text> for &String {
-    fn into_field(self) -> Text {
-        Text::from(self)
-    }
-}
-
-impl IntoField<Text> for Cow<'_, str> {
-    fn into_field(self) -> Text {
-        Text::from(self)
-    }
-}
-
-/// An integer literal for a decimal field (`.threshold(100)`).
-impl IntoField<f64> for i32 {
-    fn into_field(self) -> f64 {
-        f64::from(self)
-    }
-}
-
-impl IntoField<Secret> for &str {
-    fn into_field(self) -> Secret {
-        Secret::new(self)
-    }
-}
-
-impl IntoField<Secret> for String {
-    fn into_field(self) -> Secret {
-        Secret::new(self)
-    }
-}
-
-impl IntoField<Quantity> for u32 {
-    fn into_field(self) -> Quantity {
-        Quantity::from(self)
-    }
-}
-
-impl IntoField<Quantity> for f64 {
-    fn into_field(self) -> Quantity {
-        Quantity::from(self)
-    }
+via_from! {
+    Text: &str, String, &String, Cow<'_, str>;
+    Secret: &str, String;
+    Quantity: u32, f64;
+    // An integer literal for a decimal field (`.threshold(100)`).
+    f64: i32;
 }
 
 /// Any iterable of accepted items for a list: `["a", "b"]`, `vec![role]`, an iterator.
