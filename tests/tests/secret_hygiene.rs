@@ -88,7 +88,9 @@ fn no_marker_in_any_output_or_log() {
             ObjectStorageSource::default()
                 .kind("azureblobstorage")
                 .format("JSONEachRow")
-                .url("https://account.blob.core.windows.net/c/*.json")
+                // Azure Blob Storage names a container and a path, not a url (the contract).
+                .azure_container_name("c")
+                .path("*.json")
                 .authentication("CONNECTION_STRING")
                 .connection_string(format!("AccountKey={MARKER}")),
         ),

@@ -5,7 +5,9 @@ use time::OffsetDateTime;
 
 use crate::Text;
 use crate::codec::rfc3339;
-use crate::pipe_source::{Authentication, Credentials, IteratorType, OffsetStrategy, PipeSource};
+use crate::pipe_source::{
+    Authentication, Credentials, IteratorType, KafkaType, ObjectStorageType, OffsetStrategy, PipeSource,
+};
 use crate::quantity::{Quantity, gigabytes, millicores};
 use crate::validate::{Checker, Rule, Validate, ValidationErrors};
 use crate::{PipeId, ServiceId};
@@ -274,7 +276,22 @@ fn check_source(c: &mut Checker, source: &PipeSource) {
             c.required_text("brokers", &kafka.brokers);
             c.required_text("topics", &kafka.topics);
             c.present("authentication", &kafka.authentication, Rule::Required, |_, _| {});
-            check_credentials(c, kafka.authentication.as_ref(), &kafka.credentials, "credentials", &kafka.iam_role);
+            // Azure Event Hubs authenticate PLAIN with `credentials.connectionString`, not a user
+            // and password (management OpenAPI, PipeKafkaSource; service notes, Pipes).
+            let event_hubs = kafka.kind == Some(KafkaType::AzureEventHub);
+            if event_hubs && kafka.authentication == Some(Authentication::Plain) {
+                let has_connection_string = kafka.credentials.as_ref().is_some_and(|k| k.connection_string.is_some());
+                if !has_connection_string {
+                    c.field("credentials", |c| {
+                        c.fail_at(
+                            "connectionString",
+                            Rule::RequiredBecause("when type is azureeventhub and authentication is PLAIN"),
+                        )
+                    });
+                }
+            } else {
+                check_credentials(c, kafka.authentication.as_ref(), &kafka.credentials, "credentials", &kafka.iam_role);
+            }
             if let Some(offset) = &kafka.offset {
                 if offset.strategy == Some(OffsetStrategy::FromTimestamp) && offset.timestamp.is_none() {
                     c.field("offset", |c| {
@@ -288,7 +305,13 @@ fn check_source(c: &mut Checker, source: &PipeSource) {
         c.field("objectStorage", |c| {
             c.present("type", &storage.kind, Rule::Required, |_, _| {});
             c.present("format", &storage.format, Rule::Required, |_, _| {});
-            c.required_text("url", &storage.url);
+            // Azure Blob Storage names a container (required for that type) and a path; every
+            // other type a url (management OpenAPI, PipeObjectStorageSource).
+            if storage.kind == Some(ObjectStorageType::AzureBlobStorage) {
+                c.required_text("azureContainerName", &storage.azure_container_name);
+            } else {
+                c.required_text("url", &storage.url);
+            }
             match storage.authentication.as_ref() {
                 Some(Authentication::ConnectionString) if storage.connection_string.is_none() => {
                     c.fail_at("connectionString", Rule::RequiredBecause("when authentication is CONNECTION_STRING"));
@@ -394,7 +417,11 @@ fn check_credentials(
 }
 
 fn check_destination(c: &mut Checker, destination: &Destination, database_pipe: bool) {
-    c.required_text("database", &destination.database);
+    // `database` is not required: the service defaults it, and the vendor's documented Kafka,
+    // Kinesis, S3, GCS and Azure examples omit it (service notes; management OpenAPI).
+    if let Some(database) = &destination.database {
+        c.field("database", |c| c.text(database));
+    }
     if !database_pipe {
         c.required_text("table", &destination.table);
         c.present("managedTable", &destination.managed_table, Rule::Required, |_, _| {});

@@ -203,3 +203,54 @@ fn a_create_pipe_request_needs_a_name_and_a_source_and_checks_nested_paths() {
     let name_violations: Vec<_> = violations(&blank).into_iter().filter(|(path, _)| path == "name").collect();
     assert_eq!(name_violations, [("name".to_owned(), Rule::NotBlank)]);
 }
+
+/// Valid requests the client used to refuse, each written from the contract (management
+/// OpenAPI `PipePostRequest`) and the vendor's documented examples, and what each rule still
+/// refuses.
+#[test]
+fn documented_shapes_the_service_accepts_are_accepted() {
+    use pipe_api_types::{Credentials, DestinationColumn};
+    let destination = || {
+        // No `database`: the service defaults it.
+        Destination::default().table("events").managed_table(true).columns([DestinationColumn::new("a", "String")])
+    };
+    let event_hubs = |credentials: Credentials| {
+        let kafka = KafkaSource::default()
+            .kind("azureeventhub")
+            .format("JSONEachRow")
+            .brokers("ns.servicebus.windows.net:9093")
+            .topics("events")
+            .authentication("PLAIN")
+            .credentials(credentials);
+        CreatePipeRequest::new("hubs", PipeSource::default().kafka(kafka), destination())
+    };
+    let azure_blob = |container: Option<&str>| {
+        let mut storage = ObjectStorageSource::default()
+            .kind("azureblobstorage")
+            .format("Parquet")
+            .path("2026/*.parquet")
+            .authentication("CONNECTION_STRING")
+            .connection_string("DefaultEndpointsProtocol=https;AccountKey=x");
+        storage.azure_container_name = container.map(Into::into);
+        CreatePipeRequest::new("blobs", PipeSource::default().object_storage(storage), destination())
+    };
+    let s3 = CreatePipeRequest::new(
+        "s3",
+        PipeSource::default().object_storage(
+            ObjectStorageSource::default().kind("s3").format("CSVWithNames").url("https://b.s3.amazonaws.com/*.csv"),
+        ),
+        destination(),
+    );
+
+    assert_eq!(violations(&event_hubs(Credentials::from_connection_string("Endpoint=sb://ns/;Key=x"))), []);
+    assert_eq!(violations(&azure_blob(Some("logs"))), []);
+    assert_eq!(violations(&s3), []);
+
+    let plain_without_string = violations(&event_hubs(Credentials::user_password("u", "p")));
+    assert!(
+        plain_without_string.iter().any(|(path, _)| path == "source.kafka.credentials.connectionString"),
+        "{plain_without_string:?}"
+    );
+    let no_container = violations(&azure_blob(None));
+    assert_eq!(no_container, [("source.objectStorage.azureContainerName".to_owned(), Rule::Required)]);
+}
