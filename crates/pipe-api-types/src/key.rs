@@ -4,7 +4,9 @@ use time::OffsetDateTime;
 
 use crate::Text;
 use crate::codec::rfc3339;
-use crate::validate::{Checker, Rule, Validate, ValidationErrors, is_base64_of_32_bytes, is_ip_address_or_cidr};
+use crate::validate::{
+    Checker, OpenEnum as _, Rule, Validate, ValidationErrors, is_base64_of_32_bytes, is_ip_address_or_cidr,
+};
 use crate::{KeyId, Secret};
 
 open_enum! {
@@ -142,7 +144,14 @@ impl Validate for CreateKeyRequest {
                 if self.roles.as_ref().is_none_or(Vec::is_empty) {
                     c.fail(Rule::MinItems(1));
                 }
+                // A role this crate does not know is refused unless sent as `not_yet_known`.
+                for (i, role) in self.roles.iter().flatten().enumerate() {
+                    if !role.may_be_sent() {
+                        c.nested_index(i, |c| c.fail(Rule::KnownValue { known: KeyRole::known_texts() }));
+                    }
+                }
             });
+            c.known("state", &self.state);
             if let Some(entries) = &self.ip_access_list {
                 c.field("ipAccessList", |c| c.each(entries, check_ip_access_entry));
             }

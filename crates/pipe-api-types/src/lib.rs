@@ -57,7 +57,7 @@ mod secret;
 mod service;
 mod text;
 pub(crate) mod unknown;
-mod validate;
+pub(crate) mod validate;
 
 pub use alert::{
     Alert, AlertChannel, AlertErrorType, AlertExecutionError, AlertInterval, AlertSilenced, AlertSource, AlertState,

@@ -230,6 +230,30 @@ macro_rules! open_enum {
             pub fn is_known(&self) -> bool {
                 !matches!(self, $name::Unrecognized(_))
             }
+
+            /// A value newer than this crate, sent on purpose: the one way to put a value this
+            /// crate does not know into a request (text parsed with `From`/`FromStr` that is not
+            /// a known value is refused by validation, as a likely typo). A known text gives its
+            /// variant.
+            pub fn not_yet_known(text: &str) -> Self {
+                match $name::from(text) {
+                    $name::Unrecognized(_) => $name::Unrecognized($crate::Unrecognized::vouched(text)),
+                    known => known,
+                }
+            }
+        }
+
+        impl $crate::validate::OpenEnum for $name {
+            fn may_be_sent(&self) -> bool {
+                match self {
+                    $name::Unrecognized(other) => other.is_vouched_for(),
+                    _ => true,
+                }
+            }
+
+            fn known_texts() -> Vec<&'static str> {
+                vec![$($text),*]
+            }
         }
 
         impl AsRef<str> for $name {
@@ -287,12 +311,9 @@ macro_rules! open_enum {
                         f.write_str(concat!("a ", stringify!($name), " string"))
                     }
 
+                    // Read from a server: vouched for, so it can be sent back.
                     fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<$name, E> {
-                        Ok($name::from(text))
-                    }
-
-                    fn visit_string<E: serde::de::Error>(self, text: String) -> Result<$name, E> {
-                        Ok($name::from(text))
+                        Ok($name::not_yet_known(text))
                     }
                 }
 

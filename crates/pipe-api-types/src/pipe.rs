@@ -273,6 +273,13 @@ fn check_source(c: &mut Checker, source: &PipeSource) {
         c.field("kafka", |c| {
             c.present("type", &kafka.kind, Rule::Required, |_, _| {});
             c.present("format", &kafka.format, Rule::Required, |_, _| {});
+            // Values this crate does not know are refused unless sent as `not_yet_known`.
+            c.known("type", &kafka.kind);
+            c.known("format", &kafka.format);
+            c.known("authentication", &kafka.authentication);
+            if let Some(offset) = &kafka.offset {
+                c.field("offset", |c| c.known("strategy", &offset.strategy));
+            }
             c.required_text("brokers", &kafka.brokers);
             c.required_text("topics", &kafka.topics);
             c.present("authentication", &kafka.authentication, Rule::Required, |_, _| {});
@@ -305,6 +312,10 @@ fn check_source(c: &mut Checker, source: &PipeSource) {
         c.field("objectStorage", |c| {
             c.present("type", &storage.kind, Rule::Required, |_, _| {});
             c.present("format", &storage.format, Rule::Required, |_, _| {});
+            c.known("type", &storage.kind);
+            c.known("format", &storage.format);
+            c.known("compression", &storage.compression);
+            c.known("authentication", &storage.authentication);
             // Azure Blob Storage names a container (required for that type) and a path; every
             // other type a url (management OpenAPI, PipeObjectStorageSource).
             if storage.kind == Some(ObjectStorageType::AzureBlobStorage) {
@@ -326,6 +337,9 @@ fn check_source(c: &mut Checker, source: &PipeSource) {
     if let Some(kinesis) = &source.kinesis {
         c.field("kinesis", |c| {
             c.present("format", &kinesis.format, Rule::Required, |_, _| {});
+            c.known("format", &kinesis.format);
+            c.known("iteratorType", &kinesis.iterator_type);
+            c.known("authentication", &kinesis.authentication);
             c.required_text("streamName", &kinesis.stream_name);
             c.required_text("region", &kinesis.region);
             c.present("iteratorType", &kinesis.iterator_type, Rule::Required, |_, _| {});
@@ -339,6 +353,11 @@ fn check_source(c: &mut Checker, source: &PipeSource) {
     if let Some(postgres) = &source.postgres {
         c.field("postgres", |c| {
             c.required_text("host", &postgres.host);
+            c.known("type", &postgres.kind);
+            c.known("authentication", &postgres.authentication);
+            if let Some(settings) = &postgres.settings {
+                c.field("settings", |c| c.known("replicationMode", &settings.replication_mode));
+            }
             c.present("port", &postgres.port, Rule::Required, |c, port| {
                 if *port == 0 {
                     c.fail(Rule::Range { min: 1, max: 65535 });

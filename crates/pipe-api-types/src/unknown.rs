@@ -140,22 +140,68 @@ impl<'de> Deserialize<'de> for FieldName<'de> {
 
 /// The text of an enum value this crate does not know. Only this crate makes one, so a known
 /// value is always its variant and two equal texts are always equal values.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Unrecognized(Box<str>);
+///
+/// It remembers whether it is vouched for: read from a server, or built with an enum's
+/// `not_yet_known` (the forward-compatibility escape). A request refuses an unrecognized value
+/// that is not, because text a user wrote that this crate does not know (`"PLAN"`) is almost
+/// always a typo.
+#[derive(Clone, Debug)]
+pub struct Unrecognized {
+    text: Box<str>,
+    vouched: bool,
+}
 
 impl Unrecognized {
+    /// Text a user wrote: refused in requests.
     pub(crate) fn new(text: impl Into<Box<str>>) -> Self {
-        Unrecognized(text.into())
+        Unrecognized { text: text.into(), vouched: false }
+    }
+
+    /// Text read from a server, or named as not yet known on purpose: accepted in requests.
+    pub(crate) fn vouched(text: impl Into<Box<str>>) -> Self {
+        Unrecognized { text: text.into(), vouched: true }
     }
 
     /// The text as the server sent it.
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.text
+    }
+
+    /// Whether a request may carry it: read from a server, or built with `not_yet_known`.
+    pub fn is_vouched_for(&self) -> bool {
+        self.vouched
+    }
+}
+
+/// Equal, ordered and hashed by text alone: how a value was made does not change what it is.
+impl PartialEq for Unrecognized {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for Unrecognized {}
+
+impl PartialOrd for Unrecognized {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Unrecognized {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.text.cmp(&other.text)
+    }
+}
+
+impl std::hash::Hash for Unrecognized {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.text.hash(state);
     }
 }
 
 impl fmt::Display for Unrecognized {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.text)
     }
 }

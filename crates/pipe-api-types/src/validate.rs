@@ -35,6 +35,12 @@ pub enum Rule {
         /// How many source kinds the request holds.
         found: usize,
     },
+    /// The text is not a value this crate knows (a likely typo); one this crate does not know
+    /// yet is sent with the enum's `not_yet_known`.
+    KnownValue {
+        /// The values this crate knows.
+        known: Vec<&'static str>,
+    },
     /// The number must be within these bounds (inclusive).
     Range {
         /// The smallest allowed value.
@@ -52,6 +58,9 @@ impl fmt::Display for Rule {
             Rule::NotBlank => f.write_str("must not be empty"),
             Rule::NoControlCharacters => f.write_str("must not contain control characters"),
             Rule::MaxChars(max) => write!(f, "must be at most {max} characters long"),
+            Rule::KnownValue { known } => {
+                write!(f, "must be one of {} (a newer value is sent with `not_yet_known`)", known.join(", "))
+            }
             Rule::MinItems(1) => f.write_str("must have at least 1 element"),
             Rule::MinItems(min) => write!(f, "must have at least {min} elements"),
             Rule::IpAddressOrCidr => f.write_str("must be an IPv4 or IPv6 address or CIDR block"),
@@ -164,6 +173,11 @@ impl Checker<'_> {
         self.nested(Segment::Field(name), check);
     }
 
+    /// Runs `check` with index `i` appended to the path.
+    pub(crate) fn nested_index(&mut self, i: usize, check: impl FnOnce(&mut Checker<'_>)) {
+        self.nested(Segment::Index(i), check);
+    }
+
     /// Runs `check` on every element of a list, with its index appended to the path.
     pub(crate) fn each<T>(&mut self, items: &[T], mut check: impl FnMut(&mut Checker<'_>, &T)) {
         for (i, item) in items.iter().enumerate() {
@@ -210,6 +224,15 @@ impl Checker<'_> {
             Some(value) => check(c, value),
             None => c.fail(rule),
         });
+    }
+
+    /// An open enum's value, when present, must be known or vouched for.
+    pub(crate) fn known<E: OpenEnum>(&mut self, name: &'static str, value: &Option<E>) {
+        if let Some(value) = value {
+            if !value.may_be_sent() {
+                self.fail_at(name, Rule::KnownValue { known: E::known_texts() });
+            }
+        }
     }
 
     /// A required text that must not be blank nor hold control characters.
@@ -303,4 +326,12 @@ pub fn is_ip_address_or_cidr(text: &str) -> bool {
 /// Whether `text` is standard base64 (padded) of exactly 32 bytes.
 pub fn is_base64_of_32_bytes(text: &str) -> bool {
     base64::engine::general_purpose::STANDARD.decode(text).is_ok_and(|bytes| bytes.len() == 32)
+}
+
+/// What validation asks of an open enum ([`open_enum!`](crate::macros)).
+pub(crate) trait OpenEnum {
+    /// Known, or unknown but vouched for (read from a server, or `not_yet_known`).
+    fn may_be_sent(&self) -> bool;
+    /// The texts of the known values.
+    fn known_texts() -> Vec<&'static str>;
 }
