@@ -254,12 +254,27 @@ impl Validate for CreatePipeRequest {
                     })
                 });
             }
-            if let Some(replicas) = self.scaling.as_ref().and_then(|s| s.replicas) {
-                if replicas == 0 {
-                    c.field("scaling", |c| c.fail_at("replicas", Rule::Range { min: 1, max: i64::from(u32::MAX) }));
-                }
+            if let Some(scaling) = &self.scaling {
+                c.field("scaling", |c| check_scaling(c, scaling));
             }
         })
+    }
+}
+
+/// The bounds of the management OpenAPI's `PipeScaling`: replicas 1 to 40, CPU 125 to 2000
+/// millicores, memory 0.5 to 8 GB per replica.
+fn check_scaling(c: &mut Checker, scaling: &Scaling) {
+    if scaling.replicas.is_some_and(|replicas| !(1..=40).contains(&replicas)) {
+        c.fail_at("replicas", Rule::Range { min: 1, max: 40 });
+    }
+    let outside = |value: &Option<Quantity>, min: f64, max: f64| {
+        value.as_ref().is_some_and(|q| !q.value().is_nan() && !(min..=max).contains(&q.value()))
+    };
+    if outside(&scaling.replica_cpu_millicores, 125.0, 2000.0) {
+        c.fail_at("replicaCpuMillicores", Rule::Range { min: 125, max: 2000 });
+    }
+    if outside(&scaling.replica_memory_gb, 0.5, 8.0) {
+        c.fail_at("replicaMemoryGb", Rule::DecimalRange { min: "0.5", max: "8" });
     }
 }
 

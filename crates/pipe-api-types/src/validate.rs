@@ -41,6 +41,13 @@ pub enum Rule {
         /// The values this crate knows.
         known: Vec<&'static str>,
     },
+    /// The decimal number must be within these bounds (inclusive), as written here.
+    DecimalRange {
+        /// The smallest allowed value, as text (`0.5`).
+        min: &'static str,
+        /// The largest allowed value, as text (`8`).
+        max: &'static str,
+    },
     /// The number must be within these bounds (inclusive).
     Range {
         /// The smallest allowed value.
@@ -69,6 +76,7 @@ impl fmt::Display for Rule {
                 write!(f, "must hold exactly one source kind (kafka, objectStorage, kinesis, postgres); found {found}")
             }
             Rule::Range { min, max } => write!(f, "must be between {min} and {max}"),
+            Rule::DecimalRange { min, max } => write!(f, "must be between {min} and {max}"),
         }
     }
 }

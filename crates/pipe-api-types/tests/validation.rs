@@ -312,3 +312,45 @@ fn is_vouched(role: &KeyRole) -> bool {
         _ => true,
     }
 }
+
+/// `scaling` within the management OpenAPI's `PipeScaling` bounds, each at its edges.
+#[test]
+fn scaling_is_within_the_contract_bounds() {
+    use pipe_api_types::{Quantity, Scaling};
+    let with = |scaling: Scaling| {
+        let mut request = CreatePipeRequest::new(
+            "p",
+            PipeSource::default().kinesis(
+                KinesisSource::default()
+                    .format("JSONEachRow")
+                    .stream_name("s")
+                    .region("r")
+                    .iterator_type("LATEST")
+                    .authentication("IAM_ROLE")
+                    .iam_role("arn:aws:iam::1:role/r"),
+            ),
+            Destination::default()
+                .table("t")
+                .managed_table(false)
+                .columns([pipe_api_types::DestinationColumn::new("a", "String")]),
+        );
+        request.scaling = Some(scaling);
+        violations(&request).into_iter().filter(|(path, _)| path.starts_with("scaling")).collect::<Vec<_>>()
+    };
+    assert_eq!(with(Scaling::default().replicas(1).replica_cpu_millicores(125).replica_memory_gb(0.5)), []);
+    assert_eq!(with(Scaling::default().replicas(40).replica_cpu_millicores(2000).replica_memory_gb(8.0)), []);
+    let refused =
+        with(Scaling::default().replicas(41).replica_cpu_millicores(124).replica_memory_gb(Quantity::new(8.5)));
+    assert_eq!(
+        refused,
+        [
+            ("scaling.replicas".to_owned(), Rule::Range { min: 1, max: 40 }),
+            ("scaling.replicaCpuMillicores".to_owned(), Rule::Range { min: 125, max: 2000 }),
+            ("scaling.replicaMemoryGb".to_owned(), Rule::DecimalRange { min: "0.5", max: "8" }),
+        ]
+    );
+    assert_eq!(
+        with(Scaling::default().replicas(0)),
+        [("scaling.replicas".to_owned(), Rule::Range { min: 1, max: 40 })]
+    );
+}
