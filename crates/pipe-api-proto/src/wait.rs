@@ -432,9 +432,10 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
                 self.just_woken = true;
                 Some(self.wake(&recovery, now).err()?)
             }
+            Err(error) if is_idle_service_error(&error) => Some(self.fail(error)),
             Err(Error::Api(api)) if api.status().as_u16() == 424 && self.policy.idle_recovery.is_some() => {
                 // Not idle (stopped, say): a stopped service is never woken.
-                let _ = api;
+                drop(api);
                 self.phase = Phase::Over;
                 Some(Next::Done(Err(WaitError::ServiceStopped { last: self.last.take() })))
             }
