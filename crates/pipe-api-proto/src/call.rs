@@ -53,6 +53,9 @@ use crate::retry::{Attempt, Decision, Outcome, Pacer, RetryHints, RetryPolicy, S
 /// so that one driver loop runs a [`Call`], a [`Wait`](crate::wait::Wait) and the alert
 /// [`Pages`](crate::pages::Pages) alike (see [`Machine`]).
 #[derive(Debug)]
+// A step goes straight to the driver and is never stored: boxing the request would cost an
+// allocation per attempt for nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Next<D> {
     /// Send this request and hand the outcome to [`Machine::receive`]. The exchange must end
     /// within `timeout` (what is left before the deadline).

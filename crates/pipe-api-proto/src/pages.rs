@@ -36,7 +36,7 @@ enum State {
     /// The next page is to be asked for.
     Ready,
     /// A page is being fetched.
-    Fetching(Call<'static, ListAlerts>),
+    Fetching(Box<Call<'static, ListAlerts>>),
     /// No more pages.
     Over,
 }
@@ -77,7 +77,7 @@ impl Machine for Pages<'_> {
             let list = ListAlerts::new().limit(self.limit).offset(self.offset);
             let seed = self.seed ^ self.pages.wrapping_mul(0x9E37_79B9_7F4A_7C15);
             match Call::owned(list, self.api, &self.retry, seed, now) {
-                Ok(call) => self.state = State::Fetching(call),
+                Ok(call) => self.state = State::Fetching(Box::new(call)),
                 Err(error) => {
                     self.state = State::Over;
                     return Next::Done(Some(Err(error)));

@@ -273,6 +273,9 @@ impl<T: fmt::Debug> std::error::Error for WaitError<T> {
     }
 }
 
+/// What a [`Wait`] says: its `Done` is the value or why the wait ended without it.
+pub type WaitStep<T> = Next<Result<T, WaitError<T>>>;
+
 /// A wait in progress: polls `endpoint` until `condition` says [`Verdict::Done`] or
 /// [`Verdict::Failed`], or the deadline. Run it like a [`Call`] ([`Machine`]); its `Done`
 /// carries the value that satisfied the condition, or a [`WaitError`].
@@ -295,11 +298,11 @@ enum Phase<'e, E: Endpoint> {
     /// The next poll starts at `at`.
     Idle { at: Duration },
     /// A poll is under way.
-    Polling(Call<'e, E>),
+    Polling(Box<Call<'e, E>>),
     /// Asking an idle service to wake up, since `since`.
-    Waking { call: Call<'static, Raw<Management>>, since: Duration },
+    Waking { call: Box<Call<'static, Raw<Management>>>, since: Duration },
     /// Reading the service until it runs; the next read at `at`, if none is under way.
-    Reading { call: Option<Call<'static, GetService>>, at: Duration, since: Duration },
+    Reading { call: Option<Box<Call<'static, GetService>>>, at: Duration, since: Duration },
     /// Over.
     Over,
 }
@@ -373,13 +376,13 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
         (left >= least && !left.is_zero()).then_some(retry)
     }
 
-    fn timed_out(&mut self, now: Duration) -> Next<Result<E::Output, WaitError<E::Output>>> {
+    fn timed_out(&mut self, now: Duration) -> WaitStep<E::Output> {
         self.phase = Phase::Over;
         let waited = now.saturating_sub(self.started);
         Next::Done(Err(WaitError::TimedOut { last: self.last.take(), polls: self.polls, waited }))
     }
 
-    fn fail(&mut self, error: Error) -> Next<Result<E::Output, WaitError<E::Output>>> {
+    fn fail(&mut self, error: Error) -> WaitStep<E::Output> {
         self.phase = Phase::Over;
         Next::Done(Err(WaitError::Call { error, last: self.last.take() }))
     }
@@ -396,11 +399,7 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
     }
 
     /// What a finished poll means.
-    fn polled(
-        &mut self,
-        result: Result<E::Output, Error>,
-        now: Duration,
-    ) -> Option<Next<Result<E::Output, WaitError<E::Output>>>> {
+    fn polled(&mut self, result: Result<E::Output, Error>, now: Duration) -> Option<WaitStep<E::Output>> {
         self.polls += 1;
         match result {
             Ok(value) => {
@@ -430,7 +429,7 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
             Err(error) if is_idle_service_error(&error) && !self.just_woken => {
                 let Some(recovery) = self.policy.idle_recovery.clone() else { return Some(self.fail(error)) };
                 self.just_woken = true;
-                Some(self.wake(&recovery, now).err()?)
+                self.wake(&recovery, now)
             }
             Err(error) if is_idle_service_error(&error) => Some(self.fail(error)),
             Err(Error::Api(api)) if api.status().as_u16() == 424 && self.policy.idle_recovery.is_some() => {
@@ -443,13 +442,9 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
         }
     }
 
-    /// Starts waking the service; `Err` when the wait is over instead.
-    fn wake(
-        &mut self,
-        recovery: &IdleRecovery,
-        now: Duration,
-    ) -> Result<(), Next<Result<E::Output, WaitError<E::Output>>>> {
-        let Some(retry) = self.call_policy(now) else { return Err(self.timed_out(now)) };
+    /// Starts waking the service; the last step instead when the wait is over.
+    fn wake(&mut self, recovery: &IdleRecovery, now: Duration) -> Option<WaitStep<E::Output>> {
+        let Some(retry) = self.call_policy(now) else { return Some(self.timed_out(now)) };
         let path = format!(
             "/v1/organizations/{}/services/{}/state",
             recovery.organization_id.as_uuid(),
@@ -468,10 +463,10 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
         });
         match call {
             Ok(call) => {
-                self.phase = Phase::Waking { call, since: now };
-                Ok(())
+                self.phase = Phase::Waking { call: Box::new(call), since: now };
+                None
             }
-            Err(error) => Err(self.fail(error)),
+            Err(error) => Some(self.fail(error)),
         }
     }
 
@@ -499,7 +494,7 @@ where
                     }
                     let Some(retry) = self.call_policy(now) else { return self.timed_out(now) };
                     match Call::new(self.endpoint, self.api, &retry, self.seed(0), now) {
-                        Ok(call) => self.phase = Phase::Polling(call),
+                        Ok(call) => self.phase = Phase::Polling(Box::new(call)),
                         Err(error) => return self.fail(error),
                     }
                 }
@@ -534,7 +529,7 @@ where
                     };
                     let get = GetService::new(recovery.organization_id, recovery.service_id);
                     match Call::owned(get, api, &retry, self.seed(2), now) {
-                        Ok(call) => self.phase = Phase::Reading { call: Some(call), at, since },
+                        Ok(call) => self.phase = Phase::Reading { call: Some(Box::new(call)), at, since },
                         Err(error) => return self.fail(error),
                     }
                 }

@@ -46,7 +46,9 @@ fn answer(server: Server, total: u64, request: &http::Request<Vec<u8>>) -> http:
     };
     let data: Vec<_> = (from..to).map(alert).collect();
     let body = match server {
-        Server::MetaAndHeader => serde_json::json!({"data": data, "meta": {"total": total, "limit": limit, "offset": offset}}),
+        Server::MetaAndHeader => {
+            serde_json::json!({"data": data, "meta": {"total": total, "limit": limit, "offset": offset}})
+        }
         Server::MetaWithoutTotal => serde_json::json!({"data": data, "meta": {"limit": limit, "offset": offset}}),
         Server::HeaderOnly | Server::Older => serde_json::json!({"data": data}),
     };
