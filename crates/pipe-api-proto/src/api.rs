@@ -33,6 +33,11 @@ pub(crate) mod sealed {
 
         /// Decodes a success body into the result and the server's request id.
         fn decode_success<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError>;
+
+        /// The management interface, if this is it (a wait wakes an idle service through it).
+        fn as_management(&self) -> Option<&super::Management> {
+            None
+        }
     }
 
     /// Where and why a success body did not decode.
@@ -113,6 +118,10 @@ struct EnvelopeId {
 }
 
 impl sealed::Interface for Management {
+    fn as_management(&self) -> Option<&Management> {
+        Some(self)
+    }
+
     fn base_url(&self) -> &BaseUrl {
         &self.base_url
     }

@@ -49,11 +49,16 @@ use crate::error::{Error, TransportError, TransportErrorKind, TransportFailure};
 use crate::retry::{Attempt, Decision, Outcome, Pacer, RetryHints, RetryPolicy, SeededJitter};
 
 /// What the driver does next. Deliberately exhaustive: a driver must handle every step, and a
-/// new kind of step would change what every driver has to do.
+/// new kind of step would change what every driver has to do. Generic over what `Done` carries
+/// so that one driver loop runs a [`Call`], a [`Wait`](crate::wait::Wait) and the alert
+/// [`Pages`](crate::pages::Pages) alike (see [`Machine`]).
 #[derive(Debug)]
-pub enum Step<T> {
-    /// Send this request and hand the outcome to [`Call::receive`]. The exchange must end
-    /// within `timeout` (what is left before the call's deadline).
+// A step goes straight to the driver and is never stored: boxing the request would cost an
+// allocation per attempt for nothing.
+#[allow(clippy::large_enum_variant)]
+pub enum Next<D> {
+    /// Send this request and hand the outcome to [`Machine::receive`]. The exchange must end
+    /// within `timeout` (what is left before the deadline).
     Send {
         /// The request, ready to send.
         request: Request<Vec<u8>>,
@@ -65,14 +70,75 @@ pub enum Step<T> {
         /// When to ask again.
         until: Duration,
     },
-    /// The call is over.
-    Done(Result<Reply<T>, Error>),
+    /// The machine has a result.
+    Done(D),
+}
+
+/// What [`Call::next`] says: [`Next`] whose `Done` is the call's result.
+pub type Step<T> = Next<Result<Reply<T>, Error>>;
+
+/// A sans-IO machine any driver runs with the same loop: ask [`Machine::next`]; on
+/// [`Next::Send`], send and pass the outcome to [`Machine::receive`]; on [`Next::Wait`], sleep;
+/// on [`Next::Done`], take the output. [`Call`], [`Wait`](crate::wait::Wait) and
+/// [`Pages`](crate::pages::Pages) are machines, so a driver writes its loop once.
+pub trait Machine {
+    /// What [`Next::Done`] carries.
+    type Output;
+
+    /// What to do at `now`; see [`Call::next`].
+    fn next(&mut self, now: Duration, pacer: Option<&mut Pacer>) -> Next<Self::Output>;
+
+    /// The outcome of the request the last [`Next::Send`] gave; see [`Call::receive`].
+    fn receive(
+        &mut self,
+        outcome: Result<Response<Vec<u8>>, TransportError>,
+        now: Duration,
+        wall: OffsetDateTime,
+        pacer: Option<&mut Pacer>,
+    );
+}
+
+impl<E: Endpoint> Machine for Call<'_, E> {
+    type Output = Result<Reply<E::Output>, Error>;
+
+    fn next(&mut self, now: Duration, pacer: Option<&mut Pacer>) -> Next<Self::Output> {
+        Call::next(self, now, pacer)
+    }
+
+    fn receive(
+        &mut self,
+        outcome: Result<Response<Vec<u8>>, TransportError>,
+        now: Duration,
+        wall: OffsetDateTime,
+        pacer: Option<&mut Pacer>,
+    ) {
+        Call::receive(self, outcome, now, wall, pacer);
+    }
+}
+
+/// The endpoint of a call: borrowed from the caller, or owned (a machine that makes its own
+/// requests, such as a pager's next page, has nobody to borrow it from).
+#[derive(Debug)]
+enum Held<'e, E> {
+    Borrowed(&'e E),
+    Owned(E),
+}
+
+impl<E> std::ops::Deref for Held<'_, E> {
+    type Target = E;
+
+    fn deref(&self) -> &E {
+        match self {
+            Held::Borrowed(endpoint) => endpoint,
+            Held::Owned(endpoint) => endpoint,
+        }
+    }
 }
 
 /// One operation being carried out: built from an endpoint, a retry policy and the start time.
 ///
-/// The driver loops: [`Call::next`]; on [`Step::Send`], send and pass the outcome to
-/// [`Call::receive`]; on [`Step::Wait`], sleep until then; on [`Step::Done`], return. Time is a
+/// The driver loops: [`Call::next`]; on [`Next::Send`], send and pass the outcome to
+/// [`Call::receive`]; on [`Next::Wait`], sleep until then; on [`Next::Done`], return. Time is a
 /// [`Duration`] since any fixed origin of a monotonic clock, the same origin for the call and
 /// for the [`Pacer`] (which may be shared by all calls of one credential).
 ///
@@ -85,7 +151,7 @@ pub enum Step<T> {
 ///   every call that shares it.
 #[derive(Debug)]
 pub struct Call<'e, E: Endpoint> {
-    endpoint: &'e E,
+    endpoint: Held<'e, E>,
     request: Request<Vec<u8>>,
     policy: RetryPolicy,
     jitter: SeededJitter,
@@ -111,6 +177,21 @@ impl<'e, E: Endpoint> Call<'e, E> {
     /// (and validated) here: an invalid one is an error at once, and nothing is ever sent.
     /// `seed` seeds the backoff's jitter (any value; differing values spread retries apart).
     pub fn new(endpoint: &'e E, api: &E::Api, policy: &RetryPolicy, seed: u64, now: Duration) -> Result<Self, Error> {
+        Self::start(Held::Borrowed(endpoint), api, policy, seed, now)
+    }
+
+    /// As [`Call::new`], owning `endpoint`.
+    pub fn owned(endpoint: E, api: &E::Api, policy: &RetryPolicy, seed: u64, now: Duration) -> Result<Self, Error> {
+        Self::start(Held::Owned(endpoint), api, policy, seed, now)
+    }
+
+    fn start(
+        endpoint: Held<'e, E>,
+        api: &E::Api,
+        policy: &RetryPolicy,
+        seed: u64,
+        now: Duration,
+    ) -> Result<Self, Error> {
         let request = endpoint.build_request(api)?;
         Ok(Call {
             endpoint,

@@ -52,6 +52,7 @@ mod endpoint;
 mod endpoints;
 mod error;
 mod error_body;
+pub mod pages;
 mod redact;
 pub mod retry;
 mod snapshot;
@@ -59,6 +60,7 @@ mod snapshot;
 pub mod test_util;
 mod transport;
 mod url;
+pub mod wait;
 
 pub use api::{Alerting, Api, Management};
 pub use auth::{BearerToken, CredentialsError, ManagementCredentials};

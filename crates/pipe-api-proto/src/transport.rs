@@ -23,7 +23,7 @@ pub trait Transport {
     fn send(&mut self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError>;
 
     /// Sends `request`, ending the exchange within `timeout` (what is left of a call's
-    /// deadline, as [`Step::Send`](crate::call::Step::Send) gives it). A transport that can
+    /// deadline, as [`Step::Send`](crate::call::Next::Send) gives it). A transport that can
     /// bound one exchange overrides this; the default sends with the transport's own timeouts.
     fn send_within(
         &mut self,

@@ -5,8 +5,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use pipe_api_proto::call::{Call, Step};
+use pipe_api_proto::call::{Call, Machine, Next};
+use pipe_api_proto::pages::Pages;
 use pipe_api_proto::retry::{Pacer, RetryPolicy};
+use pipe_api_proto::wait::{Condition, Wait, WaitError, WaitPolicy, service_running};
 use pipe_api_proto::{
     AlertPage, Alerting, Api, BuildError, BuildErrorKind, CreateKey, CreatePipe, Endpoint, Error, GetPipe, GetService,
     ListAlerts, ListPipes, ListReversePrivateEndpoints, Management, Reply, Transport, TransportError,
@@ -143,21 +145,86 @@ impl Client {
         E: Endpoint,
         E::Api: ClientApi,
     {
-        let api = <E::Api as private::Configured>::of(self).ok_or_else(|| {
-            let name = <E::Api as private::Configured>::NAME;
-            Error::Build(BuildError::new(endpoint.operation(), BuildErrorKind::NotConfigured(name)))
-        })?;
-        let seed = self.seed ^ self.calls.fetch_add(1, Ordering::Relaxed).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let mut call = Call::new(endpoint, api, &self.retry, seed, self.now())?;
+        let api = self.api::<E::Api>(endpoint.operation())?;
+        let call = Call::new(endpoint, api, &self.retry, self.next_seed(), self.now())?;
+        self.drive(call)
+    }
+
+    /// Waits until the pipe satisfies `condition` (such as [`pipe_settled`](crate::pipe_settled)), polling it under
+    /// `policy` (backoff, deadline, optional waking of an idle service). A pipe that fails is
+    /// [`WaitError::Failed`] with the pipe; the deadline is [`WaitError::TimedOut`] with the
+    /// last pipe seen.
+    pub fn wait_for_pipe(
+        &self,
+        organization_id: OrganizationId,
+        service_id: ServiceId,
+        pipe_id: PipeId,
+        condition: impl Condition<Pipe>,
+        policy: WaitPolicy,
+    ) -> Result<Pipe, WaitError<Pipe>> {
+        self.wait(&GetPipe::new(organization_id, service_id, pipe_id), condition, policy)
+    }
+
+    /// Waits until the service is `running` ([`service_running`]), polling it under `policy`.
+    pub fn wait_for_service(
+        &self,
+        organization_id: OrganizationId,
+        service_id: ServiceId,
+        policy: WaitPolicy,
+    ) -> Result<Service, WaitError<Service>> {
+        self.wait(&GetService::new(organization_id, service_id), service_running, policy)
+    }
+
+    /// Polls any endpoint until `condition` holds: [`Wait`] driven by the client's one loop.
+    pub fn wait<E, C>(&self, endpoint: &E, condition: C, policy: WaitPolicy) -> Result<E::Output, WaitError<E::Output>>
+    where
+        E: Endpoint,
+        E::Api: ClientApi,
+        C: Condition<E::Output>,
+    {
+        let api = self.api::<E::Api>(endpoint.operation()).map_err(|error| WaitError::Call { error, last: None })?;
+        let wait = Wait::new(endpoint, api, condition, policy, self.retry.clone(), self.next_seed(), self.now());
+        self.drive(wait)
+    }
+
+    /// Every alert, page by page (`limit` alerts a page, 1 to 1000): an iterator of pages that
+    /// stops at the end, after a failed page, and after the one page of an older server that
+    /// ignores paging. Each page is fetched with the client's retries and pacing.
+    pub fn alert_pages(&self, limit: u32) -> AlertPages<'_> {
+        let pages =
+            self.api::<Alerting>("list_alerts").map(|api| Pages::new(api, limit, self.retry.clone(), self.next_seed()));
+        AlertPages { client: self, pages: Some(pages) }
+    }
+
+    /// The client's configuration of an interface, or the error of a call that needs it.
+    fn api<A: ClientApi>(&self, operation: &'static str) -> Result<&A, Error> {
+        <A as private::Configured>::of(self).ok_or_else(|| {
+            let name = <A as private::Configured>::NAME;
+            Error::Build(BuildError::new(operation, BuildErrorKind::NotConfigured(name)))
+        })
+    }
+
+    /// A seed for one machine's jitter, apart from every other call's.
+    fn next_seed(&self) -> u64 {
+        self.seed ^ self.calls.fetch_add(1, Ordering::Relaxed).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// The one loop that runs any sans-IO machine (a call, a wait, a page) to its next result:
+    /// it sends and sleeps; every decision is the machine's.
+    fn drive<M: Machine>(&self, mut machine: M) -> M::Output {
+        self.drive_mut(&mut machine)
+    }
+
+    fn drive_mut<M: Machine>(&self, machine: &mut M) -> M::Output {
         loop {
-            let step = call.next(self.now(), self.pacer().as_deref_mut());
+            let step = machine.next(self.now(), self.pacer().as_deref_mut());
             match step {
-                Step::Send { request, timeout } => {
+                Next::Send { request, timeout } => {
                     let outcome = self.transport.send(request, timeout);
-                    call.receive(outcome, self.now(), OffsetDateTime::now_utc(), self.pacer().as_deref_mut());
+                    machine.receive(outcome, self.now(), OffsetDateTime::now_utc(), self.pacer().as_deref_mut());
                 }
-                Step::Wait { until } => std::thread::sleep(until.saturating_sub(self.now())),
-                Step::Done(result) => return result,
+                Next::Wait { until } => std::thread::sleep(until.saturating_sub(self.now())),
+                Next::Done(output) => return output,
             }
         }
     }
@@ -183,6 +250,31 @@ impl Client {
         match &self.transport {
             Sender::Ureq(transport) => Some(transport),
             Sender::Custom(_) => None,
+        }
+    }
+}
+
+/// Every alert, page by page: see [`Client::alert_pages`].
+#[derive(Debug)]
+pub struct AlertPages<'c> {
+    client: &'c Client,
+    /// The pages, or why there are none (no alerting interface); `None` once over.
+    pages: Option<Result<Pages<'c>, Error>>,
+}
+
+impl Iterator for AlertPages<'_> {
+    type Item = Result<AlertPage, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.pages.as_mut()? {
+            Ok(pages) => {
+                let page = self.client.drive_mut(pages);
+                if page.is_none() {
+                    self.pages = None;
+                }
+                page
+            }
+            Err(_) => self.pages.take().and_then(Result::err).map(Err),
         }
     }
 }

@@ -42,9 +42,12 @@ mod client;
 mod config;
 mod transport;
 
-pub use client::{Client, ClientApi};
+pub use client::{AlertPages, Client, ClientApi};
 pub use config::{
     ClientBuilder, ConfigError, ENV_ALERTS_TOKEN, ENV_ALERTS_URL, ENV_API_KEY_ID, ENV_API_KEY_SECRET, ENV_API_URL,
+};
+pub use pipe_api_proto::wait::{
+    Condition, IdleRecovery, Verdict, WaitError, WaitPolicy, pipe_settled, pipe_stopped, service_running,
 };
 pub use transport::{TransportConfig, UreqTransport};
 

@@ -1,0 +1,578 @@
+//! [`Wait`]: poll an operation until a condition holds, as a sans-IO [`Machine`] that the same
+//! driver loop as a [`Call`] runs. Each poll is a [`Call`], so pacing, retries and the
+//! never-past-the-deadline rule stay in one place.
+//!
+//! ```
+//! use std::time::Duration;
+//!
+//! use pipe_api_proto::call::{Machine, Next};
+//! use pipe_api_proto::wait::{Wait, WaitPolicy, pipe_settled};
+//! use pipe_api_proto::{BaseUrl, GetPipe, Management, ManagementCredentials};
+//! use pipe_api_proto::retry::RetryPolicy;
+//!
+//! let api = Management::new(BaseUrl::parse("https://api.example.com")?, ManagementCredentials::new("id", "secret")?);
+//! let get = GetPipe::new(
+//!     "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse()?,
+//!     "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse()?,
+//!     "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e".parse()?,
+//! );
+//! let mut now = Duration::ZERO;
+//! let mut wait = Wait::new(&get, &api, pipe_settled, WaitPolicy::default(), RetryPolicy::default(), 7, now);
+//! let mut polls = 0;
+//! let pipe = loop {
+//!     match wait.next(now, None) {
+//!         Next::Send { .. } => {
+//!             polls += 1;
+//!             // Your HTTP client goes here: the pipe provisions twice, then runs.
+//!             let state = if polls < 3 { "Provisioning" } else { "Running" };
+//!             let body = format!(r#"{{"status":200,"result":{{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","state":"{state}"}}}}"#);
+//!             let response = http::Response::builder().status(200).body(body.into_bytes())?;
+//!             wait.receive(Ok(response), now, time::OffsetDateTime::UNIX_EPOCH, None);
+//!         }
+//!         Next::Wait { until } => now = until, // sleep until then
+//!         Next::Done(result) => break result?,
+//!     }
+//! };
+//! assert_eq!(polls, 3);
+//! assert_eq!(now, Duration::from_millis(2500)); // 1 s, then 1.5 s between polls
+//! # let _ = pipe;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::time::Duration;
+
+use http::{Method, Response};
+use pipe_api_types::{OrganizationId, Pipe, PipeState, Service, ServiceId};
+use time::OffsetDateTime;
+
+use crate::api::Management;
+use crate::api::sealed::Interface as _;
+use crate::call::{Call, Machine, Next};
+use crate::endpoint::Endpoint;
+use crate::endpoints::{GetService, Raw};
+use crate::error::{Error, TransportError};
+use crate::retry::{Pacer, RetryPolicy};
+
+/// What a condition makes of one polled value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Not there yet: poll again.
+    Continue,
+    /// The wait is over, successfully.
+    Done,
+    /// The value can no longer become what is waited for (a failed pipe): the wait ends with
+    /// [`WaitError::Failed`].
+    Failed,
+}
+
+/// Decides, from each polled value, whether to go on waiting. Any `FnMut(&T) -> Verdict` is one.
+pub trait Condition<T> {
+    /// The verdict on `value`.
+    fn check(&mut self, value: &T) -> Verdict;
+}
+
+impl<T, F: FnMut(&T) -> Verdict> Condition<T> for F {
+    fn check(&mut self, value: &T) -> Verdict {
+        self(value)
+    }
+}
+
+/// A pipe has settled: `Running`, or a state a pipe rests in (`Completed`, `Snapshot` for CDC
+/// and snapshot-only pipes, `Stopped`, `Paused`). `Failed` and `InternalError` are failures;
+/// anything else (provisioning, setting up, modifying, an unknown state) goes on.
+pub fn pipe_settled(pipe: &Pipe) -> Verdict {
+    match pipe.state {
+        Some(
+            PipeState::Running | PipeState::Completed | PipeState::Snapshot | PipeState::Stopped | PipeState::Paused,
+        ) => Verdict::Done,
+        Some(PipeState::Failed | PipeState::InternalError) => Verdict::Failed,
+        _ => Verdict::Continue,
+    }
+}
+
+/// A pipe has stopped: `Stopped` or `Paused`. `Failed` and `InternalError` are failures.
+pub fn pipe_stopped(pipe: &Pipe) -> Verdict {
+    match pipe.state {
+        Some(PipeState::Stopped | PipeState::Paused) => Verdict::Done,
+        Some(PipeState::Failed | PipeState::InternalError) => Verdict::Failed,
+        _ => Verdict::Continue,
+    }
+}
+
+/// A service is `running` (`partially_running` is not). A `stopped` service is a failure: it
+/// does not start on its own, and waking it is not this wait's call.
+pub fn service_running(service: &Service) -> Verdict {
+    match service_state(service).as_deref() {
+        Some("running") => Verdict::Done,
+        Some("stopped") => Verdict::Failed,
+        _ => Verdict::Continue,
+    }
+}
+
+/// The service's `state`, which the model does not carry yet (its unknown fields keep it).
+pub fn service_state(service: &Service) -> Option<String> {
+    match service.unknown.get_value("state")? {
+        serde_json::Value::String(state) => Some(state),
+        _ => None,
+    }
+}
+
+/// How often and how long to poll.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct WaitPolicy {
+    /// The pause after the first poll (default 1 s).
+    pub initial_delay: Duration,
+    /// Each pause is the previous one times this (default 1.5).
+    pub factor: f64,
+    /// The longest pause (default 10 s).
+    pub max_delay: Duration,
+    /// The whole wait's deadline, from its start (default 10 minutes). No request is out past
+    /// it: each poll's own deadline is cut to what is left.
+    pub deadline: Duration,
+    /// Wake an idle service when a poll answers `424` saying so (default off); see
+    /// [`IdleRecovery`].
+    pub idle_recovery: Option<IdleRecovery>,
+}
+
+impl Default for WaitPolicy {
+    fn default() -> Self {
+        WaitPolicy {
+            initial_delay: Duration::from_secs(1),
+            factor: 1.5,
+            max_delay: Duration::from_secs(10),
+            deadline: Duration::from_secs(600),
+            idle_recovery: None,
+        }
+    }
+}
+
+impl WaitPolicy {
+    /// The pause after poll number `poll` (0 for the first).
+    pub fn delay(&self, poll: u32) -> Duration {
+        let factor = if self.factor.is_finite() && self.factor >= 1.0 { self.factor } else { 1.0 };
+        let scaled = self.initial_delay.as_secs_f64() * factor.powi(poll.min(i32::MAX as u32) as i32);
+        // `try_from_secs_f64` fails only when the product overflows, which is past any cap.
+        Duration::try_from_secs_f64(scaled).unwrap_or(Duration::MAX).min(self.max_delay)
+    }
+
+    /// Wakes an idle service of `organization_id` on the way, as the vendor's tools do.
+    pub fn with_idle_recovery(mut self, organization_id: OrganizationId, service_id: ServiceId) -> Self {
+        self.idle_recovery = Some(IdleRecovery::new(organization_id, service_id));
+        self
+    }
+}
+
+/// Waking an idle service: any pipe call on an idle service answers `424 FAILED_DEPENDENCY ...
+/// Current state: idle`. The wait then sends `PATCH .../services/{id}/state {"command":"awake"}`,
+/// reads the service every `interval` until it is `running` (at most `budget`), and polls again;
+/// a second idle answer straight after waking ends the wait. A `stopped` service is never woken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct IdleRecovery {
+    /// The service's organization.
+    pub organization_id: OrganizationId,
+    /// The service the polled operation depends on.
+    pub service_id: ServiceId,
+    /// Between reads of the service (default 5 s).
+    pub interval: Duration,
+    /// The longest it may take to wake (default 10 minutes; the wait's deadline still holds).
+    pub budget: Duration,
+}
+
+impl IdleRecovery {
+    /// Wakes `service_id` with the vendor's timings.
+    pub fn new(organization_id: OrganizationId, service_id: ServiceId) -> Self {
+        IdleRecovery { organization_id, service_id, interval: Duration::from_secs(5), budget: Duration::from_secs(600) }
+    }
+}
+
+/// Whether `error` is the answer of a pipe call on an idle service.
+pub fn is_idle_service_error(error: &Error) -> bool {
+    match error {
+        Error::Api(api) => {
+            api.status().as_u16() == 424 && api.message().is_some_and(|m| m.contains("Current state: idle"))
+        }
+        _ => false,
+    }
+}
+
+/// Why a wait ended without its condition holding. `T` is the polled value; `last` is the last
+/// one seen, when a poll succeeded at all.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum WaitError<T> {
+    /// The condition said the value can no longer become what was waited for.
+    Failed {
+        /// The value it said so of.
+        last: Box<T>,
+        /// Polls made.
+        polls: u32,
+    },
+    /// The deadline came (or the next poll could not have finished before it).
+    TimedOut {
+        /// The last value seen.
+        last: Option<Box<T>>,
+        /// Polls made.
+        polls: u32,
+        /// How long the wait lasted.
+        waited: Duration,
+    },
+    /// A poll failed (after its own retries), or waking the service did.
+    Call {
+        /// What failed.
+        error: Error,
+        /// The last value seen.
+        last: Option<Box<T>>,
+    },
+    /// The service was being woken and is `stopped` instead (or it answered `424` for a state
+    /// other than idle): it is not woken.
+    ServiceStopped {
+        /// The last value seen of what was polled.
+        last: Option<Box<T>>,
+    },
+}
+
+impl<T> WaitError<T> {
+    /// The last value seen, if any.
+    pub fn last(&self) -> Option<&T> {
+        match self {
+            WaitError::Failed { last, .. } => Some(last),
+            WaitError::TimedOut { last, .. } | WaitError::Call { last, .. } | WaitError::ServiceStopped { last } => {
+                last.as_deref()
+            }
+        }
+    }
+
+    /// Whether the deadline ended the wait.
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, WaitError::TimedOut { .. })
+    }
+}
+
+impl<T> fmt::Display for WaitError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WaitError::Failed { polls, .. } => write!(f, "wait: failed terminally after {polls} polls"),
+            WaitError::TimedOut { polls, waited, .. } => {
+                write!(f, "wait: deadline reached after {polls} polls in {:.1} s", waited.as_secs_f64())
+            }
+            WaitError::Call { .. } => f.write_str("wait: a poll failed"),
+            WaitError::ServiceStopped { .. } => f.write_str("wait: the service is stopped and is not woken"),
+        }
+    }
+}
+
+impl<T: fmt::Debug> std::error::Error for WaitError<T> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            WaitError::Call { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// What a [`Wait`] says: its `Done` is the value or why the wait ended without it.
+pub type WaitStep<T> = Next<Result<T, WaitError<T>>>;
+
+/// A wait in progress: polls `endpoint` until `condition` says [`Verdict::Done`] or
+/// [`Verdict::Failed`], or the deadline. Run it like a [`Call`] ([`Machine`]); its `Done`
+/// carries the value that satisfied the condition, or a [`WaitError`].
+pub struct Wait<'e, E: Endpoint, C> {
+    endpoint: &'e E,
+    api: &'e E::Api,
+    condition: C,
+    policy: WaitPolicy,
+    retry: RetryPolicy,
+    seed: u64,
+    started: Duration,
+    polls: u32,
+    last: Option<Box<E::Output>>,
+    /// Set after waking the service: a second idle answer then ends the wait.
+    just_woken: bool,
+    phase: Phase<'e, E>,
+}
+
+enum Phase<'e, E: Endpoint> {
+    /// The next poll starts at `at`.
+    Idle { at: Duration },
+    /// A poll is under way.
+    Polling(Box<Call<'e, E>>),
+    /// Asking an idle service to wake up, since `since`.
+    Waking { call: Box<Call<'static, Raw<Management>>>, since: Duration },
+    /// Reading the service until it runs; the next read at `at`, if none is under way.
+    Reading { call: Option<Box<Call<'static, GetService>>>, at: Duration, since: Duration },
+    /// Over.
+    Over,
+}
+
+impl<E: Endpoint, C> fmt::Debug for Wait<'_, E, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let phase = match self.phase {
+            Phase::Idle { .. } => "idle",
+            Phase::Polling(_) => "polling",
+            Phase::Waking { .. } => "waking the service",
+            Phase::Reading { .. } => "reading the service",
+            Phase::Over => "over",
+        };
+        f.debug_struct("Wait")
+            .field("operation", &self.endpoint.operation())
+            .field("policy", &self.policy)
+            .field("polls", &self.polls)
+            .field("phase", &phase)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
+    /// A wait polling `endpoint` on `api` until `condition` holds, starting at `now`. Each poll
+    /// is a [`Call`] under `retry`, its deadline cut to what is left of the wait's.
+    pub fn new(
+        endpoint: &'e E,
+        api: &'e E::Api,
+        condition: C,
+        policy: WaitPolicy,
+        retry: RetryPolicy,
+        seed: u64,
+        now: Duration,
+    ) -> Self {
+        Wait {
+            endpoint,
+            api,
+            condition,
+            policy,
+            retry,
+            seed,
+            started: now,
+            polls: 0,
+            last: None,
+            just_woken: false,
+            phase: Phase::Idle { at: now },
+        }
+    }
+
+    /// Polls made so far.
+    pub fn polls(&self) -> u32 {
+        self.polls
+    }
+
+    /// The last value seen.
+    pub fn last(&self) -> Option<&E::Output> {
+        self.last.as_deref()
+    }
+
+    fn deadline(&self) -> Duration {
+        self.started.saturating_add(self.policy.deadline)
+    }
+
+    /// The retry policy of a call starting at `now`: the wait's deadline bounds it. `None` when
+    /// no attempt could finish in time.
+    fn call_policy(&self, now: Duration) -> Option<RetryPolicy> {
+        let left = self.deadline().saturating_sub(now);
+        let mut retry = self.retry.clone();
+        retry.deadline = retry.deadline.min(left);
+        let least = self.retry.min_attempt_time;
+        (left >= least && !left.is_zero()).then_some(retry)
+    }
+
+    fn timed_out(&mut self, now: Duration) -> WaitStep<E::Output> {
+        self.phase = Phase::Over;
+        let waited = now.saturating_sub(self.started);
+        Next::Done(Err(WaitError::TimedOut { last: self.last.take(), polls: self.polls, waited }))
+    }
+
+    fn fail(&mut self, error: Error) -> WaitStep<E::Output> {
+        self.phase = Phase::Over;
+        Next::Done(Err(WaitError::Call { error, last: self.last.take() }))
+    }
+
+    fn seed(&self, salt: u64) -> u64 {
+        self.seed ^ (u64::from(self.polls) << 8 | salt).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// The next poll or service read, `delay` after `now`, unless it could not finish before
+    /// the deadline: then the wait times out now rather than sleep for nothing.
+    fn schedule(&mut self, now: Duration, delay: Duration) -> Option<Duration> {
+        let at = now.saturating_add(delay);
+        self.call_policy(at).map(|_| at)
+    }
+
+    /// What a finished poll means.
+    fn polled(&mut self, result: Result<E::Output, Error>, now: Duration) -> Option<WaitStep<E::Output>> {
+        self.polls += 1;
+        match result {
+            Ok(value) => {
+                self.just_woken = false;
+                match self.condition.check(&value) {
+                    Verdict::Done => {
+                        self.phase = Phase::Over;
+                        Some(Next::Done(Ok(value)))
+                    }
+                    Verdict::Failed => {
+                        self.phase = Phase::Over;
+                        Some(Next::Done(Err(WaitError::Failed { last: Box::new(value), polls: self.polls })))
+                    }
+                    Verdict::Continue => {
+                        self.last = Some(Box::new(value));
+                        let delay = self.policy.delay(self.polls - 1);
+                        match self.schedule(now, delay) {
+                            Some(at) => {
+                                self.phase = Phase::Idle { at };
+                                None
+                            }
+                            None => Some(self.timed_out(now)),
+                        }
+                    }
+                }
+            }
+            Err(error) if is_idle_service_error(&error) && !self.just_woken => {
+                let Some(recovery) = self.policy.idle_recovery.clone() else { return Some(self.fail(error)) };
+                self.just_woken = true;
+                self.wake(&recovery, now)
+            }
+            Err(error) if is_idle_service_error(&error) => Some(self.fail(error)),
+            Err(Error::Api(api)) if api.status().as_u16() == 424 && self.policy.idle_recovery.is_some() => {
+                // Not idle (stopped, say): a stopped service is never woken.
+                drop(api);
+                self.phase = Phase::Over;
+                Some(Next::Done(Err(WaitError::ServiceStopped { last: self.last.take() })))
+            }
+            Err(error) => Some(self.fail(error)),
+        }
+    }
+
+    /// Starts waking the service; the last step instead when the wait is over.
+    fn wake(&mut self, recovery: &IdleRecovery, now: Duration) -> Option<WaitStep<E::Output>> {
+        let Some(retry) = self.call_policy(now) else { return Some(self.timed_out(now)) };
+        let path = format!(
+            "/v1/organizations/{}/services/{}/state",
+            recovery.organization_id.as_uuid(),
+            recovery.service_id.as_uuid()
+        );
+        let awake = Raw::<Management>::new(Method::PATCH, path)
+            .and_then(|raw| raw.json(&serde_json::json!({"command": "awake"})))
+            .map_err(Error::Build);
+        let api = self.management();
+        let call = awake.and_then(|awake| match api {
+            Some(api) => Call::owned(awake, api, &retry, self.seed(1), now),
+            None => Err(Error::Build(crate::error::BuildError::new(
+                "raw",
+                crate::error::BuildErrorKind::NotConfigured("management"),
+            ))),
+        });
+        match call {
+            Ok(call) => {
+                self.phase = Phase::Waking { call: Box::new(call), since: now };
+                None
+            }
+            Err(error) => Some(self.fail(error)),
+        }
+    }
+
+    /// The management interface, when polling it (waking a service needs it).
+    fn management(&self) -> Option<&'e Management> {
+        self.api.as_management()
+    }
+}
+
+impl<'e, E, C> Machine for Wait<'e, E, C>
+where
+    E: Endpoint,
+    C: Condition<E::Output>,
+{
+    type Output = Result<E::Output, WaitError<E::Output>>;
+
+    fn next(&mut self, now: Duration, mut pacer: Option<&mut Pacer>) -> Next<Self::Output> {
+        loop {
+            match &mut self.phase {
+                Phase::Over => panic!("Wait::next after Next::Done: the wait is over"),
+                Phase::Idle { at } => {
+                    let at = *at;
+                    if at > now {
+                        return Next::Wait { until: at };
+                    }
+                    let Some(retry) = self.call_policy(now) else { return self.timed_out(now) };
+                    match Call::new(self.endpoint, self.api, &retry, self.seed(0), now) {
+                        Ok(call) => self.phase = Phase::Polling(Box::new(call)),
+                        Err(error) => return self.fail(error),
+                    }
+                }
+                Phase::Polling(call) => match call.next(now, pacer.as_deref_mut()) {
+                    Next::Send { request, timeout } => return Next::Send { request, timeout },
+                    Next::Wait { until } => return Next::Wait { until },
+                    Next::Done(result) => {
+                        if let Some(step) = self.polled(result.map(|reply| reply.value), now) {
+                            return step;
+                        }
+                    }
+                },
+                Phase::Waking { call, since } => match call.next(now, pacer.as_deref_mut()) {
+                    Next::Send { request, timeout } => return Next::Send { request, timeout },
+                    Next::Wait { until } => return Next::Wait { until },
+                    Next::Done(Ok(_)) => {
+                        let since = *since;
+                        self.phase = Phase::Reading { call: None, at: now, since };
+                    }
+                    Next::Done(Err(error)) => return self.fail(error),
+                },
+                Phase::Reading { call: None, at, since } => {
+                    let (at, since) = (*at, *since);
+                    if at > now {
+                        return Next::Wait { until: at };
+                    }
+                    let recovery = self.policy.idle_recovery.clone().expect("reading only when recovering");
+                    let over_budget = now.saturating_sub(since) > recovery.budget;
+                    let (Some(retry), Some(api), false) = (self.call_policy(now), self.management(), over_budget)
+                    else {
+                        return self.timed_out(now);
+                    };
+                    let get = GetService::new(recovery.organization_id, recovery.service_id);
+                    match Call::owned(get, api, &retry, self.seed(2), now) {
+                        Ok(call) => self.phase = Phase::Reading { call: Some(Box::new(call)), at, since },
+                        Err(error) => return self.fail(error),
+                    }
+                }
+                Phase::Reading { call: Some(call), since, .. } => match call.next(now, pacer.as_deref_mut()) {
+                    Next::Send { request, timeout } => return Next::Send { request, timeout },
+                    Next::Wait { until } => return Next::Wait { until },
+                    Next::Done(Ok(reply)) => {
+                        let since = *since;
+                        match service_running(&reply.value) {
+                            // Awake: resume polling the original operation at once.
+                            Verdict::Done => self.phase = Phase::Idle { at: now },
+                            Verdict::Failed => {
+                                self.phase = Phase::Over;
+                                return Next::Done(Err(WaitError::ServiceStopped { last: self.last.take() }));
+                            }
+                            Verdict::Continue => {
+                                let interval =
+                                    self.policy.idle_recovery.as_ref().map_or(Duration::ZERO, |r| r.interval);
+                                match self.schedule(now, interval) {
+                                    Some(at) => self.phase = Phase::Reading { call: None, at, since },
+                                    None => return self.timed_out(now),
+                                }
+                            }
+                        }
+                    }
+                    Next::Done(Err(error)) => return self.fail(error),
+                },
+            }
+        }
+    }
+
+    fn receive(
+        &mut self,
+        outcome: Result<Response<Vec<u8>>, TransportError>,
+        now: Duration,
+        wall: OffsetDateTime,
+        pacer: Option<&mut Pacer>,
+    ) {
+        match &mut self.phase {
+            Phase::Polling(call) => call.receive(outcome, now, wall, pacer),
+            Phase::Waking { call, .. } => call.receive(outcome, now, wall, pacer),
+            Phase::Reading { call: Some(call), .. } => call.receive(outcome, now, wall, pacer),
+            _ => panic!("Wait::receive without a request out"),
+        }
+    }
+}
