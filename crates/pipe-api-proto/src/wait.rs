@@ -43,7 +43,7 @@ use std::fmt;
 use std::time::Duration;
 
 use http::{Method, Response};
-use pipe_api_types::{OrganizationId, Pipe, PipeState, Service, ServiceId};
+use pipe_api_types::{OrganizationId, Pipe, PipeState, Service, ServiceId, ServiceState};
 use time::OffsetDateTime;
 
 use crate::api::Management;
@@ -103,18 +103,10 @@ pub fn pipe_stopped(pipe: &Pipe) -> Verdict {
 /// A service is `running` (`partially_running` is not). A `stopped` service is a failure: it
 /// does not start on its own, and waking it is not this wait's call.
 pub fn service_running(service: &Service) -> Verdict {
-    match service_state(service).as_deref() {
-        Some("running") => Verdict::Done,
-        Some("stopped") => Verdict::Failed,
+    match service.state {
+        Some(ServiceState::Running) => Verdict::Done,
+        Some(ServiceState::Stopped) => Verdict::Failed,
         _ => Verdict::Continue,
-    }
-}
-
-/// The service's `state`, which the model does not carry yet (its unknown fields keep it).
-pub fn service_state(service: &Service) -> Option<String> {
-    match service.unknown.get_value("state")? {
-        serde_json::Value::String(state) => Some(state),
-        _ => None,
     }
 }
 

@@ -81,7 +81,7 @@ pub use reverse_private_endpoint::{
     MskAuthentication, ReversePrivateEndpoint, ReversePrivateEndpointStatus, ReversePrivateEndpointType,
 };
 pub use secret::Secret;
-pub use service::{EndpointProtocol, Service, ServiceEndpoint};
+pub use service::{EndpointProtocol, Service, ServiceEndpoint, ServiceState};
 pub use text::Text;
 pub use unknown::{UnknownFields, Unrecognized};
 pub use validate::{

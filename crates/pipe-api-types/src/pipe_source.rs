@@ -291,6 +291,10 @@ model! {
         "path" path: Text,
         /// The Azure container.
         "azureContainerName" azure_container_name: Text,
+        /// Skip the files already there when the pipe starts (continuous ingestion).
+        "skipInitialLoad" skip_initial_load: bool,
+        /// Start after this object key (continuous ingestion).
+        "startAfter" start_after: Text,
         /// Access key for `IAM_USER` (requests only).
         "accessKey" access_key: Credentials,
         /// Service account key for `SERVICE_ACCOUNT` (requests only).
@@ -451,6 +455,12 @@ model! {
         "iamRole" iam_role: Text,
         /// CA certificate (PEM) to verify the server.
         "caCertificate" ca_certificate: Text,
+        /// The host name the server's TLS certificate names, when it differs from `host`.
+        "tlsHost" tls_host: Text,
+        /// Connect without TLS.
+        "disableTls" disable_tls: bool,
+        /// Do not verify the server's certificate.
+        "skipCertVerification" skip_cert_verification: bool,
         /// User name and password (requests only).
         "credentials" credentials: Credentials,
         /// Replication settings.

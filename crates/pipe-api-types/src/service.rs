@@ -18,6 +18,40 @@ open_enum! {
     }
 }
 
+open_enum! {
+    /// The state of a service (management OpenAPI, `Service.state`; service notes).
+    pub enum ServiceState {
+        /// Starting.
+        Starting => "starting",
+        /// Stopping.
+        Stopping => "stopping",
+        /// Being terminated.
+        Terminating => "terminating",
+        /// Being soft-deleted.
+        Softdeleting => "softdeleting",
+        /// Waking from idle.
+        Awaking => "awaking",
+        /// Some replicas run (not yet `running`).
+        PartiallyRunning => "partially_running",
+        /// Being created.
+        Provisioning => "provisioning",
+        /// Running.
+        Running => "running",
+        /// Stopped; not woken by calls.
+        Stopped => "stopped",
+        /// Terminated.
+        Terminated => "terminated",
+        /// Soft-deleted.
+        Softdeleted => "softdeleted",
+        /// Running with problems.
+        Degraded => "degraded",
+        /// Failed.
+        Failed => "failed",
+        /// Idle: pipe calls answer 424 until it is woken (`awake`).
+        Idle => "idle",
+    }
+}
+
 model! {
     /// A network endpoint of a service.
     pub struct ServiceEndpoint {
@@ -52,11 +86,11 @@ model! {
         /// Maximum memory per replica, in GB.
         "maxReplicaMemoryGb" max_replica_memory_gb: f64 as decimal,
         /// Number of replicas.
-        "numReplicas" num_replicas: u32,
+        "numReplicas" num_replicas: f64 as decimal,
         /// Whether the service idles when unused.
         "idleScaling" idle_scaling: bool,
         /// Minutes without use before idling.
-        "idleTimeoutMinutes" idle_timeout_minutes: u32,
+        "idleTimeoutMinutes" idle_timeout_minutes: f64 as decimal,
         /// Where the service may be reached from.
         "ipAccessList" ip_access_list: Vec<IpAccessEntry>,
         /// When the service was created.
@@ -85,5 +119,29 @@ model! {
         "transparentDataEncryptionKeyId" transparent_data_encryption_key_id: Text,
         /// The encryption role's id.
         "encryptionRoleId" encryption_role_id: Text,
+        /// The service's state (newer servers).
+        "state" state: ServiceState,
+        /// The cloud provider (`aws`, `gcp`, `azure`).
+        "provider" provider: Text,
+        /// The provider's region.
+        "region" region: Text,
+        /// The service tier.
+        "tier" tier: Text,
+        /// The fewest replicas autoscaling keeps.
+        "minReplicas" min_replicas: f64 as decimal,
+        /// The most replicas autoscaling makes.
+        "maxReplicas" max_replicas: f64 as decimal,
+        /// `vertical` or `horizontal`.
+        "autoscalingMode" autoscaling_mode: Text,
+        /// Memory per replica, in GB.
+        "replicaMemoryGb" replica_memory_gb: f64 as decimal,
+        /// The release channel (`slow`, `default`, `fast`).
+        "releaseChannel" release_channel: Text,
+        /// The hardware profile.
+        "profile" profile: Text,
+        /// The compliance regime (`hipaa`, `pci`).
+        "complianceType" compliance_type: Text,
+        /// Whether core dumps are collected.
+        "enableCoreDumps" enable_core_dumps: bool,
     }
 }

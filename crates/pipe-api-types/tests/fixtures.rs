@@ -217,11 +217,15 @@ fn service_with_null_usernames_and_newer_fields() {
     assert_eq!(endpoints[2].username.as_deref(), Some("abc_user"));
     assert_eq!(endpoints[3].protocol.as_ref().unwrap().as_str(), "grpc");
     assert_eq!(service.min_total_memory_gb, Some(24.0));
-    assert_eq!(service.num_replicas, Some(3));
+    assert_eq!(service.num_replicas, Some(3.0));
     assert_eq!(service.idle_scaling, Some(true));
     assert_eq!(service.ip_access_list.as_ref().unwrap()[0].source.as_deref(), Some("0.0.0.0/0"));
     assert_eq!(service.private_endpoint_ids.as_ref().unwrap(), &["vpce-0a1b2c3d"]);
-    assert_eq!(service.unknown.names().collect::<Vec<_>>(), ["state", "provider", "region", "tier"]);
+    // The newer server's fields are modelled: nothing is left unknown.
+    assert!(
+        service.state.is_some() && service.provider.is_some() && service.region.is_some() && service.tier.is_some()
+    );
+    assert!(service.unknown.is_empty(), "{:?}", service.unknown);
 }
 
 #[test]
@@ -247,4 +251,29 @@ fn reverse_private_endpoint_with_an_unknown_status() {
     assert!(!ReversePrivateEndpointStatus::KNOWN.contains(endpoint.status.as_ref().unwrap()));
     assert_eq!(endpoint.dns_names.as_ref().unwrap().len(), 1);
     assert_eq!(endpoint.unknown.names().collect::<Vec<_>>(), ["statusMessage"]);
+}
+
+/// A field the spec types as `number` reads any JSON number, and a newer server's service
+/// fields (state, provider, region, ...) are modelled.
+#[test]
+fn a_service_reads_any_number_and_its_newer_fields() {
+    use pipe_api_types::{Service, ServiceState};
+    let service: Service = serde_json::from_str(
+        r#"{"id":"4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002","numReplicas":3.0,"idleTimeoutMinutes":7.5,
+            "state":"partially_running","provider":"aws","region":"eu-west-1","tier":"production",
+            "minReplicas":2,"maxReplicas":6,"autoscalingMode":"vertical","replicaMemoryGb":32,
+            "releaseChannel":"fast","profile":"v1-default","complianceType":"pci","enableCoreDumps":false}"#,
+    )
+    .unwrap();
+    assert_eq!(service.num_replicas, Some(3.0));
+    assert_eq!(service.idle_timeout_minutes, Some(7.5));
+    assert_eq!(service.state, Some(ServiceState::PartiallyRunning));
+    assert_eq!(service.region.as_deref(), Some("eu-west-1"));
+    assert_eq!(service.max_replicas, Some(6.0));
+    assert_eq!(service.enable_core_dumps, Some(false));
+    assert!(service.unknown.is_empty(), "{:?}", service.unknown);
+    // Written back as it came (whole numbers without a fraction, as the servers write them).
+    let written = serde_json::to_value(&service).unwrap();
+    assert_eq!(written["idleTimeoutMinutes"], 7.5);
+    assert_eq!(written["state"], "partially_running");
 }

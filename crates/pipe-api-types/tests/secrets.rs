@@ -75,7 +75,7 @@ fn sources_holding_secrets_never_show_them() {
     let postgres = PostgresSource::default().credentials(Credentials::user_password("replicator", MARKER));
     assert_eq!(
         format!("{storage:?}"),
-        "ObjectStorageSource { kind: None, format: None, url: None, delimiter: None, compression: None, is_continuous: None, queue_url: None, authentication: None, iam_role: None, connection_string: Some(Secret([redacted])), path: None, azure_container_name: None, access_key: Some(Credentials { username: None, password: None, access_key_id: Some(\"AKIA\"), secret_key: Some(Secret([redacted])), connection_string: None, certificate: None, private_key: None, unknown: {} }), service_account_key: Some(Secret([redacted])), unknown: {} }"
+        "ObjectStorageSource { kind: None, format: None, url: None, delimiter: None, compression: None, is_continuous: None, queue_url: None, authentication: None, iam_role: None, connection_string: Some(Secret([redacted])), path: None, azure_container_name: None, skip_initial_load: None, start_after: None, access_key: Some(Credentials { username: None, password: None, access_key_id: Some(\"AKIA\"), secret_key: Some(Secret([redacted])), connection_string: None, certificate: None, private_key: None, unknown: {} }), service_account_key: Some(Secret([redacted])), unknown: {} }"
     );
     for source in [
         PipeSource::default().kafka(kafka),
