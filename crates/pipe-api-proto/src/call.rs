@@ -207,31 +207,30 @@ impl<'e, E: Endpoint> Call<'e, E> {
     /// What to do at `now`. `pacer` is the credential's pacer, if requests are paced; lock it
     /// only for this call (never while sleeping).
     pub fn next(&mut self, now: Duration, pacer: Option<&mut Pacer>) -> Step<E::Output> {
-        let (not_before, slot) = match &mut self.state {
-            State::Ready { not_before, slot, .. } => (*not_before, slot),
+        let (not_before, reserved) = match &mut self.state {
+            State::Ready { not_before, slot, .. } => (*not_before, *slot),
             State::Sent => panic!("Call::next after Step::Send: pass the outcome to Call::receive first"),
             State::Done(result) => {
                 return Step::Done(result.take().expect("Call::next after Step::Done: the call is over"));
             }
         };
         let earliest = now.max(not_before);
-        let start = match (pacer, *slot) {
-            // A start reserved earlier still holds unless a back-off came in since.
-            (Some(pacer), Some(reserved)) if pacer.not_before() <= reserved => reserved,
+        // The start: a slot reserved earlier still holds unless a back-off came in since; else
+        // the first the pacer allows (reserved only once it is known to leave time).
+        let (start, new_slot) = match (&pacer, reserved) {
+            (Some(pacer), Some(reserved)) if pacer.not_before() <= reserved => (reserved, false),
             (Some(pacer), _) => {
                 let start = earliest.max(pacer.not_before());
-                let start = start.saturating_add(pacer.delay_before(start));
-                if !self.policy.leaves_time_for_an_attempt(start.saturating_sub(self.started)) {
-                    return self.stop_before_sending(start);
-                }
-                pacer.reserve(start);
-                *slot = Some(start);
-                start
+                (start.saturating_add(pacer.delay_before(start)), true)
             }
-            (None, _) => earliest,
+            (None, _) => (earliest, false),
         };
         if !self.policy.leaves_time_for_an_attempt(start.saturating_sub(self.started)) {
             return self.stop_before_sending(start);
+        }
+        if let (true, Some(pacer), State::Ready { slot, .. }) = (new_slot, pacer, &mut self.state) {
+            pacer.record(start);
+            *slot = Some(start);
         }
         if start > now {
             return Step::Wait { until: start };
