@@ -1,7 +1,7 @@
 //! The shapes of the fake's answers, each written once: the management envelope and its error
 //! body, the alerting interface's bodies, and the plain-text 401 both services send.
 
-use http::{Response, StatusCode, header};
+use http::{Method, Response, StatusCode, header};
 use serde::Serialize;
 
 /// An answer of the fake.
@@ -70,8 +70,14 @@ impl Refusal {
         Refusal::Error { status: 404, code: "NOT_FOUND", text: id.to_string() }
     }
 
-    pub fn method_not_allowed(text: impl Into<String>) -> Refusal {
-        Refusal::Error { status: 405, code: "METHOD_NOT_ALLOWED", text: text.into() }
+    /// An operation this fake does not serve: a 404 whose code is not the real service's
+    /// `NOT_FOUND`, so a test cannot mistake it for a missing resource.
+    pub fn not_modelled(method: &Method, path: &str) -> Refusal {
+        Refusal::Error {
+            status: 404,
+            code: NOT_MODELLED,
+            text: format!("{method} {path} is not an operation of this fake"),
+        }
     }
 
     pub fn failed_dependency(text: impl Into<String>) -> Refusal {
@@ -87,6 +93,15 @@ impl Refusal {
             ),
         }
     }
+}
+
+/// The error code of an operation the fake does not serve, on both interfaces.
+pub(crate) const NOT_MODELLED: &str = "NOT_MODELLED_BY_FAKE";
+
+/// The alerting interface's answer to an operation the fake does not serve (see
+/// [`Refusal::not_modelled`]).
+pub(crate) fn not_modelled(method: &Method, path: &str) -> Answer {
+    alerting_error(404, &format!("{NOT_MODELLED}: {method} {path} is not an operation of this fake"))
 }
 
 /// `{"message": ...}`, the newer alerting servers' error body.

@@ -10,13 +10,10 @@ use pipe_api_proto::pages::Pages;
 use pipe_api_proto::retry::{Pacer, RetryPolicy};
 use pipe_api_proto::wait::{Condition, Wait, WaitError, WaitPolicy, service_running};
 use pipe_api_proto::{
-    AlertPage, Alerting, Api, BuildError, BuildErrorKind, CreateKey, CreatePipe, Endpoint, Error, GetPipe, GetService,
-    ListAlerts, ListPipes, ListReversePrivateEndpoints, Management, Reply, Transport, TransportError,
+    AlertPage, Alerting, Api, BuildError, BuildErrorKind, Endpoint, Error, GetPipe, GetService, Management, Reply,
+    Transport, TransportError,
 };
-use pipe_api_types::{
-    CreateKeyRequest, CreateKeyResponse, CreatePipeRequest, OrganizationId, Pipe, PipeId, ReversePrivateEndpoint,
-    Service, ServiceId,
-};
+use pipe_api_types::{OrganizationId, Pipe, PipeId, Service, ServiceId};
 use time::OffsetDateTime;
 
 use crate::transport::UreqTransport;
@@ -74,62 +71,8 @@ mod private {
 }
 
 impl Client {
-    /// Creates an API key in `organization_id`. The response carries the new key id and
-    /// secret, shown this once. Never re-sent automatically.
-    pub fn create_key(
-        &self,
-        organization_id: OrganizationId,
-        request: CreateKeyRequest,
-    ) -> Result<CreateKeyResponse, Error> {
-        self.value(&CreateKey::new(organization_id, request))
-    }
-
-    /// Reads a service.
-    pub fn get_service(&self, organization_id: OrganizationId, service_id: ServiceId) -> Result<Service, Error> {
-        self.value(&GetService::new(organization_id, service_id))
-    }
-
-    /// Lists the pipes of a service.
-    pub fn list_pipes(&self, organization_id: OrganizationId, service_id: ServiceId) -> Result<Vec<Pipe>, Error> {
-        self.value(&ListPipes::new(organization_id, service_id))
-    }
-
-    /// Reads a pipe.
-    pub fn get_pipe(
-        &self,
-        organization_id: OrganizationId,
-        service_id: ServiceId,
-        pipe_id: PipeId,
-    ) -> Result<Pipe, Error> {
-        self.value(&GetPipe::new(organization_id, service_id, pipe_id))
-    }
-
-    /// Creates a pipe. Never re-sent automatically: when the error says the outcome is
-    /// unknown, list the pipes before creating again.
-    pub fn create_pipe(
-        &self,
-        organization_id: OrganizationId,
-        service_id: ServiceId,
-        request: CreatePipeRequest,
-    ) -> Result<Pipe, Error> {
-        self.value(&CreatePipe::new(organization_id, service_id, request))
-    }
-
-    /// Lists the reverse private endpoints of a service.
-    pub fn list_reverse_private_endpoints(
-        &self,
-        organization_id: OrganizationId,
-        service_id: ServiceId,
-    ) -> Result<Vec<ReversePrivateEndpoint>, Error> {
-        self.value(&ListReversePrivateEndpoints::new(organization_id, service_id))
-    }
-
-    /// Lists alerts (`ListAlerts::new()` for the server's default page).
-    pub fn list_alerts(&self, request: ListAlerts) -> Result<AlertPage, Error> {
-        self.value(&request)
-    }
-
-    fn value<E>(&self, endpoint: &E) -> Result<E::Output, Error>
+    /// Runs `endpoint` and keeps only its result: what every operation method does.
+    pub(crate) fn value<E>(&self, endpoint: &E) -> Result<E::Output, Error>
     where
         E: Endpoint,
         E::Api: ClientApi,

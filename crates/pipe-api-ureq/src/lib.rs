@@ -40,6 +40,7 @@
 
 mod client;
 mod config;
+mod operations;
 mod transport;
 
 pub use client::{AlertPages, Client, ClientApi};

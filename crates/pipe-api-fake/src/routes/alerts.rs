@@ -1,6 +1,6 @@
 //! `GET /api/v2/alerts`, as newer servers (paged, with `meta`) or older ones (everything) answer.
 
-use http::HeaderValue;
+use http::{HeaderValue, Method, Request};
 use pipe_api_types::{Alert, PaginationMeta};
 use serde::Serialize;
 
@@ -10,7 +10,15 @@ use crate::state::{AlertingVersion, State};
 /// The newer servers' bounds and default of `limit`.
 const MAX_LIMIT: u64 = 1000;
 
-pub(super) fn list(state: &mut State, query: Option<&str>) -> Answer {
+/// `/api/v2/...`: `segments` is the path after `/api/v2/`, split at `/`.
+pub(super) fn route(state: &mut State, request: &Request<Vec<u8>>, segments: &[&str]) -> Option<Answer> {
+    Some(match (request.method(), segments) {
+        (&Method::GET, ["alerts"]) => list(state, request.uri().query()),
+        _ => return None,
+    })
+}
+
+fn list(state: &mut State, query: Option<&str>) -> Answer {
     #[derive(Serialize)]
     struct Page<'a> {
         data: &'a [Alert],

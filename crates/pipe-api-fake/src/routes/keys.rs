@@ -1,15 +1,25 @@
-//! `POST /v1/organizations/{organizationId}/keys`.
+//! `/v1/organizations/{organizationId}/keys`: create.
 
 use pipe_api_types::{CreateKeyRequest, CreateKeyResponse, IpAccessEntry, Key, KeyId, KeyState, OrganizationId};
 
-use super::Call;
+use http::Method;
+
+use super::{Call, Routed};
 use crate::reply::{self, Answer, Refusal};
 use crate::state::{KEY_ID_ALPHABET, KEY_SECRET_ALPHABET, KeyCredential, State, StoredKey};
 
 /// The documented limit of keys per organization.
 const MAX_KEYS_PER_ORGANIZATION: usize = 100;
 
-pub(super) fn create(call: &mut Call<'_>) -> Result<Answer, Refusal> {
+/// `.../keys` and below.
+pub(super) fn route(call: &mut Call<'_>, method: &Method, rest: &[&str]) -> Routed {
+    Some(match (method, rest) {
+        (&Method::POST, []) => create(call),
+        _ => return None,
+    })
+}
+
+fn create(call: &mut Call<'_>) -> Result<Answer, Refusal> {
     let request: CreateKeyRequest = call.body(crate::checks::create_key)?;
     let organization = call.organization;
     if call.state.organizations[&organization].keys.len() >= MAX_KEYS_PER_ORGANIZATION {

@@ -8,7 +8,7 @@ mod reverse_private_endpoints;
 mod services;
 
 use base64::Engine as _;
-use http::{Method, Request, header};
+use http::{Request, header};
 use pipe_api_proto::percent_decode;
 use pipe_api_types::{KeyState, OrganizationId, ServiceId};
 use serde::de::DeserializeOwned;
@@ -17,6 +17,10 @@ use crate::reply::{self, Answer, Refusal};
 use crate::state::{State, StoredService, may_manage};
 
 pub(crate) use keys::insert_key;
+
+/// What a resource's `route` answers: `None` when the fake does not model the operation (the
+/// caller then answers [`Refusal::not_modelled`]), otherwise the handler's answer.
+pub(crate) type Routed = Option<Result<Answer, Refusal>>;
 
 /// Answers any request the way the real services would.
 pub(crate) fn route(state: &mut State, request: &Request<Vec<u8>>) -> Answer {
@@ -94,36 +98,21 @@ fn management(state: &mut State, request: &Request<Vec<u8>>, rest: &str, request
 
     let method = request.method();
     let mut call = Call { state, organization, request_id, body: request.body() };
-    match tail {
-        ["keys"] => match *method {
-            Method::POST => keys::create(&mut call),
-            _ => Err(Refusal::method_not_allowed(format!("{method} on keys is not part of this fake"))),
-        },
-        ["services", service] => only_get(method, || services::get(&mut call, parse_id(service, "service")?)),
-        ["services", service, "pipes"] => {
+    let answer = match tail {
+        ["keys", rest @ ..] => keys::route(&mut call, method, rest),
+        ["services", service, rest @ ..] => {
             let service = parse_id(service, "service")?;
-            match *method {
-                Method::GET => pipes::list(&mut call, service),
-                Method::POST => pipes::create(&mut call, service),
-                _ => Err(Refusal::method_not_allowed(format!("{method} on pipes is not part of this fake"))),
+            match rest {
+                ["pipes" | "pipesCdcScaling", ..] => pipes::route(&mut call, method, service, rest),
+                ["pipesReversePrivateEndpoints", rest @ ..] => {
+                    reverse_private_endpoints::route(&mut call, method, service, rest)
+                }
+                _ => services::route(&mut call, method, service, rest),
             }
         }
-        ["services", service, "pipes", pipe] => {
-            only_get(method, || pipes::get(&mut call, parse_id(service, "service")?, parse_id(pipe, "pipe")?))
-        }
-        ["services", service, "pipesReversePrivateEndpoints"] => {
-            only_get(method, || reverse_private_endpoints::list(&mut call, parse_id(service, "service")?))
-        }
-        _ => Err(Refusal::not_found(request.uri().path())),
-    }
-}
-
-fn only_get(method: &Method, handler: impl FnOnce() -> Result<Answer, Refusal>) -> Result<Answer, Refusal> {
-    if method == Method::GET {
-        handler()
-    } else {
-        Err(Refusal::method_not_allowed(format!("{method} is not allowed here")))
-    }
+        _ => None,
+    };
+    answer.unwrap_or_else(|| Err(Refusal::not_modelled(method, request.uri().path())))
 }
 
 /// An id from the path; the real service refuses a malformed one as a bad request.
@@ -152,9 +141,7 @@ fn alerting(state: &mut State, request: &Request<Vec<u8>>, rest: &str) -> Answer
     if !token.is_some_and(|token| state.alert_tokens.iter().any(|known| known == token)) {
         return reply::unauthorized();
     }
-    match (request.method(), rest) {
-        (&Method::GET, "alerts") => alerts::list(state, request.uri().query()),
-        (_, "alerts") => reply::alerting_error(405, "Method not allowed in this fake"),
-        _ => reply::alerting_error(404, "Not found"),
-    }
+    let segments: Vec<&str> = rest.split('/').collect();
+    alerts::route(state, request, &segments)
+        .unwrap_or_else(|| reply::not_modelled(request.method(), request.uri().path()))
 }

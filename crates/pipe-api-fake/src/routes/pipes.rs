@@ -1,24 +1,39 @@
 //! `GET|POST .../services/{serviceId}/pipes` and `GET .../pipes/{pipeId}`.
 
+use http::Method;
 use pipe_api_types::{CreatePipeRequest, Pipe, PipeId, PipeSource, PipeState, ServiceId};
 
-use super::Call;
+use super::{Call, Routed};
 use crate::reply::{self, Answer, Refusal};
 
-pub(super) fn list(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
+/// `.../services/{serviceId}/pipes` and below, and `.../pipesCdcScaling` (`rest` starts with
+/// either name).
+pub(super) fn route(call: &mut Call<'_>, method: &Method, service: ServiceId, rest: &[&str]) -> Routed {
+    Some(match (method, rest) {
+        (&Method::GET, ["pipes"]) => list(call, service),
+        (&Method::POST, ["pipes"]) => create(call, service),
+        (&Method::GET, ["pipes", pipe]) => match super::parse_id(pipe, "pipe") {
+            Ok(pipe) => get(call, service, pipe),
+            Err(refusal) => Err(refusal),
+        },
+        _ => return None,
+    })
+}
+
+fn list(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
     let request_id = call.request_id;
     let stored = call.running_service(service)?;
     Ok(reply::management_ok(request_id, &stored.pipes))
 }
 
-pub(super) fn get(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result<Answer, Refusal> {
+fn get(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result<Answer, Refusal> {
     let request_id = call.request_id;
     let stored = call.running_service(service)?;
     let found = stored.pipes.iter().find(|p| p.id == pipe).ok_or_else(|| Refusal::not_found(pipe))?;
     Ok(reply::management_ok(request_id, found))
 }
 
-pub(super) fn create(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
+fn create(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
     let request: CreatePipeRequest = call.body(crate::checks::create_pipe)?;
     call.running_service(service)?;
     let now = call.state.now;
