@@ -80,7 +80,7 @@ impl Fake {
         if let Some(delay) = fault.as_ref().and_then(|f| f.delay) {
             std::thread::sleep(delay);
         }
-        match fault.and_then(|fault| Some((fault.response?, fault.after_handling))) {
+        let answer = match fault.and_then(|fault| Some((fault.response?, fault.after_handling))) {
             Some((faulty, after_handling)) => {
                 if after_handling {
                     routes::route(&mut self.lock(), &request);
@@ -88,7 +88,11 @@ impl Fake {
                 faulty.into_answer()
             }
             None => routes::route(&mut self.lock(), &request),
-        }
+        };
+        let mut state = self.lock();
+        let step = state.advance_per_request;
+        state.now += step;
+        answer
     }
 
     // --- seeding -------------------------------------------------------------------------
@@ -213,6 +217,13 @@ impl Fake {
     pub fn advance(&self, by: Duration) {
         let mut state = self.lock();
         state.now += by;
+    }
+
+    /// Moves the clock forward by `step` after answering each request, so that a client polling
+    /// over real HTTP sees time pass (a pipe leaves `Provisioning`, a service wakes up) without
+    /// the test sleeping or racing the client. `Duration::ZERO` (the default) turns it off.
+    pub fn advance_per_request(&self, step: Duration) {
+        self.lock().advance_per_request = step;
     }
 
     /// Sets the clock.

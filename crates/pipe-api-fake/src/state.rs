@@ -54,6 +54,8 @@ pub(crate) struct Organization {
 
 pub(crate) struct State {
     pub now: OffsetDateTime,
+    /// How far the clock moves after each request (`Fake::advance_per_request`).
+    pub advance_per_request: std::time::Duration,
     pub sequence: Sequence,
     pub organizations: BTreeMap<OrganizationId, Organization>,
     pub alert_tokens: Vec<String>,
@@ -68,6 +70,7 @@ impl State {
         State {
             // A fixed start, so every run of a test sees the same timestamps.
             now: time::macros::datetime!(2026-01-01 00:00:00 UTC),
+            advance_per_request: std::time::Duration::ZERO,
             sequence: Sequence::new(seed),
             organizations: BTreeMap::new(),
             alert_tokens: Vec::new(),

@@ -500,3 +500,19 @@ fn every_request_is_recorded_and_debug_shows_no_credentials_or_body() {
     fake.clear_requests();
     assert_eq!(fake.request_count(), 0);
 }
+
+#[test]
+fn the_clock_moves_after_each_request_when_asked() {
+    let fake = pipe_api_fake::Fake::demo();
+    let start = fake.now();
+    let get = || {
+        let request = http::Request::get("http://127.0.0.1/api/v2/alerts").body(Vec::new()).unwrap();
+        fake.handle(request)
+    };
+    get();
+    assert_eq!(fake.now(), start, "off by default");
+    fake.advance_per_request(std::time::Duration::from_secs(5));
+    get();
+    get();
+    assert_eq!(fake.now(), start + std::time::Duration::from_secs(10));
+}
