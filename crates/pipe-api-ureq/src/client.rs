@@ -2,9 +2,11 @@
 //! (sending and sleeping; every decision is the call's).
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
+use crate::clock::Clock;
+use crate::transport::UreqTransport;
 use pipe_api_proto::call::{Call, Machine, Next};
 use pipe_api_proto::pages::Pages;
 use pipe_api_proto::retry::{Pacer, RetryPolicy};
@@ -14,9 +16,6 @@ use pipe_api_proto::{
     Transport, TransportError,
 };
 use pipe_api_types::{OrganizationId, Pipe, PipeId, Service, ServiceId};
-use time::OffsetDateTime;
-
-use crate::transport::UreqTransport;
 
 /// A blocking client of the management and alerting interfaces. Build it with
 /// [`Client::builder`], [`Client::management`], [`Client::alerting`] or [`Client::from_env`].
@@ -31,8 +30,8 @@ pub struct Client {
     /// Seeds each call's jitter, with `calls`, so that concurrent calls back off apart.
     pub(crate) seed: u64,
     pub(crate) calls: AtomicU64,
-    /// The origin of the monotonic instants given to the pacer.
-    pub(crate) origin: Instant,
+    /// The time every call and the pacer share, and how the client waits.
+    pub(crate) clock: Arc<dyn Clock>,
 }
 
 /// An interface a [`Client`] may have configured: [`Management`] or [`Alerting`]. Sealed.
@@ -164,9 +163,9 @@ impl Client {
             match step {
                 Next::Send { request, timeout } => {
                     let outcome = self.transport.send(request, timeout);
-                    machine.receive(outcome, self.now(), OffsetDateTime::now_utc(), self.pacer().as_deref_mut());
+                    machine.receive(outcome, self.now(), self.clock.now_utc(), self.pacer().as_deref_mut());
                 }
-                Next::Wait { until } => std::thread::sleep(until.saturating_sub(self.now())),
+                Next::Wait { until } => self.clock.sleep(until.saturating_sub(self.now())),
                 Next::Done(output) => return output,
             }
         }
@@ -174,7 +173,7 @@ impl Client {
 
     /// The time on the clock every call and the pacer share.
     fn now(&self) -> Duration {
-        self.origin.elapsed()
+        self.clock.elapsed()
     }
 
     /// The pacer, locked for one decision (never while sleeping).

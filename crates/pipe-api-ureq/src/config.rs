@@ -1,9 +1,9 @@
 //! Building a [`Client`]: from code or from environment variables.
 
 use std::fmt;
-use std::sync::Mutex;
 use std::sync::atomic::AtomicU64;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use pipe_api_proto::retry::{Pacer, RetryPolicy};
 use pipe_api_proto::{
@@ -12,6 +12,7 @@ use pipe_api_proto::{
 use pipe_api_types::Secret;
 
 use crate::client::{Client, Sender};
+use crate::clock::{Clock, SystemClock};
 use crate::transport::{TransportConfig, UreqTransport};
 
 /// The management interface's base URL.
@@ -34,6 +35,7 @@ pub struct ClientBuilder {
     retry: RetryPolicy,
     pacer: Option<Pacer>,
     custom: Option<Box<dyn Transport + Send>>,
+    clock: Option<Arc<dyn Clock>>,
 }
 
 impl fmt::Debug for ClientBuilder {
@@ -45,6 +47,7 @@ impl fmt::Debug for ClientBuilder {
             .field("retry", &self.retry)
             .field("pacer", &self.pacer)
             .field("custom_transport", &self.custom.is_some())
+            .field("clock", &self.clock)
             .finish()
     }
 }
@@ -117,6 +120,15 @@ impl ClientBuilder {
         self
     }
 
+    /// Takes time from `clock` and waits with it, instead of the system clock: with a
+    /// [`VirtualClock`](crate::VirtualClock), retries, pacing and waiting run in no wall time,
+    /// the same way every run (for tests; pair it with a transport that does not block, such
+    /// as `pipe_api_fake::Fake`).
+    pub fn clock(mut self, clock: impl Clock + 'static) -> Self {
+        self.clock = Some(Arc::new(clock));
+        self
+    }
+
     /// Reads the interfaces from environment variables through `lookup`:
     /// [`ENV_API_URL`], [`ENV_API_KEY_ID`], [`ENV_API_KEY_SECRET`] for management, and
     /// [`ENV_ALERTS_URL`], [`ENV_ALERTS_TOKEN`] for alerting. An interface whose URL is unset is
@@ -150,7 +162,6 @@ impl ClientBuilder {
         if management.is_none() && alerting.is_none() {
             return Err(ConfigError::NoInterface);
         }
-        let origin = Instant::now();
         // Jitter needs no cryptographic quality, only different sequences per client.
         let seed = time::OffsetDateTime::now_utc().unix_timestamp_nanos() as u64;
         let calls = AtomicU64::new(0);
@@ -165,7 +176,7 @@ impl ClientBuilder {
             pacer: self.pacer.map(Mutex::new),
             seed,
             calls,
-            origin,
+            clock: self.clock.unwrap_or_else(|| Arc::new(SystemClock::new())),
         })
     }
 }

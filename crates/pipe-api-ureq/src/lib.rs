@@ -39,11 +39,13 @@
 #![warn(missing_docs)]
 
 mod client;
+mod clock;
 mod config;
 mod operations;
 mod transport;
 
 pub use client::{AlertPages, Client, ClientApi};
+pub use clock::{Clock, SystemClock, VirtualClock};
 pub use config::{
     ClientBuilder, ConfigError, ENV_ALERTS_TOKEN, ENV_ALERTS_URL, ENV_API_KEY_ID, ENV_API_KEY_SECRET, ENV_API_URL,
 };
