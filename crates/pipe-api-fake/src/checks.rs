@@ -64,6 +64,12 @@ pub(crate) fn create_key(body: &Value) -> Checked {
         }
     }
     one_of(members, "", "state", &["enabled", "disabled"], false)?;
+    // The notes: `expireAt` absent, `null` or `""` means never; otherwise a date-time.
+    match members.get("expireAt") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(text)) if text.is_empty() || is_date_time(text) => {}
+        Some(_) => return fail("expireAt", "must be an RFC 3339 date-time, null or empty"),
+    }
     if let Some(entries) = members.get("ipAccessList") {
         let entries = entries.as_array().ok_or_else(|| Problem("ipAccessList: must be an array".to_owned()))?;
         for (i, entry) in entries.iter().enumerate() {
@@ -76,6 +82,12 @@ pub(crate) fn create_key(body: &Value) -> Checked {
         }
     }
     Ok(())
+}
+
+/// An RFC 3339 date-time, checked with `time`'s own parser (the fake does not reuse the
+/// client's codecs).
+fn is_date_time(text: &str) -> bool {
+    time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).is_ok()
 }
 
 fn is_address_or_block(text: &str) -> bool {

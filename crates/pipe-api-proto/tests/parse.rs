@@ -351,16 +351,17 @@ fn a_redirect_is_an_error_never_followed() {
 
 #[test]
 fn an_undecodable_success_names_the_operation_and_path() {
-    let body = br#"{"status":200,"requestId":"r-9","result":[{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e"},{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","source":{"postgres":{"port":"yesterday"}}}]}"#;
+    let body = br#"{"status":200,"requestId":"r-9","result":[{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e"},{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","source":{"postgres":{"tableMappings":"yesterday"}}}]}"#;
     match ListPipes::new(org(), service()).parse_response(response(200, body)) {
         Err(Error::Decode(e)) => {
             assert_eq!(e.operation(), "list_pipes");
-            assert_eq!(e.path(), "result[1].source.postgres.port");
+            // A list where an object list belongs (a misfit scalar would be kept, not fail).
+            assert_eq!(e.path(), "result[1].source.postgres.tableMappings");
             assert!(e.message().contains("yesterday"), "{}", e.message());
             assert_eq!(e.request_id(), Some("r-9"));
             assert_eq!(e.body(), body);
             let shown = e.to_string();
-            assert!(shown.contains("list_pipes") && shown.contains("result[1].source.postgres.port"));
+            assert!(shown.contains("list_pipes") && shown.contains("result[1].source.postgres.tableMappings"));
         }
         other => panic!("expected a decode error, got {other:?}"),
     }

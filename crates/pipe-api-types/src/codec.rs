@@ -1,22 +1,66 @@
 //! How one field's value travels as JSON when it is not the value type's own serde form.
 //!
 //! A [`model!`](crate::macros) field names its codec with `as`: a module holding a serde
-//! `serialize`/`deserialize` pair, like `#[serde(with = "...")]`. Every codec reads `Option<T>`
-//! so that `null` means "absent" the same way everywhere.
+//! `serialize`/`deserialize` pair, like `#[serde(with = "...")]`. Every codec reads a [`Read`],
+//! so that `null` means "absent" the same way everywhere, and so that a scalar that does not fit
+//! its field's type (a date that is not RFC 3339, `port: 8443.5`, a number where text was
+//! expected) never fails a response: the field reads as absent and the model keeps the value's
+//! JSON text among its unknown fields, writing it back as it came.
 
-use serde::de::{DeserializeOwned, Error as _};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 use time::format_description::well_known::Rfc3339 as Rfc3339Format;
 use time::macros::format_description;
 use time::{OffsetDateTime, PrimitiveDateTime};
 
+/// What reading one field gave.
+pub(crate) enum Read<T> {
+    /// Absent: `null` (or, for dates, `""`).
+    Absent,
+    /// A value of the field's type.
+    Value(T),
+    /// A value that does not fit the field's type, kept as its JSON text.
+    Kept(Box<RawValue>),
+}
+
+impl<T> From<Option<T>> for Read<T> {
+    fn from(value: Option<T>) -> Self {
+        value.map_or(Read::Absent, Read::Value)
+    }
+}
+
+/// Reads a scalar field leniently from its JSON text: `null` is absent, what `parse` makes a
+/// value of is the value, anything else is kept as it came. The text is read once, as serde_json's
+/// raw value: a scalar is short, and this is the one way to keep it exactly.
+pub(crate) fn lenient<'de, D: Deserializer<'de>, T>(
+    d: D,
+    parse: impl FnOnce(&str) -> Option<Read<T>>,
+) -> Result<Read<T>, D::Error> {
+    let raw = Box::<RawValue>::deserialize(d)?;
+    if raw.get() == "null" {
+        return Ok(Read::Absent);
+    }
+    Ok(parse(raw.get()).unwrap_or(Read::Kept(raw)))
+}
+
+/// The text of a JSON string given as its raw JSON (`"abc"`, with its quotes); `None` for any
+/// other JSON value.
+pub(crate) fn json_string(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
+    let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
+    if inner.contains('\\') {
+        serde_json::from_str::<String>(raw).ok().map(std::borrow::Cow::Owned)
+    } else {
+        Some(std::borrow::Cow::Borrowed(inner))
+    }
+}
+
 /// The value's own serde form.
 pub(crate) mod plain {
     use super::*;
 
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Option<T>, D::Error> {
-        Option::<T>::deserialize(d)
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Read<T>, D::Error> {
+        Option::<T>::deserialize(d).map(Read::from)
     }
 
     pub(crate) fn serialize<S: Serializer, T: Serialize>(value: &T, s: S) -> Result<S::Ok, S::Error> {
@@ -24,20 +68,23 @@ pub(crate) mod plain {
     }
 }
 
-/// Reads an optional string, treating `""` like `null`: the services send both for "not set".
-/// A [`Text`](crate::Text) keeps a date inline: reading it allocates nothing.
-fn optional_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<crate::Text>, D::Error> {
-    Ok(Option::<crate::Text>::deserialize(d)?.filter(|text| !text.is_empty()))
+/// Reads a date leniently: `""` is absent like `null` (the services send both for "not set"),
+/// text that `parse` accepts is the date, anything else is kept.
+fn lenient_date<'de, D: Deserializer<'de>, T>(d: D, parse: fn(&str) -> Option<T>) -> Result<Read<T>, D::Error> {
+    lenient(d, |raw| match json_string(raw)?.as_ref() {
+        "" => Some(Read::Absent),
+        text => parse(text).map(Read::Value),
+    })
 }
 
 /// An RFC 3339 date-time (`createdAt`, `updatedAt`, `usedAt`, `expireAt`, ...). `null` and `""`
-/// both read as absent: the key service sends `expireAt: ""` for "never expires". A response model
-/// is lenient: text that is no date-time also reads as absent rather than failing the answer.
+/// both read as absent: the key service sends `expireAt: ""` for "never expires". Other text
+/// (`2024-05-01T10:00Z`, no seconds) reads as absent and is kept.
 pub(crate) mod rfc3339 {
     use super::*;
 
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<OffsetDateTime>, D::Error> {
-        Ok(optional_text(d)?.and_then(|text| parse_rfc3339(&text)))
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<OffsetDateTime>, D::Error> {
+        lenient_date(d, parse_rfc3339)
     }
 
     pub(crate) fn serialize<S: Serializer>(value: &OffsetDateTime, s: S) -> Result<S::Ok, S::Error> {
@@ -55,8 +102,8 @@ pub fn parse_rfc3339(text: &str) -> Option<OffsetDateTime> {
 pub(crate) mod zoneless {
     use super::*;
 
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<PrimitiveDateTime>, D::Error> {
-        Ok(optional_text(d)?.and_then(|text| parse_zoneless(&text)))
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<PrimitiveDateTime>, D::Error> {
+        lenient_date(d, parse_zoneless)
     }
 
     pub(crate) fn serialize<S: Serializer>(value: &PrimitiveDateTime, s: S) -> Result<S::Ok, S::Error> {
@@ -82,17 +129,16 @@ pub fn format_zoneless(value: &PrimitiveDateTime) -> String {
     }
 }
 
-/// An integer UNIX time in seconds (the Kinesis `timestamp`).
+/// An integer UNIX time in seconds (the Kinesis `timestamp`). A number out of range, or not a
+/// whole number, reads as absent and is kept.
 pub(crate) mod unix_seconds {
     use super::*;
 
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<OffsetDateTime>, D::Error> {
-        match Option::<i64>::deserialize(d)? {
-            None => Ok(None),
-            Some(seconds) => OffsetDateTime::from_unix_timestamp(seconds)
-                .map(Some)
-                .map_err(|err| D::Error::custom(format_args!("UNIX time {seconds} out of range: {err}"))),
-        }
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<OffsetDateTime>, D::Error> {
+        lenient(d, |raw| {
+            let seconds = whole_number::<i64>(raw)?;
+            OffsetDateTime::from_unix_timestamp(seconds).ok().map(Read::Value)
+        })
     }
 
     pub(crate) fn serialize<S: Serializer>(value: &OffsetDateTime, s: S) -> Result<S::Ok, S::Error> {
@@ -100,18 +146,48 @@ pub(crate) mod unix_seconds {
     }
 }
 
+/// An integer field (`port`, `replicas`, ...): any JSON number that is a whole number in the
+/// type's range (`5432`, `5432.0`, `5.432e3`), since the contract's `number` allows any form.
+/// Anything else (`8443.5`, `-1` for an unsigned field, `"5432"`) reads as absent and is kept.
+pub(crate) mod integer {
+    use super::*;
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: TryFrom<i64> + TryFrom<u64>>(
+        d: D,
+    ) -> Result<Read<T>, D::Error> {
+        lenient(d, |raw| whole_number(raw).map(Read::Value))
+    }
+
+    pub(crate) fn serialize<S: Serializer, T: Serialize>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        value.serialize(s)
+    }
+}
+
+/// A JSON number's raw text as a whole number of type `T`, if it is one in `T`'s range.
+fn whole_number<T: TryFrom<i64> + TryFrom<u64>>(raw: &str) -> Option<T> {
+    if let Ok(value) = raw.parse::<u64>() {
+        return T::try_from(value).ok();
+    }
+    if let Ok(value) = raw.parse::<i64>() {
+        return T::try_from(value).ok();
+    }
+    // `5432.0` or `5.432e3`: whole, and small enough that the float holds it exactly.
+    let number =
+        raw.parse::<f64>().ok().filter(|_| raw.starts_with(['-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']))?;
+    if number.fract() != 0.0 || number.abs() >= 9.0e15 {
+        return None;
+    }
+    if number < 0.0 { T::try_from(number as i64).ok() } else { T::try_from(number as u64).ok() }
+}
+
 /// A JSON number held as `f64` (`threshold`, memory sizes), read exactly and written without a
 /// fraction when it has none (`100`, not `100.0`), as the servers write it, so a value read and
-/// written back is the same JSON.
+/// written back is the same JSON. Anything but a number reads as absent and is kept.
 pub(crate) mod decimal {
     use super::*;
 
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-        match Number::deserialize(d)? {
-            Number::Null => Ok(None),
-            Number::Value(value) => Ok(Some(value)),
-            Number::Text(_) => Err(D::Error::custom("expected a number")),
-        }
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<f64>, D::Error> {
+        lenient(d, |raw| parse_decimal(raw).map(Read::Value))
     }
 
     pub(crate) fn serialize<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
@@ -119,38 +195,13 @@ pub(crate) mod decimal {
     }
 }
 
-/// A scalar that should be a number, read from its exact JSON text: `f64::from_str` rounds
-/// correctly, where serde_json's default float parsing may be off by one unit in the last place
-/// (its exact mode is a crate feature we do not switch on for every user).
-pub(crate) enum Number {
-    /// `null`.
-    Null,
-    /// A JSON number.
-    Value(f64),
-    /// A JSON string (the caller decides what it means).
-    Text(String),
-}
-
-impl<'de> Deserialize<'de> for Number {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw = Box::<RawValue>::deserialize(d)?;
-        let text = raw.get();
-        match text.as_bytes().first() {
-            Some(b'n') => Ok(Number::Null),
-            Some(b'"') => serde_json::from_str(text).map(Number::Text).map_err(D::Error::custom),
-            Some(b'-' | b'0'..=b'9') => text.parse().map(Number::Value).map_err(D::Error::custom),
-            _ => Err(D::Error::custom(format_args!("expected a number, found {}", kind_of(text)))),
-        }
-    }
-}
-
-/// What kind of JSON value `text` is, for an error message that must not quote it.
-fn kind_of(text: &str) -> &'static str {
-    match text.as_bytes().first() {
-        Some(b'{') => "an object",
-        Some(b'[') => "an array",
-        Some(b't' | b'f') => "a boolean",
-        _ => "another value",
+/// A JSON number's raw text as `f64`, read from its exact text: `f64::from_str` rounds
+/// correctly, where serde_json's default float parsing may be off by one unit in the last place.
+/// `None` for anything but a JSON number.
+pub(crate) fn parse_decimal(raw: &str) -> Option<f64> {
+    match raw.as_bytes().first() {
+        Some(b'-' | b'0'..=b'9') => raw.parse().ok(),
+        _ => None,
     }
 }
 

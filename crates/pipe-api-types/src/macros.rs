@@ -121,7 +121,12 @@ macro_rules! model {
                         map.serialize_entry($json, &Field(value))?;
                     }
                 )*
-                self.unknown.serialize_entries(&mut map)?;
+                // A kept value that did not fit its field is written back, unless the field
+                // has been given a value since (then that value is the field's).
+                self.unknown.serialize_entries(&mut map, |name| match name {
+                    $( $json => self.$field.is_some(), )*
+                    _ => false,
+                })?;
                 map.end()
             }
         }
@@ -150,13 +155,21 @@ macro_rules! model {
                                 $( $rjson => $rfield = map.next_value()?, )?
                                 $(
                                     $json => {
-                                        struct Field(Option<$ty>);
+                                        struct Field($crate::codec::Read<$ty>);
                                         impl<'de> serde::Deserialize<'de> for Field {
                                             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                                                 field_codec!([$($codec)?] deserialize(d)).map(Field)
                                             }
                                         }
-                                        $field = map.next_value::<Field>()?.0;
+                                        $field = match map.next_value::<Field>()?.0 {
+                                            $crate::codec::Read::Absent => None,
+                                            $crate::codec::Read::Value(value) => Some(value),
+                                            // Does not fit the type: absent, and kept as it came.
+                                            $crate::codec::Read::Kept(raw) => {
+                                                unknown.insert_raw(key.into_text(), raw);
+                                                None
+                                            }
+                                        };
                                     }
                                 )*
                                 _ => unknown.insert_raw(key.into_text(), map.next_value()?),

@@ -5,7 +5,7 @@ use time::{OffsetDateTime, PrimitiveDateTime};
 
 use crate::Secret;
 use crate::Text;
-use crate::codec::{unix_seconds, zoneless};
+use crate::codec::{integer, unix_seconds, zoneless};
 
 open_enum! {
     /// A source kind: the name of a sub-object of `source`.
@@ -382,9 +382,9 @@ model! {
     /// `source.postgres.settings`.
     pub struct PostgresSettings {
         /// Seconds between CDC syncs.
-        "syncIntervalSeconds" sync_interval_seconds: u32,
+        "syncIntervalSeconds" sync_interval_seconds: u32 as integer,
         /// Rows per pulled batch.
-        "pullBatchSize" pull_batch_size: u32,
+        "pullBatchSize" pull_batch_size: u32 as integer,
         /// The publication to replicate.
         "publicationName" publication_name: Text,
         /// The replication mode.
@@ -394,11 +394,11 @@ model! {
         /// Keep columns' nullability in the destination.
         "allowNullableColumns" allow_nullable_columns: bool,
         /// Parallel workers per table in the initial load.
-        "initialLoadParallelism" initial_load_parallelism: u32,
+        "initialLoadParallelism" initial_load_parallelism: u32 as integer,
         /// Rows per partition in the snapshot.
-        "snapshotNumRowsPerPartition" snapshot_num_rows_per_partition: u64,
+        "snapshotNumRowsPerPartition" snapshot_num_rows_per_partition: u64 as integer,
         /// Tables snapshotted in parallel.
-        "snapshotNumberOfParallelTables" snapshot_number_of_parallel_tables: u32,
+        "snapshotNumberOfParallelTables" snapshot_number_of_parallel_tables: u32 as integer,
         /// Failover replication slots (Postgres 17+).
         "enableFailoverSlots" enable_failover_slots: bool,
     }
@@ -446,7 +446,7 @@ model! {
         /// The server's host.
         "host" host: Text,
         /// The server's port.
-        "port" port: u16,
+        "port" port: u16 as integer,
         /// The database to replicate.
         "database" database: Text,
         /// How to authenticate (`basic` or `IAM_ROLE`).

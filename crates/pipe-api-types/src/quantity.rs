@@ -3,9 +3,9 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Deserializer, Serializer};
+use serde::{Deserializer, Serializer};
 
-use crate::codec::{Number, serialize_number};
+use crate::codec::{Read, json_string, lenient, parse_decimal, serialize_number};
 
 /// A resource amount in its field's unit (millicores, or gigabytes of memory), read from a number
 /// or a Kubernetes quantity string. A value read as a string is written back as that string.
@@ -22,8 +22,7 @@ impl Quantity {
     }
 
     /// The amount in the field's unit: millicores for `replicaCpuMillicores`, gigabytes (2^30
-    /// bytes, as Kubernetes' `Gi`) for `replicaMemoryGb`. NaN when the server sent text that is
-    /// no quantity (kept in [`Quantity::original_text`] and written back unchanged).
+    /// bytes, as Kubernetes' `Gi`) for `replicaMemoryGb`.
     pub fn value(&self) -> f64 {
         self.value
     }
@@ -96,17 +95,34 @@ pub fn parse_kubernetes_quantity(text: &str) -> Option<f64> {
     value.is_finite().then_some(value)
 }
 
-/// Reads a number (already in the field's unit) or a quantity string, converted with `per_unit`
-/// base amounts per field unit.
-fn deserialize_quantity<'de, D: Deserializer<'de>>(d: D, per_unit: f64) -> Result<Option<Quantity>, D::Error> {
-    Ok(match Number::deserialize(d)? {
-        Number::Null => None,
-        Number::Value(value) => Some(Quantity::new(value)),
-        // A quirk never breaks a read: text that is no quantity is kept, its value not a number.
-        Number::Text(text) => {
-            let value = parse_kubernetes_quantity(&text).map_or(f64::NAN, |base| base / per_unit);
-            Some(Quantity { value, text: Some(text.into()) })
+/// How a quantity string without a suffix (`"0.5"`) is read.
+#[derive(Clone, Copy)]
+enum PlainText {
+    /// In the field's unit, as the number would be (memory: `"0.5"` is 0.5 GB, not half a byte).
+    FieldUnit,
+    /// A Kubernetes quantity in base units (CPU: `"1.5"` is 1.5 cores, 1500 millicores).
+    BaseUnit,
+}
+
+/// Reads a number (in the field's unit) or a quantity string: suffixed (`"500m"`, `"512Mi"`)
+/// is a Kubernetes quantity of base units, converted with `per_unit` base amounts per field unit;
+/// without a suffix, as `plain` says. Anything else reads as absent and is kept by the model,
+/// written back as it came.
+fn deserialize_quantity<'de, D: Deserializer<'de>>(
+    d: D,
+    per_unit: f64,
+    plain: PlainText,
+) -> Result<Read<Quantity>, D::Error> {
+    lenient(d, |raw| {
+        if let Some(value) = parse_decimal(raw) {
+            return Some(Read::Value(Quantity::new(value)));
         }
+        let text = json_string(raw)?;
+        let value = match (plain, parse_decimal(text.trim())) {
+            (PlainText::FieldUnit, Some(value)) => value,
+            _ => parse_kubernetes_quantity(&text)? / per_unit,
+        };
+        Some(Read::Value(Quantity { value, text: Some(text.as_ref().into()) }))
     })
 }
 
@@ -117,23 +133,25 @@ pub(crate) fn serialize_quantity<S: Serializer>(value: &Quantity, s: S) -> Resul
     }
 }
 
-/// `replicaCpuMillicores`: a number of millicores, or a quantity of cores (`"500m"` is 500).
+/// `replicaCpuMillicores`: a number of millicores, or a quantity of cores (`"500m"` is 500,
+/// `"1.5"` is 1500).
 pub(crate) mod millicores {
     use super::*;
 
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Quantity>, D::Error> {
-        deserialize_quantity(d, 1e-3)
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Quantity>, D::Error> {
+        deserialize_quantity(d, 1e-3, PlainText::BaseUnit)
     }
 
     pub(crate) use super::serialize_quantity as serialize;
 }
 
-/// `replicaMemoryGb`: a number of gigabytes, or a quantity of bytes (`"2Gi"` is 2).
+/// `replicaMemoryGb`: a number of gigabytes, a numeric string of gigabytes (`"0.5"`), or a
+/// suffixed quantity of bytes (`"2Gi"` is 2).
 pub(crate) mod gigabytes {
     use super::*;
 
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Quantity>, D::Error> {
-        deserialize_quantity(d, 1_073_741_824.0)
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Quantity>, D::Error> {
+        deserialize_quantity(d, 1_073_741_824.0, PlainText::FieldUnit)
     }
 
     pub(crate) use super::serialize_quantity as serialize;

@@ -3,7 +3,7 @@
 use time::OffsetDateTime;
 
 use crate::Text;
-use crate::codec::{decimal, rfc3339};
+use crate::codec::{decimal, integer, rfc3339};
 use crate::{IpAccessEntry, ServiceId};
 
 open_enum! {
@@ -60,7 +60,7 @@ model! {
         /// The host name.
         "host" host: Text,
         /// The port.
-        "port" port: u16,
+        "port" port: u16 as integer,
         /// The user name to connect with; real servers often send `null`.
         "username" username: Text,
     }

@@ -79,9 +79,17 @@ impl UnknownFields {
         self.entries.push((name, raw));
     }
 
-    /// Writes every field into a map being serialized.
-    pub(crate) fn serialize_entries<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
-        self.entries.iter().try_for_each(|(key, value)| map.serialize_entry(key, value))
+    /// Writes every field into a map being serialized, but those `shadowed` says a known field
+    /// now holds.
+    pub(crate) fn serialize_entries<M: SerializeMap>(
+        &self,
+        map: &mut M,
+        shadowed: impl Fn(&str) -> bool,
+    ) -> Result<(), M::Error> {
+        self.entries
+            .iter()
+            .filter(|(key, _)| !shadowed(key))
+            .try_for_each(|(key, value)| map.serialize_entry(key, value))
     }
 }
 

@@ -47,7 +47,10 @@ fn quantities_read_numbers_and_strings_alike() {
         (json!("500m"), 500.0, json!("2Gi"), 2.0),
         (json!("2"), 2000.0, json!("512Mi"), 0.5),
         (json!(250.5), 250.5, json!(1.5), 1.5),
-        (json!("0.25"), 250.0, json!("1073741824"), 1.0),
+        // A plain numeric string is a Kubernetes quantity of cores for CPU, but gigabytes for
+        // memory, as the number is (issue 17): never half a byte.
+        (json!("0.25"), 250.0, json!("0.5"), 0.5),
+        (json!(125), 125.0, json!("2"), 2.0),
     ];
     for (cpu, cpu_value, memory, memory_value) in cases {
         let scaling: Scaling =
@@ -61,22 +64,58 @@ fn quantities_read_numbers_and_strings_alike() {
 }
 
 #[test]
-fn a_quirky_value_never_breaks_a_read() {
-    let pipe: Pipe = serde_json::from_value(json!({
+fn a_value_that_does_not_fit_its_type_reads_as_absent_and_is_written_back_as_it_came() {
+    let received = json!({
         "id": ID,
         "createdAt": "yesterday",
-        "updatedAt": "",
-        "scaling": { "replicaCpuMillicores": "lots" },
-        "source": { "kafka": { "offset": { "timestamp": "soon" } } }
+        "updatedAt": "2024-05-01T10:00Z",
+        "scaling": { "replicaCpuMillicores": "lots", "replicaMemoryGb": true, "replicas": 2 },
+        "source": {
+            "kafka": { "offset": { "timestamp": "2021-01-01T00:00Z" } },
+            "postgres": { "port": 70000, "settings": { "pullBatchSize": -5, "syncIntervalSeconds": 10.5 } },
+            "kinesis": { "timestamp": 1.5 }
+        }
+    });
+    let pipe: Pipe = serde_json::from_value(received.clone()).unwrap();
+    assert_eq!((pipe.created_at, pipe.updated_at), (None, None));
+    let scaling = pipe.scaling.as_ref().unwrap();
+    assert_eq!((&scaling.replica_cpu_millicores, &scaling.replica_memory_gb), (&None, &None));
+    assert_eq!(scaling.replicas, Some(2));
+    let source = pipe.source.as_ref().unwrap();
+    assert_eq!(source.kafka.as_ref().unwrap().offset.as_ref().unwrap().timestamp, None);
+    let postgres = source.postgres.as_ref().unwrap();
+    assert_eq!(postgres.port, None);
+    let settings = postgres.settings.as_ref().unwrap();
+    assert_eq!((settings.pull_batch_size, settings.sync_interval_seconds), (None, None));
+    assert_eq!(source.kinesis.as_ref().unwrap().timestamp, None);
+    // Nothing is lost: every value is written back as it came.
+    assert_eq!(serde_json::to_value(&pipe).unwrap(), received);
+}
+
+#[test]
+fn a_field_given_a_value_after_a_misfit_read_writes_only_that_value() {
+    let mut pipe: Pipe = serde_json::from_value(json!({ "id": ID, "createdAt": "yesterday" })).unwrap();
+    pipe.created_at = Some(datetime!(2026-01-01 00:00 UTC));
+    let written = serde_json::to_string(&pipe).unwrap();
+    assert_eq!(written.matches("createdAt").count(), 1, "{written}");
+    assert!(written.contains(r#""createdAt":"2026-01-01T00:00:00Z""#), "{written}");
+}
+
+#[test]
+fn whole_numbers_read_from_any_json_number_form() {
+    use pipe_api_types::{PostgresSource, Service};
+    for port in [json!(5432), json!(5432.0), json!(5.432e3)] {
+        let postgres: PostgresSource = serde_json::from_value(json!({ "port": port })).unwrap();
+        assert_eq!(postgres.port, Some(5432), "{port}");
+    }
+    let service: Service = serde_json::from_value(json!({
+        "id": ID, "numReplicas": 3.0, "idleTimeoutMinutes": 7.5,
+        "endpoints": [{ "protocol": "https", "host": "h", "port": 8443.0 }]
     }))
     .unwrap();
-    assert_eq!((pipe.created_at, pipe.updated_at), (None, None));
-    let cpu = pipe.scaling.as_ref().unwrap().replica_cpu_millicores.as_ref().unwrap();
-    assert!(cpu.value().is_nan());
-    assert_eq!(cpu.original_text(), Some("lots"));
-    // The quantity's text is kept and written back.
-    assert_eq!(serde_json::to_value(&pipe).unwrap()["scaling"]["replicaCpuMillicores"], "lots");
-    assert_eq!(pipe.source.unwrap().kafka.unwrap().offset.unwrap().timestamp, None);
+    assert_eq!(service.num_replicas, Some(3.0));
+    assert_eq!(service.idle_timeout_minutes, Some(7.5));
+    assert_eq!(service.endpoints.unwrap()[0].port, Some(8443));
 }
 
 proptest::proptest! {
