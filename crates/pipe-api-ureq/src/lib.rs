@@ -62,6 +62,10 @@ pub use pipe_api_types::{
     CreateKeyRequest, CreateKeyResponse, CreatePipeRequest, OrganizationId, Pipe, PipeId, ReversePrivateEndpoint,
     Secret, Service, ServiceId,
 };
+pub use pipe_api_types::{
+    Key, KeyExpiry, KeyId, ServiceCommand, ServiceState, UpdateKeyRequest, UpdateServiceRequest,
+    UpdateServiceStateRequest,
+};
 
 pub use pipe_api_proto as proto;
 pub use pipe_api_types as types;
