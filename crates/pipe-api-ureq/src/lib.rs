@@ -63,8 +63,9 @@ pub use pipe_api_types::{
     Secret, Service, ServiceId,
 };
 pub use pipe_api_types::{
-    Key, KeyExpiry, KeyId, ServiceCommand, ServiceState, UpdateKeyRequest, UpdateServiceRequest,
-    UpdateServiceStateRequest,
+    EndpointProtocol, IpAccessEntry, IpAccessListPatch, Key, KeyExpiry, KeyId, KeyRole, KeyState, ListPatch,
+    PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, RoleId, ServiceCommand, ServiceEndpointChange, ServiceState,
+    TagsPatch, UpdateKeyRequest, UpdateServiceRequest, UpdateServiceStateRequest,
 };
 
 pub use pipe_api_proto as proto;
