@@ -70,14 +70,20 @@ fn stop_start_and_awake_walk_the_states() {
     let client = admin(&server);
     let state = || client.get_service(ORG, SERVICE).unwrap().state.unwrap();
 
-    assert_eq!(client.update_service_state(ORG, SERVICE, ServiceCommand::Stop).unwrap().state, Some(ServiceState::Stopping));
+    assert_eq!(
+        client.update_service_state(ORG, SERVICE, ServiceCommand::Stop).unwrap().state,
+        Some(ServiceState::Stopping)
+    );
     assert_eq!(state(), ServiceState::Stopping);
     fake.advance(Duration::from_secs(30));
     assert_eq!(state(), ServiceState::Stopped);
     let error = client.list_pipes(ORG, SERVICE).unwrap_err();
     assert_eq!(status(&error), Some((424, Some("Service is not running. Current state: stopped".to_owned()))));
 
-    assert_eq!(client.update_service_state(ORG, SERVICE, ServiceCommand::Start).unwrap().state, Some(ServiceState::Starting));
+    assert_eq!(
+        client.update_service_state(ORG, SERVICE, ServiceCommand::Start).unwrap().state,
+        Some(ServiceState::Starting)
+    );
     let error = client.update_service_state(ORG, SERVICE, ServiceCommand::Stop).unwrap_err();
     assert_eq!(status(&error).map(|s| s.0), Some(409), "a transition is in progress: {error}");
     fake.advance(Duration::from_secs(30));
@@ -85,7 +91,10 @@ fn stop_start_and_awake_walk_the_states() {
     assert_eq!(client.list_pipes(ORG, SERVICE).unwrap().len(), 2);
 
     fake.set_service_idle(ORG, SERVICE, true);
-    assert_eq!(client.update_service_state(ORG, SERVICE, ServiceCommand::Awake).unwrap().state, Some(ServiceState::Awaking));
+    assert_eq!(
+        client.update_service_state(ORG, SERVICE, ServiceCommand::Awake).unwrap().state,
+        Some(ServiceState::Awaking)
+    );
     fake.advance(Duration::from_secs(30));
     assert_eq!(state(), ServiceState::Running);
 }

@@ -76,7 +76,7 @@ pub(crate) fn update_key(body: &Value) -> Checked {
     if let Some(ids) = members.get("assignedRoleIds") {
         let ids = ids.as_array().ok_or_else(|| Problem("assignedRoleIds: must be an array".to_owned()))?;
         for (i, id) in ids.iter().enumerate() {
-            if !id.as_str().is_some_and(|id| uuid::Uuid::try_parse(id).is_ok()) {
+            if id.as_str().is_none_or(|id| uuid::Uuid::try_parse(id).is_err()) {
                 return fail(&format!("assignedRoleIds[{i}]"), "must be a UUID");
             }
         }
@@ -136,7 +136,7 @@ pub(crate) fn update_service(body: &Value) -> Checked {
         Some(_) => return fail("name", "must be a string of 1 to 50 characters"),
     }
     if let Some(patch) = members.get("ipAccessList") {
-        list_patch(patch, "ipAccessList", |entries, path| ip_access_entries(entries, path))?;
+        list_patch(patch, "ipAccessList", ip_access_entries)?;
     }
     if let Some(patch) = members.get("privateEndpointIds") {
         list_patch(patch, "privateEndpointIds", |ids, path| {
@@ -178,7 +178,10 @@ pub(crate) fn update_service(body: &Value) -> Checked {
                     None => {}
                     Some(Value::String(value)) if value.len() <= 256 && is_tag_text(value) => {}
                     Some(_) => {
-                        return fail(&format!("{path}[{i}].value"), "must be up to 256 letters, digits, '.', '_' or '-'");
+                        return fail(
+                            &format!("{path}[{i}].value"),
+                            "must be up to 256 letters, digits, '.', '_' or '-'",
+                        );
                     }
                 }
             }

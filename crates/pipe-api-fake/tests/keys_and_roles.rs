@@ -121,7 +121,13 @@ fn a_disabled_or_expired_key_is_refused() {
     let disable = call(&fake, "admin-id", Method::PATCH, &path, Some(json!({"state": "disabled"})));
     assert_eq!(json_of(&disable)["result"]["state"], "disabled");
     assert_eq!(call(&fake, "developer-id", Method::GET, &service_path(""), None).status(), 401);
-    call(&fake, "admin-id", Method::PATCH, &path, Some(json!({"state": "enabled", "expireAt": "2026-01-01T00:01:00Z"})));
+    call(
+        &fake,
+        "admin-id",
+        Method::PATCH,
+        &path,
+        Some(json!({"state": "enabled", "expireAt": "2026-01-01T00:01:00Z"})),
+    );
     assert_eq!(call(&fake, "developer-id", Method::GET, &service_path(""), None).status(), 200);
     fake.advance(Duration::from_secs(60));
     assert_eq!(call(&fake, "developer-id", Method::GET, &service_path(""), None).status(), 401);
@@ -135,7 +141,10 @@ fn update_bodies_are_checked_by_the_fake() {
         (json!({"roles": []}), "roles: must have at least 1 element"),
         (json!({"roles": ["owner"]}), "roles[0]: must be one of admin, developer, query_endpoints"),
         (json!({"state": "expired"}), "state: must be one of enabled, disabled"),
-        (json!({"ipAccessList": [{"source": "not-an-ip"}]}), "ipAccessList[0].source: must be an IP address or a CIDR block"),
+        (
+            json!({"ipAccessList": [{"source": "not-an-ip"}]}),
+            "ipAccessList[0].source: must be an IP address or a CIDR block",
+        ),
         (json!({"expireAt": "tomorrow"}), "expireAt: must be an ISO-8601 date-time, null or empty"),
         (json!({"assignedRoleIds": ["x"]}), "assignedRoleIds[0]: must be a UUID"),
         (json!({"name": 7}), "name: must be a string"),

@@ -41,8 +41,7 @@ fn fake() -> Fake {
 }
 
 fn admin(fake: &Fake, method: Method, path: &str, body: Option<Value>) -> Response<Vec<u8>> {
-    let authorization =
-        format!("Basic {}", base64::engine::general_purpose::STANDARD.encode("admin-id:admin-secret"));
+    let authorization = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode("admin-id:admin-secret"));
     let body = body.map(|b| b.to_string().into_bytes()).unwrap_or_default();
     let request = Request::builder().method(method).uri(path).header("authorization", authorization);
     fake.handle(request.body(body).unwrap())
@@ -200,7 +199,12 @@ fn update_applies_each_patch_and_shows_in_the_next_get() {
     assert_eq!(endpoints.len(), 2);
     assert_eq!(endpoints[1], json!({"protocol": "mysql", "host": "svc.example.invalid", "port": 3306}));
 
-    let off = admin(&fake, Method::PATCH, &service_path(), Some(json!({"endpoints": [{"protocol": "mysql", "enabled": false}]})));
+    let off = admin(
+        &fake,
+        Method::PATCH,
+        &service_path(),
+        Some(json!({"endpoints": [{"protocol": "mysql", "enabled": false}]})),
+    );
     assert_eq!(json_of(&off)["result"]["endpoints"].as_array().unwrap().len(), 1);
 }
 
@@ -212,7 +216,10 @@ fn update_bodies_are_checked_by_the_fake() {
         (json!({"name": ""}), "name: must be a string of 1 to 50 characters"),
         (json!({"name": long}), "name: must be a string of 1 to 50 characters"),
         (json!({"releaseChannel": "beta"}), "releaseChannel: must be one of slow, default, fast"),
-        (json!({"ipAccessList": {"add": [{"source": "10.0.0.0/33"}]}}), "ipAccessList.add[0].source: must be an IP address or a CIDR block"),
+        (
+            json!({"ipAccessList": {"add": [{"source": "10.0.0.0/33"}]}}),
+            "ipAccessList.add[0].source: must be an IP address or a CIDR block",
+        ),
         (json!({"ipAccessList": [{"source": "10.0.0.1"}]}), "ipAccessList: must be an object"),
         (json!({"privateEndpointIds": {"remove": [1]}}), "privateEndpointIds.remove[0]: must be a string"),
         (json!({"endpoints": [{"protocol": "https", "enabled": true}]}), "endpoints[0].protocol: must be one of mysql"),

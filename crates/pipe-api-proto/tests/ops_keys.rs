@@ -6,9 +6,7 @@ mod common;
 use common::*;
 use http::StatusCode;
 use pipe_api_proto::{BuildErrorKind, DeleteKey, EndpointExt, Error, GetKey, ListKeys, UpdateKey, render_request};
-use pipe_api_types::{
-    IpAccessEntry, KeyExpiry, KeyId, KeyRole, KeyState, RoleId, Rule, UpdateKeyRequest,
-};
+use pipe_api_types::{IpAccessEntry, KeyExpiry, KeyId, KeyRole, KeyState, RoleId, Rule, UpdateKeyRequest};
 use time::macros::datetime;
 
 const KEY: &str = "6c2a5d8f-3b4e-4f90-8c2d-1e3f4a5b6c7d";
@@ -43,7 +41,10 @@ fn full_update() -> UpdateKeyRequest {
 #[test]
 fn snapshot_list_and_get_keys() {
     insta::assert_snapshot!("list_keys", render_request(&ListKeys::new(org()).build_request(&management()).unwrap()));
-    insta::assert_snapshot!("get_key", render_request(&GetKey::new(org(), key()).build_request(&management()).unwrap()));
+    insta::assert_snapshot!(
+        "get_key",
+        render_request(&GetKey::new(org(), key()).build_request(&management()).unwrap())
+    );
 }
 
 #[test]

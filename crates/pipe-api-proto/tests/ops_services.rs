@@ -108,7 +108,8 @@ fn update_service_state_success() {
 
 #[test]
 fn delete_service_success_has_no_result() {
-    let reply = DeleteService::new(org(), service()).parse_response(response(200, fixture("delete_service_ok"))).unwrap();
+    let reply =
+        DeleteService::new(org(), service()).parse_response(response(200, fixture("delete_service_ok"))).unwrap();
     assert_eq!(reply.value, ());
     assert_eq!(reply.request_id.as_deref(), Some("4d3c2b1a-0f9e-4d8c-8b7a-5f4e3d2c1b03"));
 }
@@ -133,7 +134,8 @@ fn service_errors() {
     assert_eq!(error.operation(), "update_service_state");
     assert_eq!(error.request_id(), Some("4d3c2b1a-0f9e-4d8c-8b7a-5f4e3d2c1b04"));
 
-    let error = api_error(&UpdateService::new(org(), service(), full_update()), 400, fixture("error_update_service_400"));
+    let error =
+        api_error(&UpdateService::new(org(), service(), full_update()), 400, fixture("error_update_service_400"));
     assert_eq!(error.code(), Some("BAD_REQUEST"));
     assert_eq!(error.message(), Some("name: must be a string of 1 to 50 characters"));
     assert_eq!(error.operation(), "update_service");

@@ -67,7 +67,8 @@ pub use codec::{format_zoneless, parse_rfc3339, parse_zoneless};
 pub use id::{AlertId, IdError, KeyId, OrganizationId, PipeId, ReversePrivateEndpointId, RoleId, ServiceId};
 pub use into_field::IntoField;
 pub use key::{
-    CreateKeyRequest, CreateKeyResponse, IpAccessEntry, Key, KeyExpiry, KeyHashData, KeyRole, KeyState, UpdateKeyRequest,
+    CreateKeyRequest, CreateKeyResponse, IpAccessEntry, Key, KeyExpiry, KeyHashData, KeyRole, KeyState,
+    UpdateKeyRequest,
 };
 pub use pipe::{
     CreatePipeRequest, Destination, DestinationColumn, FieldMapping, Pipe, PipeSettings, PipeState, Scaling,
@@ -84,8 +85,9 @@ pub use reverse_private_endpoint::{
 };
 pub use secret::Secret;
 pub use service::{
-    EndpointProtocol, IpAccessListPatch, ListPatch, PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, Service, ServiceCommand,
-    ServiceEndpoint, ServiceEndpointChange, ServiceState, TagsPatch, UpdateServiceRequest, UpdateServiceStateRequest,
+    EndpointProtocol, IpAccessListPatch, ListPatch, PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, Service,
+    ServiceCommand, ServiceEndpoint, ServiceEndpointChange, ServiceState, TagsPatch, UpdateServiceRequest,
+    UpdateServiceStateRequest,
 };
 pub use text::Text;
 pub use unknown::{UnknownFields, Unrecognized};

@@ -220,6 +220,8 @@ impl<T> ListPatch<T> {
 
     /// Sets the elements to add.
     #[must_use]
+    // Named after the wire field, as every setter is; not arithmetic.
+    #[allow(clippy::should_implement_trait)]
     pub fn add(mut self, items: impl IntoField<Vec<T>>) -> Self {
         self.add = Some(items.into_field());
         self

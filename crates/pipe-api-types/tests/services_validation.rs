@@ -25,7 +25,10 @@ fn an_empty_update_is_valid_and_sends_nothing() {
 #[test]
 fn the_name_has_1_to_50_characters() {
     assert_eq!(violations(&UpdateServiceRequest::new().name("é".repeat(50))), [], "characters, not bytes");
-    assert_eq!(violations(&UpdateServiceRequest::new().name("x".repeat(51))), [("name".to_owned(), Rule::MaxChars(50))]);
+    assert_eq!(
+        violations(&UpdateServiceRequest::new().name("x".repeat(51))),
+        [("name".to_owned(), Rule::MaxChars(50))]
+    );
     assert_eq!(violations(&UpdateServiceRequest::new().name("")), [("name".to_owned(), Rule::NotBlank)]);
 }
 
@@ -49,13 +52,11 @@ fn list_patches_check_every_element() {
 
 #[test]
 fn release_channel_and_endpoint_protocol_are_the_contracts_values() {
-    let request = UpdateServiceRequest::new()
-        .release_channel("beta")
-        .endpoints([
-            ServiceEndpointChange::new(EndpointProtocol::Mysql, false),
-            ServiceEndpointChange::new(EndpointProtocol::NativeSecure, true),
-            ServiceEndpointChange::new(EndpointProtocol::not_yet_known("postgres"), true),
-        ]);
+    let request = UpdateServiceRequest::new().release_channel("beta").endpoints([
+        ServiceEndpointChange::new(EndpointProtocol::Mysql, false),
+        ServiceEndpointChange::new(EndpointProtocol::NativeSecure, true),
+        ServiceEndpointChange::new(EndpointProtocol::not_yet_known("postgres"), true),
+    ]);
     assert_eq!(
         violations(&request),
         [

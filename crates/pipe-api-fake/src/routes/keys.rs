@@ -40,7 +40,7 @@ fn list(call: &mut Call<'_>) -> Result<Answer, Refusal> {
 }
 
 /// The stored key with management id `key`, or the service's 404.
-fn find<'s>(state: &'s mut State, organization: OrganizationId, key: KeyId) -> Result<&'s mut StoredKey, Refusal> {
+fn find(state: &mut State, organization: OrganizationId, key: KeyId) -> Result<&mut StoredKey, Refusal> {
     let keys = &mut state.organizations.get_mut(&organization).ok_or_else(|| Refusal::not_found(organization))?.keys;
     keys.iter_mut().find(|stored| stored.key.id == key).ok_or_else(|| Refusal::not_found(key))
 }

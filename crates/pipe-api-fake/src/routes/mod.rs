@@ -13,8 +13,8 @@ use pipe_api_proto::percent_decode;
 use pipe_api_types::{KeyId, KeyState, OrganizationId, ServiceId, ServiceState};
 use serde::de::DeserializeOwned;
 
-use crate::reply::{self, Answer, Refusal};
 use crate::permissions;
+use crate::reply::{self, Answer, Refusal};
 use crate::state::{State, StoredService};
 
 pub(crate) use keys::insert_key;

@@ -31,6 +31,9 @@ fn get(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
     Ok(reply::management_ok(request_id, &stored.service))
 }
 
+/// What identifies an element of a list patch.
+type Identity = fn(&Value) -> Value;
+
 /// Applies a `ServicePatchRequest` by the wire names written here, on the service as JSON.
 fn update(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
     let body: Value = call.body(crate::checks::update_service)?;
@@ -44,7 +47,7 @@ fn update(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
     }
     // Each list patch removes first, then adds (the contract); an IP entry is matched by
     // source, a tag by key, a private endpoint by id.
-    let patches: [(&str, fn(&Value) -> Value); 3] = [
+    let patches: [(&str, Identity); 3] = [
         ("ipAccessList", |entry| entry["source"].clone()),
         ("tags", |tag| tag["key"].clone()),
         ("privateEndpointIds", Value::clone),
@@ -94,7 +97,8 @@ fn change_state(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refus
     let stored = found(call, service)?;
     let command = body["command"].as_str().unwrap_or_default();
     let state = stored.state();
-    let refused = |why: &str| Err(Refusal::bad_request(format!("cannot {command} the service: {why}. Current state: {state}")));
+    let refused =
+        |why: &str| Err(Refusal::bad_request(format!("cannot {command} the service: {why}. Current state: {state}")));
     match (command, &state) {
         ("start", Running | Starting) | ("awake", Running | Awaking) | ("stop", Stopped | Stopping) => {}
         (_, Starting | Stopping | Awaking) => {
