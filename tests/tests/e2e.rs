@@ -26,11 +26,11 @@ fn every_operation_over_http_with_a_created_key() {
     let server = Fake::demo().serve().unwrap();
     let fake = server.fake().clone();
 
-    let created = admin(&server).create_key(ORG, CreateKeyRequest::new("e2e", [KeyRole::Developer])).unwrap();
+    let created = admin(&server).create_key(ORG, CreateKeyRequest::new("e2e", [KeyRole::Admin])).unwrap();
     let key_id = created.key_id.clone().unwrap();
     let key_secret = created.key_secret.clone().unwrap();
     let key = created.key.unwrap();
-    assert_eq!(key.roles, Some(vec![KeyRole::Developer]));
+    assert_eq!(key.roles, Some(vec![KeyRole::Admin]));
     assert_eq!(key.key_suffix.as_deref(), Some(&key_id[key_id.len() - 4..]));
 
     // From here on only the new key is used, and the fake checks it on every call.

@@ -44,7 +44,7 @@ fn orders_pipe() -> CreatePipeRequest {
 fn seeded_fake() -> Fake {
     let (org, service, _) = ids();
     let fake = Fake::new();
-    fake.seed_key(org, "test-key-id", "test-key-secret", [KeyRole::Developer]);
+    fake.seed_key(org, "test-key-id", "test-key-secret", [KeyRole::Admin]);
     fake.seed_service(org, Service::new(service).name("shop"));
     fake
 }

@@ -49,9 +49,56 @@ fn integer_in(members: &Map<String, Value>, path: &str, name: &str, min: i64, ma
 }
 
 /// `POST /keys` (`KeyPostRequest`): roles from the three the service knows, at least one (the
-/// spec's own rule); state enabled or disabled; IP access entries an address or a block.
+/// spec's own rule); state enabled or disabled; `expireAt` a date-time, or `null` or `""` for
+/// never; IP access entries an address or a block.
 pub(crate) fn create_key(body: &Value) -> Checked {
     let members = object(body, "body")?;
+    roles(members)?;
+    one_of(members, "", "state", &["enabled", "disabled"], false)?;
+    expire_at(members)?;
+    ip_access_list(members)
+}
+
+/// `PATCH /keys/{keyId}` (`ApiKeyPatchRequest`): what is sent follows the create rules (roles,
+/// when sent, at least one); `expireAt` a date-time, or `null` or `""` for never;
+/// `assignedRoleIds` UUIDs.
+pub(crate) fn update_key(body: &Value) -> Checked {
+    let members = object(body, "body")?;
+    if members.get("name").is_some_and(|name| !name.is_string()) {
+        return fail("name", "must be a string");
+    }
+    roles(members)?;
+    one_of(members, "", "state", &["enabled", "disabled"], false)?;
+    ip_access_list(members)?;
+    expire_at(members)?;
+    if let Some(ids) = members.get("assignedRoleIds") {
+        let ids = ids.as_array().ok_or_else(|| Problem("assignedRoleIds: must be an array".to_owned()))?;
+        for (i, id) in ids.iter().enumerate() {
+            if id.as_str().is_none_or(|id| uuid::Uuid::try_parse(id).is_err()) {
+                return fail(&format!("assignedRoleIds[{i}]"), "must be a UUID");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `expireAt`, when sent: the notes say absent, `null` or `""` all mean "never expires".
+fn expire_at(members: &Map<String, Value>) -> Checked {
+    match members.get("expireAt") {
+        None | Some(Value::Null) => Ok(()),
+        Some(Value::String(text)) if text.is_empty() || is_date_time(text) => Ok(()),
+        Some(_) => fail("expireAt", "must be an RFC 3339 date-time, null or empty"),
+    }
+}
+
+/// An RFC 3339 date-time, checked with `time`'s own parser (the fake does not reuse the
+/// client's codecs).
+fn is_date_time(text: &str) -> bool {
+    time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).is_ok()
+}
+
+/// `roles`, when sent: an array of at least one of the three roles the service knows.
+fn roles(members: &Map<String, Value>) -> Checked {
     if let Some(roles) = members.get("roles") {
         let roles = roles.as_array().ok_or_else(|| Problem("roles: must be an array".to_owned()))?;
         if roles.is_empty() {
@@ -63,31 +110,119 @@ pub(crate) fn create_key(body: &Value) -> Checked {
             }
         }
     }
-    one_of(members, "", "state", &["enabled", "disabled"], false)?;
-    // The notes: `expireAt` absent, `null` or `""` means never; otherwise a date-time.
-    match members.get("expireAt") {
-        None | Some(Value::Null) => {}
-        Some(Value::String(text)) if text.is_empty() || is_date_time(text) => {}
-        Some(_) => return fail("expireAt", "must be an RFC 3339 date-time, null or empty"),
+    Ok(())
+}
+
+/// `ipAccessList`, when sent: entries whose `source` is an address or a block.
+fn ip_access_list(members: &Map<String, Value>) -> Checked {
+    match members.get("ipAccessList") {
+        Some(entries) => ip_access_entries(entries, "ipAccessList"),
+        None => Ok(()),
     }
-    if let Some(entries) = members.get("ipAccessList") {
-        let entries = entries.as_array().ok_or_else(|| Problem("ipAccessList: must be an array".to_owned()))?;
-        for (i, entry) in entries.iter().enumerate() {
-            let path = format!("ipAccessList[{i}].");
-            let entry = object(entry, &format!("ipAccessList[{i}]"))?;
-            let source = entry.get("source").and_then(Value::as_str).unwrap_or_default();
-            if !is_address_or_block(source) {
-                return fail(&format!("{path}source"), "must be an IP address or a CIDR block");
-            }
+}
+
+fn ip_access_entries(entries: &Value, path: &str) -> Checked {
+    let entries = entries.as_array().ok_or_else(|| Problem(format!("{path}: must be an array")))?;
+    for (i, entry) in entries.iter().enumerate() {
+        let entry = object(entry, &format!("{path}[{i}]"))?;
+        let source = entry.get("source").and_then(Value::as_str).unwrap_or_default();
+        if !is_address_or_block(source) {
+            return fail(&format!("{path}[{i}].source"), "must be an IP address or a CIDR block");
         }
     }
     Ok(())
 }
 
-/// An RFC 3339 date-time, checked with `time`'s own parser (the fake does not reuse the
-/// client's codecs).
-fn is_date_time(text: &str) -> bool {
-    time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).is_ok()
+/// `PATCH /services/{serviceId}` (`ServicePatchRequest`): a name of 1 to 50 characters; the
+/// list patches `{add, remove}`, IP entries an address or a block, tags (at most 50 each way)
+/// with a key of 1 to 128 and a value of up to 256 letters, digits, `.`, `_`, `-`; the release
+/// channel and an endpoint's protocol (only `mysql`) from the contract's values.
+pub(crate) fn update_service(body: &Value) -> Checked {
+    let members = object(body, "body")?;
+    match members.get("name") {
+        None => {}
+        Some(Value::String(name)) if (1..=50).contains(&name.chars().count()) => {}
+        Some(_) => return fail("name", "must be a string of 1 to 50 characters"),
+    }
+    if let Some(patch) = members.get("ipAccessList") {
+        list_patch(patch, "ipAccessList", ip_access_entries)?;
+    }
+    if let Some(patch) = members.get("privateEndpointIds") {
+        list_patch(patch, "privateEndpointIds", |ids, path| {
+            let ids = ids.as_array().ok_or_else(|| Problem(format!("{path}: must be an array")))?;
+            match ids.iter().position(|id| !id.is_string()) {
+                Some(i) => fail(&format!("{path}[{i}]"), "must be a string"),
+                None => Ok(()),
+            }
+        })?;
+    }
+    one_of(members, "", "releaseChannel", &["slow", "default", "fast"], false)?;
+    if let Some(endpoints) = members.get("endpoints") {
+        let endpoints = endpoints.as_array().ok_or_else(|| Problem("endpoints: must be an array".to_owned()))?;
+        for (i, endpoint) in endpoints.iter().enumerate() {
+            let path = format!("endpoints[{i}].");
+            let endpoint = object(endpoint, &format!("endpoints[{i}]"))?;
+            one_of(endpoint, &path, "protocol", &["mysql"], false)?;
+            if endpoint.get("enabled").is_some_and(|enabled| !enabled.is_boolean()) {
+                return fail(&format!("{path}enabled"), "must be a boolean");
+            }
+        }
+    }
+    if members.get("transparentDataEncryptionKeyId").is_some_and(|id| !id.is_string()) {
+        return fail("transparentDataEncryptionKeyId", "must be a string");
+    }
+    if let Some(patch) = members.get("tags") {
+        list_patch(patch, "tags", |tags, path| {
+            let tags = tags.as_array().ok_or_else(|| Problem(format!("{path}: must be an array")))?;
+            if tags.len() > 50 {
+                return fail(path, "must have at most 50 elements");
+            }
+            for (i, tag) in tags.iter().enumerate() {
+                let tag = object(tag, &format!("{path}[{i}]"))?;
+                match tag.get("key").and_then(Value::as_str) {
+                    Some(key) if key.len() <= 128 && is_tag_text(key) => {}
+                    _ => return fail(&format!("{path}[{i}].key"), "must be 1 to 128 letters, digits, '.', '_' or '-'"),
+                }
+                match tag.get("value") {
+                    None => {}
+                    Some(Value::String(value)) if value.len() <= 256 && is_tag_text(value) => {}
+                    Some(_) => {
+                        return fail(
+                            &format!("{path}[{i}].value"),
+                            "must be up to 256 letters, digits, '.', '_' or '-'",
+                        );
+                    }
+                }
+            }
+            Ok(())
+        })?;
+    }
+    if members.get("enableCoreDumps").is_some_and(|on| !on.is_boolean()) {
+        return fail("enableCoreDumps", "must be a boolean");
+    }
+    Ok(())
+}
+
+/// `ResourceTagsV1`'s pattern `^[a-zA-Z0-9._-]+$`.
+fn is_tag_text(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// An `{add, remove}` object, each list checked by `items`.
+fn list_patch(patch: &Value, path: &str, items: impl Fn(&Value, &str) -> Checked) -> Checked {
+    let patch = object(patch, path)?;
+    for name in ["add", "remove"] {
+        if let Some(list) = patch.get(name) {
+            items(list, &format!("{path}.{name}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// `PATCH /services/{serviceId}/state` (`ServiceStatePatchRequest`): one of the three commands.
+pub(crate) fn service_state(body: &Value) -> Checked {
+    let members = object(body, "body")?;
+    one_of(members, "", "command", &["start", "stop", "awake"], true)
 }
 
 fn is_address_or_block(text: &str) -> bool {

@@ -7,7 +7,7 @@ use http::{Request, Response};
 use pipe_api_proto::{Transport, TransportError};
 use pipe_api_types::{
     Alert, IpAccessEntry, Key, KeyId, KeyRole, KeyState, OrganizationId, Pipe, PipeId, PipeState,
-    ReversePrivateEndpoint, Service, ServiceId,
+    ReversePrivateEndpoint, Service, ServiceId, ServiceState,
 };
 use time::OffsetDateTime;
 
@@ -130,13 +130,18 @@ impl Fake {
     pub fn seed_service(&self, organization: OrganizationId, service: Service) {
         let mut state = self.lock();
         let services = &mut state.organizations.entry(organization).or_default().services;
-        let stored = services.entry(service.id).or_insert_with(|| StoredService {
-            service: service.clone(),
-            idle: false,
-            pipes: Vec::new(),
-            reverse_private_endpoints: Vec::new(),
-        });
-        stored.service = service;
+        let seeded = StoredService::new(service);
+        match services.entry(seeded.service.id) {
+            // Replacing keeps the service's pipes and endpoints.
+            std::collections::btree_map::Entry::Occupied(mut entry) => {
+                let stored = entry.get_mut();
+                stored.service = seeded.service;
+                stored.transition = None;
+            }
+            std::collections::btree_map::Entry::Vacant(entry) => {
+                entry.insert(seeded);
+            }
+        }
     }
 
     /// Adds a pipe to a seeded service.
@@ -172,13 +177,30 @@ impl Fake {
 
     // --- steering ------------------------------------------------------------------------
 
-    /// Makes a seeded service idle (`true`) or running: pipe and reverse-private-endpoint calls
-    /// on an idle service answer `424 FAILED_DEPENDENCY`, as the real ones do.
+    /// Makes a seeded service `idle` (`true`) or `running` at once: a shortcut for
+    /// [`Fake::set_service_state`]. Pipe and reverse-private-endpoint calls on an idle service
+    /// answer `424 FAILED_DEPENDENCY`, as the real ones do, until it is woken (`awake`).
     ///
     /// # Panics
     /// If the service was not seeded first.
     pub fn set_service_idle(&self, organization: OrganizationId, service: ServiceId, idle: bool) {
-        self.with_service(organization, service, |stored| stored.idle = idle);
+        let state = if idle { ServiceState::Idle } else { ServiceState::Running };
+        self.set_service_state(organization, service, state);
+    }
+
+    /// Puts a seeded service in `state` at once (ending any transition under way): pipe and
+    /// reverse-private-endpoint calls answer `424` unless it is `running`.
+    ///
+    /// # Panics
+    /// If the service was not seeded first.
+    pub fn set_service_state(&self, organization: OrganizationId, service: ServiceId, state: ServiceState) {
+        self.with_service(organization, service, |stored| stored.set_state(state));
+    }
+
+    /// How long a service stays `awaking`, `starting` or `stopping` on the fake's clock before
+    /// it is `running` or `stopped` (default 30 s).
+    pub fn set_service_transition_time(&self, takes: Duration) {
+        self.lock().service_transition_time = takes;
     }
 
     /// Moves a pipe to `state` (the real service does it on its own over time). Returns whether

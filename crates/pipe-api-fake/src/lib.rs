@@ -29,7 +29,8 @@
 //! # What it does like the real services
 //! * Credentials are checked: management keys by key id and secret (or by the SHA-256 hashes of
 //!   a key created with `hashData`), their `state`, `expireAt` (against the fake's clock) and
-//!   roles (`query_endpoints` alone gets 403); alerting by bearer token. Wrong or missing
+//!   roles (one table: `admin` does everything, `developer` only reads services and keys,
+//!   `query_endpoints` alone manages nothing; else 403); alerting by bearer token. Wrong or missing
 //!   credentials get the plain-text `401 Unauthorized`; a key used on another organization 403.
 //! * A created key gets an id, a key id and a secret, and those credentials work at once. A
 //!   created pipe is in state `Provisioning` and appears in list and get, without its credentials.
@@ -53,6 +54,7 @@ mod checks;
 mod demo;
 mod fake;
 mod faults;
+mod permissions;
 mod reply;
 mod routes;
 mod seen;

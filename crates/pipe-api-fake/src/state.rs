@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use pipe_api_types::{Alert, Key, KeyRole, OrganizationId, Pipe, ReversePrivateEndpoint, Service, ServiceId};
+use std::time::Duration;
+
+use pipe_api_types::{Alert, Key, OrganizationId, Pipe, ReversePrivateEndpoint, Service, ServiceId, ServiceState};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -39,9 +41,11 @@ pub(crate) struct StoredKey {
 
 #[derive(Clone)]
 pub(crate) struct StoredService {
+    /// The service; its `state` is where its lifecycle is (a service seeded without one runs).
     pub service: Service,
-    /// An idle or stopped service answers `424 FAILED_DEPENDENCY` to pipe calls.
-    pub idle: bool,
+    /// Where a passing state (`awaking`, `starting`, `stopping`) leads, and when, on the
+    /// fake's clock.
+    pub transition: Option<(ServiceState, OffsetDateTime)>,
     pub pipes: Vec<Pipe>,
     pub reverse_private_endpoints: Vec<ReversePrivateEndpoint>,
 }
@@ -54,6 +58,8 @@ pub(crate) struct Organization {
 
 pub(crate) struct State {
     pub now: OffsetDateTime,
+    /// How long a service takes to wake, start or stop (`Fake::set_service_transition_time`).
+    pub service_transition_time: std::time::Duration,
     /// How far the clock moves after each request (`Fake::advance_per_request`).
     pub advance_per_request: std::time::Duration,
     pub sequence: Sequence,
@@ -71,6 +77,7 @@ impl State {
             // A fixed start, so every run of a test sees the same timestamps.
             now: time::macros::datetime!(2026-01-01 00:00:00 UTC),
             advance_per_request: std::time::Duration::ZERO,
+            service_transition_time: DEFAULT_SERVICE_TRANSITION_TIME,
             sequence: Sequence::new(seed),
             organizations: BTreeMap::new(),
             alert_tokens: Vec::new(),
@@ -81,9 +88,13 @@ impl State {
         }
     }
 
-    /// The service, if the organization and the service exist.
+    /// The service, if the organization and the service exist, its lifecycle brought up to the
+    /// clock.
     pub fn service_mut(&mut self, organization: OrganizationId, service: ServiceId) -> Option<&mut StoredService> {
-        self.organizations.get_mut(&organization)?.services.get_mut(&service)
+        let now = self.now;
+        let stored = self.organizations.get_mut(&organization)?.services.get_mut(&service)?;
+        stored.settle(now);
+        Some(stored)
     }
 
     /// The key whose credentials these are, and its organization.
@@ -108,10 +119,43 @@ impl State {
     }
 }
 
-/// Whether a key may call the management interface at all: `query_endpoints` alone only opens
-/// query endpoints, so the real service answers 403 to it here.
-pub(crate) fn may_manage(key: &Key) -> bool {
-    key.roles.iter().flatten().any(|role| matches!(role, KeyRole::Admin | KeyRole::Developer))
+/// How long a service takes to wake, start or stop unless a test says otherwise: about what
+/// a small real service takes to wake.
+pub(crate) const DEFAULT_SERVICE_TRANSITION_TIME: std::time::Duration = std::time::Duration::from_secs(30);
+
+impl StoredService {
+    /// A service as seeded: running unless it says otherwise.
+    pub fn new(mut service: Service) -> StoredService {
+        service.state.get_or_insert(ServiceState::Running);
+        StoredService { service, transition: None, pipes: Vec::new(), reverse_private_endpoints: Vec::new() }
+    }
+
+    /// The service's state now.
+    pub fn state(&self) -> ServiceState {
+        self.service.state.clone().unwrap_or(ServiceState::Running)
+    }
+
+    /// Moves to `passing` now, and on to `settled` after `takes`.
+    pub fn begin(&mut self, passing: ServiceState, settled: ServiceState, now: OffsetDateTime, takes: Duration) {
+        self.service.state = Some(passing);
+        self.transition = Some((settled, now + takes));
+    }
+
+    /// Puts the service in `state` at once, ending any transition.
+    pub fn set_state(&mut self, state: ServiceState) {
+        self.service.state = Some(state);
+        self.transition = None;
+    }
+
+    /// Ends a transition whose time has come.
+    fn settle(&mut self, now: OffsetDateTime) {
+        if let Some((settled, at)) = &self.transition {
+            if now >= *at {
+                self.service.state = Some(settled.clone());
+                self.transition = None;
+            }
+        }
+    }
 }
 
 /// The base64 of a SHA-256, the form of every `hashData` field.

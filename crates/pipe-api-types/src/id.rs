@@ -24,6 +24,11 @@ uuid_id! {
 }
 
 uuid_id! {
+    /// The id of a role that can be assigned to a key (`assignedRoleIds`, newer servers).
+    pub struct RoleId;
+}
+
+uuid_id! {
     /// The id of a reverse private endpoint.
     pub struct ReversePrivateEndpointId;
 }

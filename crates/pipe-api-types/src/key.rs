@@ -7,7 +7,7 @@ use crate::codec::rfc3339;
 use crate::validate::{
     Checker, OpenEnum as _, Rule, Validate, ValidationErrors, is_base64_of_32_bytes, is_ip_address_or_cidr,
 };
-use crate::{KeyId, Secret};
+use crate::{KeyId, RoleId, Secret};
 
 open_enum! {
     /// A role a key carries.
@@ -140,22 +140,126 @@ impl Validate for CreateKeyRequest {
                 });
             }
             // The spec: a key's roles list contains at least 1 element (absent has none).
-            c.field("roles", |c| {
-                if self.roles.as_ref().is_none_or(Vec::is_empty) {
-                    c.fail(Rule::MinItems(1));
-                }
-                // A role this crate does not know is refused unless sent as `not_yet_known`.
-                for (i, role) in self.roles.iter().flatten().enumerate() {
-                    if !role.may_be_sent() {
-                        c.nested_index(i, |c| c.fail(Rule::KnownValue { known: KeyRole::known_texts() }));
-                    }
-                }
+            c.field("roles", |c| match &self.roles {
+                Some(roles) => check_roles(c, roles),
+                None => c.fail(Rule::MinItems(1)),
             });
             c.known("state", &self.state);
             if let Some(entries) = &self.ip_access_list {
                 c.field("ipAccessList", |c| c.each(entries, check_ip_access_entry));
             }
         })
+    }
+}
+
+/// When a key expires, as the update-key request sets it: at a time, or never (sent as `null`,
+/// which the contract's `ApiKeyPatchRequest.expireAt` documents as "never expires").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KeyExpiry {
+    /// The key expires at this time.
+    At(OffsetDateTime),
+    /// The key never expires (clears an expiry set before).
+    Never,
+}
+
+impl crate::IntoField<KeyExpiry> for KeyExpiry {
+    fn into_field(self) -> KeyExpiry {
+        self
+    }
+}
+
+impl crate::IntoField<KeyExpiry> for OffsetDateTime {
+    fn into_field(self) -> KeyExpiry {
+        KeyExpiry::At(self)
+    }
+}
+
+/// [`KeyExpiry`] on the wire: an RFC 3339 text, or `null` (`""` reads as never too).
+mod expiry {
+    use serde::{Deserialize as _, Deserializer, Serializer};
+    use serde_json::value::RawValue;
+
+    use super::KeyExpiry;
+    use crate::codec::{Read, json_string};
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<KeyExpiry>, D::Error> {
+        // Present but `null` or `""` is the explicit "never"; absent never reaches here. Text
+        // that is no date is kept, as every misfit is.
+        let raw = Box::<RawValue>::deserialize(d)?;
+        if raw.get() == "null" {
+            return Ok(Read::Value(KeyExpiry::Never));
+        }
+        Ok(match json_string(raw.get()).as_deref() {
+            Some("") => Read::Value(KeyExpiry::Never),
+            Some(text) => crate::parse_rfc3339(text).map_or(Read::Kept(raw), |at| Read::Value(KeyExpiry::At(at))),
+            None => Read::Kept(raw),
+        })
+    }
+
+    pub(crate) fn serialize<S: Serializer>(value: &KeyExpiry, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            KeyExpiry::At(at) => crate::codec::rfc3339::serialize(at, s),
+            KeyExpiry::Never => s.serialize_none(),
+        }
+    }
+}
+
+model! {
+    /// The body of the update-key request (`PATCH .../keys/{keyId}`, the contract's
+    /// `ApiKeyPatchRequest`): only what is set is changed.
+    pub struct UpdateKeyRequest {
+        /// The key's new name.
+        "name" name: Text,
+        /// The key's new roles: at least 1 when sent (older servers; newer ones take
+        /// `assignedRoleIds`).
+        "roles" roles: Vec<KeyRole>,
+        /// The ids of the roles to assign (newer servers).
+        "assignedRoleIds" assigned_role_ids: Vec<RoleId>,
+        /// When the key expires, or [`KeyExpiry::Never`].
+        "expireAt" expire_at: KeyExpiry as expiry,
+        /// Enable or disable the key.
+        "state" state: KeyState,
+        /// Where the key may be used from (a full replacement list; empty denies all).
+        "ipAccessList" ip_access_list: Vec<IpAccessEntry>,
+    }
+}
+
+impl UpdateKeyRequest {
+    /// A request that changes nothing yet: set what should change with the setters.
+    pub fn new() -> Self {
+        UpdateKeyRequest::default()
+    }
+}
+
+impl Validate for UpdateKeyRequest {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        Checker::run(|c| {
+            if let Some(name) = &self.name {
+                c.field("name", |c| c.text(name));
+            }
+            // The spec: a key's roles list contains at least 1 element; a PATCH that sends
+            // `roles` sets that list, so it too needs one. Absent leaves the roles as they are.
+            if let Some(roles) = &self.roles {
+                c.field("roles", |c| check_roles(c, roles));
+            }
+            c.known("state", &self.state);
+            if let Some(entries) = &self.ip_access_list {
+                c.field("ipAccessList", |c| c.each(entries, check_ip_access_entry));
+            }
+        })
+    }
+}
+
+/// A sent roles list: at least 1 (the spec), each known or sent as `not_yet_known`.
+fn check_roles(c: &mut Checker, roles: &[KeyRole]) {
+    if roles.is_empty() {
+        c.fail(Rule::MinItems(1));
+    }
+    for (i, role) in roles.iter().enumerate() {
+        if !role.may_be_sent() {
+            c.nested_index(i, |c| c.fail(Rule::KnownValue { known: KeyRole::known_texts() }));
+        }
     }
 }
 

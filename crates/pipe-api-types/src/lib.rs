@@ -64,9 +64,12 @@ pub use alert::{
     ChannelType, PaginationMeta, ThresholdType,
 };
 pub use codec::{format_zoneless, parse_rfc3339, parse_zoneless};
-pub use id::{AlertId, IdError, KeyId, OrganizationId, PipeId, ReversePrivateEndpointId, ServiceId};
+pub use id::{AlertId, IdError, KeyId, OrganizationId, PipeId, ReversePrivateEndpointId, RoleId, ServiceId};
 pub use into_field::IntoField;
-pub use key::{CreateKeyRequest, CreateKeyResponse, IpAccessEntry, Key, KeyHashData, KeyRole, KeyState};
+pub use key::{
+    CreateKeyRequest, CreateKeyResponse, IpAccessEntry, Key, KeyExpiry, KeyHashData, KeyRole, KeyState,
+    UpdateKeyRequest,
+};
 pub use pipe::{
     CreatePipeRequest, Destination, DestinationColumn, FieldMapping, Pipe, PipeSettings, PipeState, Scaling,
     TableDefinition, TableEngine,
@@ -81,7 +84,11 @@ pub use reverse_private_endpoint::{
     MskAuthentication, ReversePrivateEndpoint, ReversePrivateEndpointStatus, ReversePrivateEndpointType,
 };
 pub use secret::Secret;
-pub use service::{EndpointProtocol, Service, ServiceEndpoint, ServiceState};
+pub use service::{
+    EndpointProtocol, IpAccessListPatch, ListPatch, PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, Service,
+    ServiceCommand, ServiceEndpoint, ServiceEndpointChange, ServiceState, TagsPatch, UpdateServiceRequest,
+    UpdateServiceStateRequest,
+};
 pub use text::Text;
 pub use unknown::{UnknownFields, Unrecognized};
 pub use validate::{

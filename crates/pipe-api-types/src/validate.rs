@@ -55,6 +55,10 @@ pub enum Rule {
         /// The largest allowed value.
         max: i64,
     },
+    /// The list must have at most this many elements.
+    MaxItems(usize),
+    /// The text may hold only these characters (described in words).
+    OnlyCharacters(&'static str),
 }
 
 impl fmt::Display for Rule {
@@ -77,6 +81,8 @@ impl fmt::Display for Rule {
             }
             Rule::Range { min, max } => write!(f, "must be between {min} and {max}"),
             Rule::DecimalRange { min, max } => write!(f, "must be between {min} and {max}"),
+            Rule::MaxItems(max) => write!(f, "must have at most {max} elements"),
+            Rule::OnlyCharacters(allowed) => write!(f, "may contain only {allowed}"),
         }
     }
 }

@@ -55,7 +55,7 @@ fn against_fake() -> Outcome {
         .build()?;
 
     step("create key");
-    let mut request = CreateKeyRequest::new("quickstart", [KeyRole::Developer]);
+    let mut request = CreateKeyRequest::new("quickstart", [KeyRole::Admin]);
     request.ip_access_list = Some(vec![IpAccessEntry::new("203.0.113.0/24", "office")]);
     let created = admin.create_key(org, request)?;
     let key_id = created.key_id.clone().ok_or("the server returned no key id")?;

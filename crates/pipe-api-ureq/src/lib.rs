@@ -64,6 +64,11 @@ pub use pipe_api_types::{
     CreateKeyRequest, CreateKeyResponse, CreatePipeRequest, OrganizationId, Pipe, PipeId, ReversePrivateEndpoint,
     Secret, Service, ServiceId,
 };
+pub use pipe_api_types::{
+    EndpointProtocol, IpAccessEntry, IpAccessListPatch, Key, KeyExpiry, KeyId, KeyRole, KeyState, ListPatch,
+    PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, RoleId, ServiceCommand, ServiceEndpointChange, ServiceState,
+    TagsPatch, UpdateKeyRequest, UpdateServiceRequest, UpdateServiceStateRequest,
+};
 
 pub use pipe_api_proto as proto;
 pub use pipe_api_types as types;

@@ -1,8 +1,10 @@
-//! `/v1/organizations/{organizationId}/keys`: create.
+//! `/v1/organizations/{organizationId}/keys`: list, create, and get, update, delete one key
+//! (by its management id).
 
 use pipe_api_types::{CreateKeyRequest, CreateKeyResponse, IpAccessEntry, Key, KeyId, KeyState, OrganizationId};
 
 use http::Method;
+use serde_json::Value;
 
 use super::{Call, Routed};
 use crate::reply::{self, Answer, Refusal};
@@ -14,9 +16,77 @@ const MAX_KEYS_PER_ORGANIZATION: usize = 100;
 /// `.../keys` and below.
 pub(super) fn route(call: &mut Call<'_>, method: &Method, rest: &[&str]) -> Routed {
     Some(match (method, rest) {
+        (&Method::GET, []) => list(call),
         (&Method::POST, []) => create(call),
+        (method, [key]) => {
+            let key = match super::parse_id::<KeyId>(key, "key") {
+                Ok(key) => key,
+                Err(refusal) => return Some(Err(refusal)),
+            };
+            match *method {
+                Method::GET => get(call, key),
+                Method::PATCH => update(call, key),
+                Method::DELETE => delete(call, key),
+                _ => return None,
+            }
+        }
         _ => return None,
     })
+}
+
+fn list(call: &mut Call<'_>) -> Result<Answer, Refusal> {
+    let keys: Vec<&Key> = call.state.organizations[&call.organization].keys.iter().map(|k| &k.key).collect();
+    Ok(reply::management_ok(call.request_id, &keys))
+}
+
+/// The stored key with management id `key`, or the service's 404.
+fn find(state: &mut State, organization: OrganizationId, key: KeyId) -> Result<&mut StoredKey, Refusal> {
+    let keys = &mut state.organizations.get_mut(&organization).ok_or_else(|| Refusal::not_found(organization))?.keys;
+    keys.iter_mut().find(|stored| stored.key.id == key).ok_or_else(|| Refusal::not_found(key))
+}
+
+fn get(call: &mut Call<'_>, key: KeyId) -> Result<Answer, Refusal> {
+    let request_id = call.request_id;
+    let stored = find(call.state, call.organization, key)?;
+    Ok(reply::management_ok(request_id, &stored.key))
+}
+
+/// Applies what the body sets to the key, by the wire names written here: the stored key is
+/// turned into JSON, changed, and read back, so a wrong wire name in a client model cannot pass.
+fn update(call: &mut Call<'_>, key: KeyId) -> Result<Answer, Refusal> {
+    let body: Value = call.body(crate::checks::update_key)?;
+    let request_id = call.request_id;
+    let stored = find(call.state, call.organization, key)?;
+    let mut json = serde_json::to_value(&stored.key).expect("a stored key serializes");
+    for name in ["name", "state", "roles", "ipAccessList"] {
+        if let Some(value) = body.get(name) {
+            json[name] = value.clone();
+        }
+    }
+    match body.get("expireAt") {
+        // `null` or `""`: the key never expires.
+        Some(Value::Null) => json["expireAt"] = Value::Null,
+        Some(Value::String(text)) if text.is_empty() => json["expireAt"] = Value::Null,
+        Some(at) => json["expireAt"] = at.clone(),
+        None => {}
+    }
+    if let Some(Value::Array(ids)) = body.get("assignedRoleIds") {
+        // Newer servers answer the assigned roles; the fake knows no role names.
+        let roles: Vec<Value> = ids.iter().map(|id| serde_json::json!({ "roleId": id })).collect();
+        json["assignedRoles"] = Value::Array(roles);
+    }
+    stored.key = serde_json::from_value(json).expect("a changed key reads back");
+    Ok(reply::management_ok(request_id, &stored.key))
+}
+
+/// Deletes a key; the key making the call cannot delete itself (400, as the service answers).
+fn delete(call: &mut Call<'_>, key: KeyId) -> Result<Answer, Refusal> {
+    find(call.state, call.organization, key)?;
+    if key == call.caller {
+        return Err(Refusal::bad_request("an API key cannot delete itself"));
+    }
+    call.state.organizations.get_mut(&call.organization).expect("found above").keys.retain(|k| k.key.id != key);
+    Ok(reply::management_ok_empty(call.request_id))
 }
 
 fn create(call: &mut Call<'_>) -> Result<Answer, Refusal> {

@@ -10,11 +10,12 @@ mod services;
 use base64::Engine as _;
 use http::{Request, header};
 use pipe_api_proto::percent_decode;
-use pipe_api_types::{KeyState, OrganizationId, ServiceId};
+use pipe_api_types::{KeyId, KeyState, OrganizationId, ServiceId, ServiceState};
 use serde::de::DeserializeOwned;
 
+use crate::permissions;
 use crate::reply::{self, Answer, Refusal};
-use crate::state::{State, StoredService, may_manage};
+use crate::state::{State, StoredService};
 
 pub(crate) use keys::insert_key;
 
@@ -39,6 +40,8 @@ pub(crate) fn route(state: &mut State, request: &Request<Vec<u8>>) -> Answer {
 pub(crate) struct Call<'a> {
     pub state: &'a mut State,
     pub organization: OrganizationId,
+    /// The management id of the key making the call (a key cannot delete itself).
+    pub caller: KeyId,
     pub request_id: &'a str,
     pub body: &'a [u8],
 }
@@ -59,12 +62,13 @@ impl Call<'_> {
         })
     }
 
-    /// The service, if it exists and is running; pipe calls on an idle service fail as they
-    /// really do.
+    /// The service, if it exists and is running; pipe calls on a service in any other state
+    /// (idle, stopped, awaking, ...) fail as they really do.
     pub fn running_service(&mut self, service: ServiceId) -> Result<&mut StoredService, Refusal> {
         let stored = self.state.service_mut(self.organization, service).ok_or_else(|| Refusal::not_found(service))?;
-        if stored.idle {
-            return Err(Refusal::failed_dependency("Service is not running. Current state: idle"));
+        let state = stored.state();
+        if state != ServiceState::Running {
+            return Err(Refusal::failed_dependency(format!("Service is not running. Current state: {state}")));
         }
         Ok(stored)
     }
@@ -79,9 +83,7 @@ fn management(state: &mut State, request: &Request<Vec<u8>>, rest: &str, request
     if !usable {
         return Err(Refusal::Unauthorized);
     }
-    if !may_manage(key) {
-        return Err(Refusal::forbidden("the key's roles do not allow this call"));
-    }
+    let (caller, roles) = (key.id, key.roles.clone().unwrap_or_default());
 
     let segments: Vec<String> = rest.split('/').map(|s| percent_decode(s).unwrap_or_else(|| s.to_owned())).collect();
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
@@ -97,7 +99,12 @@ fn management(state: &mut State, request: &Request<Vec<u8>>, rest: &str, request
     }
 
     let method = request.method();
-    let mut call = Call { state, organization, request_id, body: request.body() };
+    if let Some((resource, access)) = permissions::operation(method, tail) {
+        if !permissions::may(&roles, resource, access) {
+            return Err(Refusal::forbidden("the key's roles do not allow this call"));
+        }
+    }
+    let mut call = Call { state, organization, caller, request_id, body: request.body() };
     let answer = match tail {
         ["keys", rest @ ..] => keys::route(&mut call, method, rest),
         ["services", service, rest @ ..] => {

@@ -1,21 +1,114 @@
-//! `GET /v1/organizations/{organizationId}/services/{serviceId}`.
+//! `/v1/organizations/{organizationId}/services/{serviceId}`: get, update, delete, and the
+//! lifecycle commands of `.../state`, driven by the fake's clock.
 
 use http::Method;
-use pipe_api_types::ServiceId;
+use pipe_api_types::{ServiceId, ServiceState};
+use serde_json::{Value, json};
 
 use super::{Call, Routed};
 use crate::reply::{self, Answer, Refusal};
+use crate::state::StoredService;
 
 /// `.../services/{serviceId}` and what is below it but pipes and endpoints.
 pub(super) fn route(call: &mut Call<'_>, method: &Method, service: ServiceId, rest: &[&str]) -> Routed {
     Some(match (method, rest) {
         (&Method::GET, []) => get(call, service),
+        (&Method::PATCH, []) => update(call, service),
+        (&Method::DELETE, []) => delete(call, service),
+        (&Method::PATCH, ["state"]) => change_state(call, service),
         _ => return None,
     })
 }
 
+fn found<'c>(call: &'c mut Call<'_>, service: ServiceId) -> Result<&'c mut StoredService, Refusal> {
+    call.state.service_mut(call.organization, service).ok_or_else(|| Refusal::not_found(service))
+}
+
 fn get(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
-    // Reading the service itself works when it is idle; only pipe calls need it running.
-    let stored = call.state.service_mut(call.organization, service).ok_or_else(|| Refusal::not_found(service))?;
-    Ok(reply::management_ok(call.request_id, &stored.service))
+    // Reading the service itself works in any state; only pipe calls need it running.
+    let request_id = call.request_id;
+    let stored = found(call, service)?;
+    Ok(reply::management_ok(request_id, &stored.service))
+}
+
+/// What identifies an element of a list patch.
+type Identity = fn(&Value) -> Value;
+
+/// Applies a `ServicePatchRequest` by the wire names written here, on the service as JSON.
+fn update(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
+    let body: Value = call.body(crate::checks::update_service)?;
+    let request_id = call.request_id;
+    let stored = found(call, service)?;
+    let mut json = serde_json::to_value(&stored.service).expect("a stored service serializes");
+    for name in ["name", "releaseChannel", "transparentDataEncryptionKeyId", "enableCoreDumps"] {
+        if let Some(value) = body.get(name) {
+            json[name] = value.clone();
+        }
+    }
+    // Each list patch removes first, then adds (the contract); an IP entry is matched by
+    // source, a tag by key, a private endpoint by id.
+    let patches: [(&str, Identity); 3] = [
+        ("ipAccessList", |entry| entry["source"].clone()),
+        ("tags", |tag| tag["key"].clone()),
+        ("privateEndpointIds", Value::clone),
+    ];
+    for (name, identity) in patches {
+        let Some(patch) = body.get(name) else { continue };
+        let mut list = json[name].as_array().cloned().unwrap_or_default();
+        for removed in patch["remove"].as_array().into_iter().flatten() {
+            list.retain(|item| identity(item) != identity(removed));
+        }
+        for added in patch["add"].as_array().into_iter().flatten() {
+            list.retain(|item| identity(item) != identity(added));
+            list.push(added.clone());
+        }
+        json[name] = Value::Array(list);
+    }
+    for change in body["endpoints"].as_array().into_iter().flatten() {
+        // Only the MySQL endpoint can be turned on or off; it shares the HTTPS endpoint's host.
+        let mut endpoints = json["endpoints"].as_array().cloned().unwrap_or_default();
+        endpoints.retain(|endpoint| endpoint["protocol"] != "mysql");
+        if change["enabled"] == true {
+            let host = endpoints.iter().find_map(|endpoint| endpoint["host"].as_str()).unwrap_or_default().to_owned();
+            endpoints.push(json!({ "protocol": "mysql", "host": host, "port": 3306, "username": null }));
+        }
+        json["endpoints"] = Value::Array(endpoints);
+    }
+    stored.service = serde_json::from_value(json).expect("a changed service reads back");
+    Ok(reply::management_ok(request_id, &stored.service))
+}
+
+fn delete(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
+    found(call, service)?;
+    let organization = call.state.organizations.get_mut(&call.organization).expect("found above");
+    organization.services.remove(&service);
+    Ok(reply::management_ok_empty(call.request_id))
+}
+
+/// `start`, `stop`, `awake`: the service passes through `starting`, `stopping` or `awaking`
+/// for the fake's transition time, then settles in `running` or `stopped`. A command that
+/// asks for what is already so changes nothing; one against a transition under way is a 409;
+/// a stopped service is started, not woken.
+fn change_state(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
+    use ServiceState::{Awaking, Idle, Running, Starting, Stopped, Stopping};
+
+    let body: Value = call.body(crate::checks::service_state)?;
+    let (now, takes, request_id) = (call.state.now, call.state.service_transition_time, call.request_id);
+    let stored = found(call, service)?;
+    let command = body["command"].as_str().unwrap_or_default();
+    let state = stored.state();
+    let refused =
+        |why: &str| Err(Refusal::bad_request(format!("cannot {command} the service: {why}. Current state: {state}")));
+    match (command, &state) {
+        ("start", Running | Starting) | ("awake", Running | Awaking) | ("stop", Stopped | Stopping) => {}
+        (_, Starting | Stopping | Awaking) => {
+            return Err(Refusal::conflict(format!("a state transition is in progress. Current state: {state}")));
+        }
+        ("start", Stopped | Idle) => stored.begin(Starting, Running, now, takes),
+        ("awake", Idle) => stored.begin(Awaking, Running, now, takes),
+        ("awake", Stopped) => return refused("a stopped service is started, not woken"),
+        ("stop", Running | Idle) => stored.begin(Stopping, Stopped, now, takes),
+        _ => return refused("not from this state"),
+    }
+    Ok(reply::management_ok(request_id, &stored.service))
 }

@@ -8,11 +8,11 @@ mod reverse_private_endpoints;
 mod services;
 
 pub use alerts::{AlertPage, ListAlerts};
-pub use keys::CreateKey;
+pub use keys::{CreateKey, DeleteKey, GetKey, ListKeys, UpdateKey};
 pub use pipes::{CreatePipe, GetPipe, ListPipes};
 pub use raw::Raw;
 pub use reverse_private_endpoints::ListReversePrivateEndpoints;
-pub use services::GetService;
+pub use services::{DeleteService, GetService, UpdateService, UpdateServiceState};
 
 use pipe_api_types::{OrganizationId, ServiceId};
 

@@ -1,0 +1,172 @@
+//! Services: update, delete, state. A snapshot of each request, each success fixture parsed
+//! field by field, the error answers these operations get, and validation before building.
+
+mod common;
+
+use common::*;
+use http::StatusCode;
+use pipe_api_proto::{
+    BuildErrorKind, DeleteService, EndpointExt, Error, UpdateService, UpdateServiceState, render_request,
+};
+use pipe_api_types::{
+    EndpointProtocol, IpAccessEntry, IpAccessListPatch, PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, Rule,
+    ServiceCommand, ServiceEndpointChange, ServiceState, TagsPatch, UpdateServiceRequest, UpdateServiceStateRequest,
+};
+
+fn fixture(name: &str) -> &'static [u8] {
+    match name {
+        "update_service_ok" => include_bytes!("fixtures/services/update_service_ok.json"),
+        "update_service_state_ok" => include_bytes!("fixtures/services/update_service_state_ok.json"),
+        "delete_service_ok" => include_bytes!("fixtures/services/delete_service_ok.json"),
+        "error_state_409" => include_bytes!("fixtures/services/error_state_409.json"),
+        "error_update_service_400" => include_bytes!("fixtures/services/error_update_service_400.json"),
+        "error_delete_service_404" => include_bytes!("fixtures/services/error_delete_service_404.json"),
+        other => panic!("no fixture {other}"),
+    }
+}
+
+fn full_update() -> UpdateServiceRequest {
+    UpdateServiceRequest::new()
+        .name("analytics-renamed")
+        .ip_access_list(
+            IpAccessListPatch::new()
+                .remove([IpAccessEntry::new("0.0.0.0/0", "anywhere")])
+                .add([IpAccessEntry::new("203.0.113.7", "office")]),
+        )
+        .private_endpoint_ids(PrivateEndpointIdsPatch::new().add(["vpce-0a1b2c3d4e5f"]))
+        .release_channel(ReleaseChannel::Fast)
+        .endpoints([ServiceEndpointChange::new(EndpointProtocol::Mysql, true)])
+        .transparent_data_encryption_key_id("tde-key-2")
+        .tags(TagsPatch::new().add([ResourceTag::new("env", "prod")]).remove([ResourceTag::new("env", "staging")]))
+        .enable_core_dumps(false)
+}
+
+#[test]
+fn snapshot_update_service() {
+    let request = UpdateService::new(org(), service(), full_update()).build_request(&management()).unwrap();
+    insta::assert_snapshot!("update_service_full", render_request(&request));
+}
+
+#[test]
+fn snapshot_service_state_each_command() {
+    for (name, command) in [
+        ("update_service_state_start", ServiceCommand::Start),
+        ("update_service_state_stop", ServiceCommand::Stop),
+        ("update_service_state_awake", ServiceCommand::Awake),
+    ] {
+        let endpoint = UpdateServiceState::new(org(), service(), UpdateServiceStateRequest::new(command));
+        insta::assert_snapshot!(name, render_request(&endpoint.build_request(&management()).unwrap()));
+    }
+}
+
+#[test]
+fn snapshot_delete_service() {
+    let request = DeleteService::new(org(), service()).build_request(&management()).unwrap();
+    insta::assert_snapshot!("delete_service", render_request(&request));
+}
+
+#[test]
+fn update_service_success() {
+    let endpoint = UpdateService::new(org(), service(), full_update());
+    let reply = endpoint.parse_response(response(200, fixture("update_service_ok"))).unwrap();
+    assert_eq!(reply.request_id.as_deref(), Some("4d3c2b1a-0f9e-4d8c-8b7a-5f4e3d2c1b01"));
+    let service = reply.value;
+    assert_eq!(service.id.to_string(), SERVICE);
+    assert_eq!(service.name.as_deref(), Some("analytics-renamed"));
+    assert_eq!(service.state, Some(ServiceState::Running));
+    assert_eq!(service.provider.as_deref(), Some("aws"));
+    assert_eq!(service.region.as_deref(), Some("eu-west-1"));
+    let endpoints = service.endpoints.unwrap();
+    assert_eq!(endpoints.len(), 2);
+    assert_eq!(endpoints[1].protocol, Some(EndpointProtocol::Mysql));
+    assert_eq!(endpoints[1].port, Some(3306));
+    assert_eq!(endpoints[1].username.as_deref(), Some("mysql4abc123"));
+    assert_eq!(service.ip_access_list, Some(vec![IpAccessEntry::new("203.0.113.7", "office")]));
+    assert_eq!(service.private_endpoint_ids, Some(vec!["vpce-0a1b2c3d4e5f".into()]));
+    assert_eq!(service.release_channel.as_deref(), Some("fast"));
+    let tags = service.tags.unwrap();
+    assert_eq!(tags[0], ResourceTag::new("env", "prod"));
+    assert_eq!(tags[1].key.as_deref(), Some("owner"));
+    assert_eq!(tags[1].value, None, "a tag's value is optional");
+    assert_eq!(service.enable_core_dumps, Some(false));
+    assert_eq!(service.transparent_data_encryption_key_id.as_deref(), Some("tde-key-2"));
+    assert!(service.unknown.is_empty(), "{:?}", service.unknown);
+}
+
+#[test]
+fn update_service_state_success() {
+    let endpoint = UpdateServiceState::new(org(), service(), UpdateServiceStateRequest::new(ServiceCommand::Awake));
+    let reply = endpoint.parse_response(response(200, fixture("update_service_state_ok"))).unwrap();
+    assert_eq!(reply.request_id.as_deref(), Some("4d3c2b1a-0f9e-4d8c-8b7a-5f4e3d2c1b02"));
+    let service = reply.value;
+    assert_eq!(service.id.to_string(), SERVICE);
+    assert_eq!(service.name.as_deref(), Some("analytics-prod"));
+    assert_eq!(service.state, Some(ServiceState::Awaking));
+    assert_eq!(service.idle_scaling, Some(true));
+    assert_eq!(service.idle_timeout_minutes, Some(15.0));
+}
+
+#[test]
+fn delete_service_success_has_no_result() {
+    let reply =
+        DeleteService::new(org(), service()).parse_response(response(200, fixture("delete_service_ok"))).unwrap();
+    assert_eq!(reply.value, ());
+    assert_eq!(reply.request_id.as_deref(), Some("4d3c2b1a-0f9e-4d8c-8b7a-5f4e3d2c1b03"));
+}
+
+fn api_error<E: EndpointExt>(endpoint: &E, status: u16, body: &[u8]) -> Box<pipe_api_proto::ApiError>
+where
+    E::Output: std::fmt::Debug,
+{
+    match endpoint.parse_response(response(status, body)) {
+        Err(Error::Api(error)) => error,
+        other => panic!("expected an API error, got {other:?}"),
+    }
+}
+
+#[test]
+fn service_errors() {
+    let stop = UpdateServiceState::new(org(), service(), UpdateServiceStateRequest::new(ServiceCommand::Start));
+    let error = api_error(&stop, 409, fixture("error_state_409"));
+    assert_eq!(error.status(), StatusCode::CONFLICT);
+    assert_eq!(error.code(), Some("CONFLICT"));
+    assert_eq!(error.message(), Some("a state transition is in progress. Current state: stopping"));
+    assert_eq!(error.operation(), "update_service_state");
+    assert_eq!(error.request_id(), Some("4d3c2b1a-0f9e-4d8c-8b7a-5f4e3d2c1b04"));
+
+    let error =
+        api_error(&UpdateService::new(org(), service(), full_update()), 400, fixture("error_update_service_400"));
+    assert_eq!(error.code(), Some("BAD_REQUEST"));
+    assert_eq!(error.message(), Some("name: must be a string of 1 to 50 characters"));
+    assert_eq!(error.operation(), "update_service");
+
+    let error = api_error(&DeleteService::new(org(), service()), 404, fixture("error_delete_service_404"));
+    assert_eq!(error.status(), StatusCode::NOT_FOUND);
+    assert_eq!(error.message(), Some(SERVICE));
+    assert_eq!(error.operation(), "delete_service");
+}
+
+#[test]
+fn invalid_requests_are_refused_before_anything_is_built() {
+    let request = UpdateServiceRequest::new()
+        .name("x".repeat(51))
+        .release_channel("beta")
+        .endpoints([ServiceEndpointChange::new(EndpointProtocol::Https, true)])
+        .tags(TagsPatch::new().add([ResourceTag::new("bad key", "v")]));
+    let error = UpdateService::new(org(), service(), request).build_request(&management()).unwrap_err();
+    let BuildErrorKind::Invalid(errors) = error.kind() else { panic!("{error:?}") };
+    assert!(errors.contains("name", &Rule::MaxChars(50)), "{errors}");
+    assert!(errors.contains("releaseChannel", &Rule::KnownValue { known: vec!["slow", "default", "fast"] }));
+    assert!(errors.contains("endpoints[0].protocol", &Rule::KnownValue { known: vec!["mysql"] }), "{errors}");
+    assert!(errors.contains("tags.add[0].key", &Rule::OnlyCharacters("letters, digits, `.`, `_` and `-`")));
+    assert_eq!(errors.violations().len(), 4, "{errors}");
+
+    let typo = UpdateServiceStateRequest::new(ServiceCommand::from("wake"));
+    let error = UpdateServiceState::new(org(), service(), typo).build_request(&management()).unwrap_err();
+    let BuildErrorKind::Invalid(errors) = error.kind() else { panic!("{error:?}") };
+    assert!(errors.contains("command", &Rule::KnownValue { known: vec!["start", "stop", "awake"] }));
+    // A newer command, sent on purpose, is built.
+    let newer = UpdateServiceStateRequest::new(ServiceCommand::not_yet_known("hibernate"));
+    let built = UpdateServiceState::new(org(), service(), newer).build_request(&management()).unwrap();
+    assert_eq!(built.body(), br#"{"command":"hibernate"}"#);
+}

@@ -1,0 +1,167 @@
+//! Services end to end, between the ureq client and the fake served on 127.0.0.1: an update
+//! shows in the next get; stop, start and awake walk the states on the fake's clock; delete;
+//! and a wait on a pipe of an idle service wakes it through the state endpoint when asked to
+//! (issue 19's idle recovery), or fails with the 424 when not.
+
+use std::time::Duration;
+
+use http::Method;
+use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
+use pipe_api_tests::fast_retries;
+use pipe_api_ureq::{
+    Client, EndpointProtocol, Error, IdleRecovery, IpAccessEntry, IpAccessListPatch, PipeId, ReleaseChannel,
+    ResourceTag, ServiceCommand, ServiceEndpointChange, ServiceState, TagsPatch, UpdateServiceRequest, WaitError,
+    WaitPolicy, pipe_settled,
+};
+
+/// The demo's running pipe.
+const RUNNING_PIPE: &str = "2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19001";
+
+fn admin(server: &pipe_api_fake::FakeServer) -> Client {
+    Client::builder()
+        .management(&server.base_url(), DEMO_KEY_ID, DEMO_KEY_SECRET)
+        .retry_policy(fast_retries())
+        .build()
+        .unwrap()
+}
+
+fn status(error: &Error) -> Option<(u16, Option<String>)> {
+    match error {
+        Error::Api(api) => Some((api.status().as_u16(), api.message().map(str::to_owned))),
+        _ => None,
+    }
+}
+
+#[test]
+fn an_update_shows_in_the_next_get() {
+    let server = Fake::demo().serve().unwrap();
+    let client = admin(&server);
+    let request = UpdateServiceRequest::new()
+        .name("demo-renamed")
+        .release_channel(ReleaseChannel::Slow)
+        .enable_core_dumps(true)
+        .transparent_data_encryption_key_id("tde-2")
+        .ip_access_list(
+            IpAccessListPatch::new()
+                .remove([IpAccessEntry::new("0.0.0.0/0", "anywhere")])
+                .add([IpAccessEntry::new("203.0.113.0/24", "office")]),
+        )
+        .tags(TagsPatch::new().add([ResourceTag::new("env", "prod"), ResourceTag::new("team", "data")]))
+        .endpoints([ServiceEndpointChange::new(EndpointProtocol::Mysql, false)]);
+    let updated = client.update_service(ORG, SERVICE, request).unwrap();
+    let read = client.get_service(ORG, SERVICE).unwrap();
+    assert_eq!(read, updated);
+    assert_eq!(read.name.as_deref(), Some("demo-renamed"));
+    assert_eq!(read.release_channel.as_deref(), Some("slow"));
+    assert_eq!(read.enable_core_dumps, Some(true));
+    assert_eq!(read.transparent_data_encryption_key_id.as_deref(), Some("tde-2"));
+    assert_eq!(read.ip_access_list, Some(vec![IpAccessEntry::new("203.0.113.0/24", "office")]));
+    assert_eq!(read.tags, Some(vec![ResourceTag::new("env", "prod"), ResourceTag::new("team", "data")]));
+    let protocols: Vec<_> = read.endpoints.unwrap().into_iter().filter_map(|e| e.protocol).collect();
+    assert_eq!(protocols, [EndpointProtocol::Https, EndpointProtocol::NativeSecure], "mysql turned off");
+    assert_eq!(read.engine_version.as_deref(), Some("25.8"), "what was not sent stays");
+    assert_eq!(read.state, Some(ServiceState::Running));
+}
+
+#[test]
+fn stop_start_and_awake_walk_the_states() {
+    let fake = Fake::demo();
+    let server = fake.serve().unwrap();
+    let client = admin(&server);
+    let state = || client.get_service(ORG, SERVICE).unwrap().state.unwrap();
+
+    assert_eq!(
+        client.update_service_state(ORG, SERVICE, ServiceCommand::Stop).unwrap().state,
+        Some(ServiceState::Stopping)
+    );
+    assert_eq!(state(), ServiceState::Stopping);
+    fake.advance(Duration::from_secs(30));
+    assert_eq!(state(), ServiceState::Stopped);
+    let error = client.list_pipes(ORG, SERVICE).unwrap_err();
+    assert_eq!(status(&error), Some((424, Some("Service is not running. Current state: stopped".to_owned()))));
+
+    assert_eq!(
+        client.update_service_state(ORG, SERVICE, ServiceCommand::Start).unwrap().state,
+        Some(ServiceState::Starting)
+    );
+    let error = client.update_service_state(ORG, SERVICE, ServiceCommand::Stop).unwrap_err();
+    assert_eq!(status(&error).map(|s| s.0), Some(409), "a transition is in progress: {error}");
+    fake.advance(Duration::from_secs(30));
+    assert_eq!(state(), ServiceState::Running);
+    assert_eq!(client.list_pipes(ORG, SERVICE).unwrap().len(), 2);
+
+    fake.set_service_idle(ORG, SERVICE, true);
+    assert_eq!(
+        client.update_service_state(ORG, SERVICE, ServiceCommand::Awake).unwrap().state,
+        Some(ServiceState::Awaking)
+    );
+    fake.advance(Duration::from_secs(30));
+    assert_eq!(state(), ServiceState::Running);
+}
+
+#[test]
+fn delete_removes_the_service() {
+    let server = Fake::demo().serve().unwrap();
+    let client = admin(&server);
+    client.delete_service(ORG, SERVICE).unwrap();
+    let error = client.get_service(ORG, SERVICE).unwrap_err();
+    assert_eq!(status(&error), Some((404, Some(SERVICE.to_string()))));
+    assert_eq!(status(&client.delete_service(ORG, SERVICE).unwrap_err()).map(|s| s.0), Some(404));
+}
+
+/// Short real pauses: the fake's clock, not the wall, drives the service's lifecycle.
+fn quick_wait() -> WaitPolicy {
+    let mut policy = WaitPolicy::default();
+    policy.initial_delay = Duration::from_millis(5);
+    policy.max_delay = Duration::from_millis(20);
+    policy.deadline = Duration::from_secs(20);
+    policy
+}
+
+#[test]
+fn a_wait_with_idle_recovery_wakes_the_service_and_resumes() {
+    let fake = Fake::demo();
+    fake.set_service_idle(ORG, SERVICE, true);
+    fake.set_service_transition_time(Duration::from_secs(30));
+    // Each request moves the fake's clock 10 s, so the service wakes after a few polls.
+    fake.advance_per_request(Duration::from_secs(10));
+    let server = fake.serve().unwrap();
+    let client = admin(&server);
+
+    let mut recovery = IdleRecovery::new(ORG, SERVICE);
+    recovery.interval = Duration::from_millis(5);
+    let mut policy = quick_wait();
+    policy.idle_recovery = Some(recovery);
+    let pipe: PipeId = RUNNING_PIPE.parse().unwrap();
+    let running = client.wait_for_pipe(ORG, SERVICE, pipe, pipe_settled, policy).unwrap();
+    assert_eq!(running.id, pipe);
+
+    let seen = fake.requests();
+    let calls: Vec<(Method, String)> = seen.iter().map(|r| (r.method.clone(), r.path.clone())).collect();
+    let service_path = format!("/v1/organizations/{ORG}/services/{SERVICE}");
+    let pipe_path = format!("{service_path}/pipes/{pipe}");
+    // The pipe answered 424 (idle); the wait sent awake, read the service until it ran
+    // (awaking at +10 s and +20 s, running at +30 s), and polled the pipe again.
+    assert_eq!(calls.first(), Some(&(Method::GET, pipe_path.clone())));
+    assert_eq!(calls[1], (Method::PATCH, format!("{service_path}/state")));
+    assert_eq!(seen[1].body, br#"{"command":"awake"}"#);
+    let reads = calls.iter().filter(|call| **call == (Method::GET, service_path.clone())).count();
+    assert_eq!(reads, 3, "{calls:?}");
+    assert_eq!(calls.last(), Some(&(Method::GET, pipe_path)));
+    assert_eq!(calls.len(), 6, "{calls:?}");
+    assert_eq!(client.get_service(ORG, SERVICE).unwrap().state, Some(ServiceState::Running));
+}
+
+#[test]
+fn a_wait_without_idle_recovery_fails_with_the_424() {
+    let fake = Fake::demo();
+    fake.set_service_idle(ORG, SERVICE, true);
+    let server = fake.serve().unwrap();
+    let client = admin(&server);
+    let pipe: PipeId = RUNNING_PIPE.parse().unwrap();
+    let error = client.wait_for_pipe(ORG, SERVICE, pipe, pipe_settled, quick_wait()).unwrap_err();
+    let WaitError::Call { error, last: None } = error else { panic!("{error:?}") };
+    assert_eq!(status(&error), Some((424, Some("Service is not running. Current state: idle".to_owned()))));
+    assert_eq!(fake.request_count(), 1, "nothing woke the service");
+    assert_eq!(client.get_service(ORG, SERVICE).unwrap().state, Some(ServiceState::Idle));
+}
