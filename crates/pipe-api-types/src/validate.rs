@@ -55,6 +55,12 @@ pub enum Rule {
         /// The largest allowed value.
         max: i64,
     },
+    /// The number must be at least this.
+    Min(i64),
+    /// The list must not hold the same element twice.
+    UniqueItems,
+    /// The field must be absent because of another field's value (named in the text).
+    NotAllowedBecause(&'static str),
 }
 
 impl fmt::Display for Rule {
@@ -77,6 +83,9 @@ impl fmt::Display for Rule {
             }
             Rule::Range { min, max } => write!(f, "must be between {min} and {max}"),
             Rule::DecimalRange { min, max } => write!(f, "must be between {min} and {max}"),
+            Rule::Min(min) => write!(f, "must be at least {min}"),
+            Rule::UniqueItems => f.write_str("must not repeat an element"),
+            Rule::NotAllowedBecause(why) => write!(f, "must be absent {why}"),
         }
     }
 }

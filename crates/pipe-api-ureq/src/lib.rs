@@ -59,8 +59,8 @@ pub use pipe_api_proto::{
     ListAlerts, Management, Raw, Reply, TransportFailure,
 };
 pub use pipe_api_types::{
-    CreateKeyRequest, CreateKeyResponse, CreatePipeRequest, OrganizationId, Pipe, PipeId, ReversePrivateEndpoint,
-    Secret, Service, ServiceId,
+    CreateKeyRequest, CreateKeyResponse, CreatePipeRequest, OrganizationId, Pipe, PipeCommand, PipeId,
+    ReversePrivateEndpoint, Secret, Service, ServiceId, UpdatePipeRequest,
 };
 
 pub use pipe_api_proto as proto;
