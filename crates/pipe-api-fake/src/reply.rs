@@ -47,6 +47,11 @@ pub(crate) fn management_ok(request_id: &str, result: &impl Serialize) -> Answer
     json(200, &Envelope { status: 200, request_id, result })
 }
 
+/// `{"status": 200, "requestId": ...}` with no `result`: what a delete answers.
+pub(crate) fn management_no_result(request_id: &str) -> Answer {
+    json(200, &serde_json::json!({ "status": 200, "requestId": request_id }))
+}
+
 /// Why the management interface refused a call.
 #[derive(Debug)]
 pub(crate) enum Refusal {
@@ -78,6 +83,11 @@ impl Refusal {
             code: NOT_MODELLED,
             text: format!("{method} {path} is not an operation of this fake"),
         }
+    }
+
+    /// A state change the resource is in the middle of another one for.
+    pub fn conflict(text: impl Into<String>) -> Refusal {
+        Refusal::Error { status: 409, code: "CONFLICT", text: text.into() }
     }
 
     pub fn failed_dependency(text: impl Into<String>) -> Refusal {
