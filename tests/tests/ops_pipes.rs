@@ -65,11 +65,13 @@ fn a_kafka_pipe_from_create_to_a_typed_404_after_delete() {
 
     let update = UpdatePipeRequest::default()
         .name("kafka-events-v2")
-        .source(PipeSourcePatch::default().kafka(
-            KafkaSourcePatch::default()
-                .authentication(Authentication::ScramSha512)
-                .credentials(Credentials::user_password("ingest", "new-password-E2E-MARKER")),
-        ))
+        .source(
+            PipeSourcePatch::default().kafka(
+                KafkaSourcePatch::default()
+                    .authentication(Authentication::ScramSha512)
+                    .credentials(Credentials::user_password("ingest", "new-password-E2E-MARKER")),
+            ),
+        )
         .field_mappings([FieldMapping::new("event_id", "id")])
         .settings(PipeSettings::default().streaming_max_insert_wait_ms(1000u64));
     let updated = client.update_pipe(ORG, SERVICE, id, update).unwrap();
@@ -95,7 +97,10 @@ fn a_kafka_pipe_from_create_to_a_typed_404_after_delete() {
     client.wait_for_pipe(ORG, SERVICE, id, running, fast_wait()).unwrap();
     let error = client.change_pipe_state(ORG, SERVICE, id, PipeCommand::Start).unwrap_err();
     let api = error.as_api().expect("an API error");
-    assert_eq!((api.status().as_u16(), api.code(), api.message()), (400, Some("BAD_REQUEST"), Some("pipe is already running")));
+    assert_eq!(
+        (api.status().as_u16(), api.code(), api.message()),
+        (400, Some("BAD_REQUEST"), Some("pipe is already running"))
+    );
 
     client.delete_pipe(ORG, SERVICE, id).unwrap();
     let error = client.get_pipe(ORG, SERVICE, id).unwrap_err();
@@ -107,7 +112,8 @@ fn a_kafka_pipe_from_create_to_a_typed_404_after_delete() {
 #[test]
 fn resync_is_refused_for_a_kafka_pipe_and_accepted_for_a_postgres_one() {
     let (_server, client) = served();
-    let error = client.change_pipe_state(ORG, SERVICE, DEMO_KAFKA_PIPE.parse().unwrap(), PipeCommand::Resync).unwrap_err();
+    let error =
+        client.change_pipe_state(ORG, SERVICE, DEMO_KAFKA_PIPE.parse().unwrap(), PipeCommand::Resync).unwrap_err();
     let api = error.as_api().expect("an API error");
     assert_eq!(api.status().as_u16(), 400);
     assert_eq!(api.message(), Some("resync is only supported for database pipes"));
@@ -130,10 +136,12 @@ fn a_postgres_pipes_tables_change_only_once_it_is_paused() {
     let id = client.create_pipe(ORG, SERVICE, postgres).unwrap().id;
     client.wait_for_pipe(ORG, SERVICE, id, running, fast_wait()).unwrap();
 
-    let users = PostgresTableMapping::default().source_schema_name("public").source_table("users").target_table("public_users");
+    let users =
+        PostgresTableMapping::default().source_schema_name("public").source_table("users").target_table("public_users");
     let add_users = || {
-        UpdatePipeRequest::default()
-            .source(PipeSourcePatch::default().postgres(PostgresSourcePatch::default().table_mappings_to_add([users.clone()])))
+        UpdatePipeRequest::default().source(
+            PipeSourcePatch::default().postgres(PostgresSourcePatch::default().table_mappings_to_add([users.clone()])),
+        )
     };
     let error = client.update_pipe(ORG, SERVICE, id, add_users()).unwrap_err();
     assert_eq!(error.as_api().and_then(|api| api.message()), Some("pipe must be paused to edit table mappings"));
@@ -150,13 +158,22 @@ fn a_postgres_pipes_tables_change_only_once_it_is_paused() {
 fn a_seeded_stopped_pipe_starts_and_a_seeded_failed_one_stays_failed() {
     let (server, client) = served();
     let s3 = DEMO_S3_PIPE.parse().unwrap();
-    assert_eq!(client.change_pipe_state(ORG, SERVICE, s3, PipeCommand::Start).unwrap().state, Some(PipeState::Provisioning));
+    assert_eq!(
+        client.change_pipe_state(ORG, SERVICE, s3, PipeCommand::Start).unwrap().state,
+        Some(PipeState::Provisioning)
+    );
     assert_eq!(client.wait_for_pipe(ORG, SERVICE, s3, running, fast_wait()).unwrap().state, Some(PipeState::Running));
 
     let kafka = DEMO_KAFKA_PIPE.parse().unwrap();
     assert!(server.fake().set_pipe_state(ORG, SERVICE, kafka, PipeState::Failed));
     let error = client.wait_for_pipe(ORG, SERVICE, kafka, pipe_settled, fast_wait()).unwrap_err();
     assert!(!error.is_timeout(), "a failed pipe ends the wait: {error:?}");
-    assert_eq!(client.change_pipe_state(ORG, SERVICE, kafka, PipeCommand::Start).unwrap().state, Some(PipeState::Provisioning));
-    assert_eq!(client.wait_for_pipe(ORG, SERVICE, kafka, running, fast_wait()).unwrap().state, Some(PipeState::Running));
+    assert_eq!(
+        client.change_pipe_state(ORG, SERVICE, kafka, PipeCommand::Start).unwrap().state,
+        Some(PipeState::Provisioning)
+    );
+    assert_eq!(
+        client.wait_for_pipe(ORG, SERVICE, kafka, running, fast_wait()).unwrap().state,
+        Some(PipeState::Running)
+    );
 }

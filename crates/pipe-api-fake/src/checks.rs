@@ -230,7 +230,10 @@ pub(crate) fn update_pipe(body: &Value) -> Checked {
                     one_of(fields, &path, "authentication", STORAGE_AUTHENTICATIONS, false)?;
                     let skips = fields.get("skipInitialLoad") == Some(&Value::Bool(true));
                     if skips && fields.get("startAfter").is_some_and(|v| !v.is_null()) {
-                        return fail("source.objectStorage.startAfter", "cannot be provided when skipInitialLoad is true");
+                        return fail(
+                            "source.objectStorage.startAfter",
+                            "cannot be provided when skipInitialLoad is true",
+                        );
                     }
                 }
                 "kinesis" => one_of(fields, &path, "authentication", &["IAM_ROLE", "IAM_USER"], false)?,

@@ -31,8 +31,7 @@ fn fake() -> Fake {
 }
 
 fn send(fake: &Fake, method: Method, path: &str, body: Option<Value>) -> Response<Vec<u8>> {
-    let authorization =
-        format!("Basic {}", base64::engine::general_purpose::STANDARD.encode("admin-id:admin-secret"));
+    let authorization = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode("admin-id:admin-secret"));
     let request = Request::builder()
         .method(method)
         .uri(format!("/v1/organizations/{ORG}/services/{SERVICE}{path}"))
@@ -351,7 +350,10 @@ fn an_update_body_is_checked_by_the_fake() {
             json!({"source": {"objectStorage": {"skipInitialLoad": true, "startAfter": "a/b"}}}),
             "source.objectStorage.startAfter: cannot be provided when skipInitialLoad is true",
         ),
-        (json!({"source": {"kinesis": {"authentication": "PLAIN"}}}), "source.kinesis.authentication: must be one of IAM_ROLE, IAM_USER"),
+        (
+            json!({"source": {"kinesis": {"authentication": "PLAIN"}}}),
+            "source.kinesis.authentication: must be one of IAM_ROLE, IAM_USER",
+        ),
         (json!({"source": {"postgres": {"port": 0}}}), "source.postgres.port: must be an integer from 1 to 65535"),
         (
             json!({"source": {"postgres": {"settings": {"pullBatchSize": 0}}}}),
@@ -369,7 +371,11 @@ fn an_update_body_is_checked_by_the_fake() {
         ),
     ];
     for (body, problem) in cases {
-        assert_error(send(&fake, Method::PATCH, &path, Some(body)), 400, &format!("BAD_REQUEST: invalid request: {problem}"));
+        assert_error(
+            send(&fake, Method::PATCH, &path, Some(body)),
+            400,
+            &format!("BAD_REQUEST: invalid request: {problem}"),
+        );
     }
     assert_eq!(ok(send(&fake, Method::GET, &path, None))["name"], "events", "nothing refused was applied");
 }
@@ -387,11 +393,7 @@ fn delete_removes_the_pipe_and_its_plan() {
     assert!(body.get("result").is_none(), "a delete answers no result: {body}");
 
     fake.advance(STEP);
-    for (method, body) in [
-        (Method::GET, None),
-        (Method::DELETE, None),
-        (Method::PATCH, Some(json!({"name": "x"}))),
-    ] {
+    for (method, body) in [(Method::GET, None), (Method::DELETE, None), (Method::PATCH, Some(json!({"name": "x"})))] {
         assert_error(send(&fake, method, &path, body), 404, &format!("NOT_FOUND: {id}"));
     }
     assert_error(command(&fake, &id, "start"), 404, &format!("NOT_FOUND: {id}"));

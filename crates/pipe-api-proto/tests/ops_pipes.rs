@@ -210,7 +210,7 @@ fn error_fixtures() {
     let resync = ChangePipeState::new(org(), service(), pipe(), PipeCommand::Resync);
     let update = UpdatePipe::new(org(), service(), pipe(), postgres_update());
     let delete = DeletePipe::new(org(), service(), pipe());
-    let cases: [(Box<pipe_api_proto::ApiError>, &str, u16, &str, &str, &str); 4] = [
+    let cases = [
         (
             api_error(&start, 400, "change_pipe_state_400_already_running"),
             "change_pipe_state",

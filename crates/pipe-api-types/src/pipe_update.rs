@@ -209,7 +209,8 @@ impl Validate for UpdatePipeRequest {
 }
 
 /// The management OpenAPI's per-kind `authentication` enums of `PipePatch*Source`.
-const KAFKA_AUTHENTICATIONS: &[&str] = &["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "IAM_ROLE", "IAM_USER", "MUTUAL_TLS"];
+const KAFKA_AUTHENTICATIONS: &[&str] =
+    &["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "IAM_ROLE", "IAM_USER", "MUTUAL_TLS"];
 const OBJECT_STORAGE_AUTHENTICATIONS: &[&str] = &["IAM_ROLE", "IAM_USER", "CONNECTION_STRING", "SERVICE_ACCOUNT"];
 const KINESIS_AUTHENTICATIONS: &[&str] = &["IAM_ROLE", "IAM_USER"];
 /// `PipePostgresPipeTableMapping.tableEngine` (no `SummingMergeTree` for database pipes).
@@ -230,7 +231,8 @@ fn one_of<E: OpenEnum + AsRef<str>>(c: &mut Checker, name: &'static str, value: 
 fn check_source(c: &mut Checker, source: &PipeSourcePatch) {
     // A pipe has one source kind (service notes, Pipes), so an update edits at most that one;
     // a newer server's kind (`pubsub`, ...) counts too.
-    let modelled = [source.kafka.is_some(), source.object_storage.is_some(), source.kinesis.is_some(), source.postgres.is_some()];
+    let modelled =
+        [source.kafka.is_some(), source.object_storage.is_some(), source.kinesis.is_some(), source.postgres.is_some()];
     let newer = source.unknown.iter().filter(|(_, raw)| raw.trim_start().starts_with('{')).count();
     let found = modelled.iter().filter(|present| **present).count() + newer;
     if found > 1 {

@@ -37,10 +37,12 @@ fn an_update_names_only_what_changes() {
     assert_eq!(violations(&UpdatePipeRequest::default()), []);
 }
 
-/// Each rule: (source of the rule, the request, the violations it must give).
+/// A rule's source, a request, and the violations it must give.
+type Case = (&'static str, UpdatePipeRequest, Vec<(&'static str, Rule)>);
+
 #[test]
 fn each_rule_of_the_update_with_its_source() {
-    let cases: Vec<(&str, UpdatePipeRequest, Vec<(&str, Rule)>)> = vec![
+    let cases: Vec<Case> = vec![
         (
             "create and update alike: a pipe's name is 1 to 255 characters (CreatePipeRequest's rule)",
             UpdatePipeRequest::default().name("n".repeat(256)),
@@ -49,12 +51,17 @@ fn each_rule_of_the_update_with_its_source() {
         ("name: not blank", UpdatePipeRequest::default().name("  "), vec![("name", Rule::NotBlank)]),
         (
             "service notes, Pipes: source kinds exclude one another",
-            with_source(PipeSourcePatch::default().kafka(KafkaSourcePatch::default()).kinesis(KinesisSourcePatch::default())),
+            with_source(
+                PipeSourcePatch::default().kafka(KafkaSourcePatch::default()).kinesis(KinesisSourcePatch::default()),
+            ),
             vec![("source", Rule::ExactlyOneSourceKind { found: 2 })],
         ),
         (
             "PipePatchKafkaSource.authentication enum",
-            with_source(PipeSourcePatch::default().kafka(KafkaSourcePatch::default().authentication(Authentication::ConnectionString))),
+            with_source(
+                PipeSourcePatch::default()
+                    .kafka(KafkaSourcePatch::default().authentication(Authentication::ConnectionString)),
+            ),
             vec![(
                 "source.kafka.authentication",
                 known(&["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "IAM_ROLE", "IAM_USER", "MUTUAL_TLS"]),
@@ -62,28 +69,49 @@ fn each_rule_of_the_update_with_its_source() {
         ),
         (
             "PipePatchKinesisSource.authentication enum",
-            with_source(PipeSourcePatch::default().kinesis(KinesisSourcePatch::default().authentication(Authentication::Plain))),
+            with_source(
+                PipeSourcePatch::default().kinesis(KinesisSourcePatch::default().authentication(Authentication::Plain)),
+            ),
             vec![("source.kinesis.authentication", known(&["IAM_ROLE", "IAM_USER"]))],
         ),
         (
             "PipePatchKinesisSource.iamRole: required if IAM_ROLE is used",
-            with_source(PipeSourcePatch::default().kinesis(KinesisSourcePatch::default().authentication(Authentication::IamRole))),
+            with_source(
+                PipeSourcePatch::default()
+                    .kinesis(KinesisSourcePatch::default().authentication(Authentication::IamRole)),
+            ),
             vec![("source.kinesis.iamRole", Rule::RequiredBecause("when authentication is IAM_ROLE"))],
         ),
         (
             "PipePatchObjectStorageSource.startAfter: cannot be provided when skipInitialLoad is true",
-            with_source(PipeSourcePatch::default().object_storage(ObjectStorageSourcePatch::default().skip_initial_load(true).start_after("a/"))),
+            with_source(
+                PipeSourcePatch::default()
+                    .object_storage(ObjectStorageSourcePatch::default().skip_initial_load(true).start_after("a/")),
+            ),
             vec![("source.objectStorage.startAfter", Rule::NotAllowedBecause("when skipInitialLoad is true"))],
         ),
         (
             "PipePatchObjectStorageSource.connectionString: required when authentication is CONNECTION_STRING",
-            with_source(PipeSourcePatch::default().object_storage(ObjectStorageSourcePatch::default().authentication(Authentication::ConnectionString))),
-            vec![("source.objectStorage.connectionString", Rule::RequiredBecause("when authentication is CONNECTION_STRING"))],
+            with_source(
+                PipeSourcePatch::default().object_storage(
+                    ObjectStorageSourcePatch::default().authentication(Authentication::ConnectionString),
+                ),
+            ),
+            vec![(
+                "source.objectStorage.connectionString",
+                Rule::RequiredBecause("when authentication is CONNECTION_STRING"),
+            )],
         ),
         (
             "PipePatchObjectStorageSource.serviceAccountKey: required when authentication is SERVICE_ACCOUNT",
-            with_source(PipeSourcePatch::default().object_storage(ObjectStorageSourcePatch::default().authentication(Authentication::ServiceAccount))),
-            vec![("source.objectStorage.serviceAccountKey", Rule::RequiredBecause("when authentication is SERVICE_ACCOUNT"))],
+            with_source(
+                PipeSourcePatch::default()
+                    .object_storage(ObjectStorageSourcePatch::default().authentication(Authentication::ServiceAccount)),
+            ),
+            vec![(
+                "source.objectStorage.serviceAccountKey",
+                Rule::RequiredBecause("when authentication is SERVICE_ACCOUNT"),
+            )],
         ),
         (
             "PipePatchPostgresSource.port: minimum 1",
@@ -92,7 +120,10 @@ fn each_rule_of_the_update_with_its_source() {
         ),
         (
             "PipePatchPostgresPipeSettings: syncIntervalSeconds and pullBatchSize minimum 1",
-            postgres(PostgresSourcePatch::default().settings(PostgresSettingsPatch::default().sync_interval_seconds(0u32).pull_batch_size(0u32))),
+            postgres(
+                PostgresSourcePatch::default()
+                    .settings(PostgresSettingsPatch::default().sync_interval_seconds(0u32).pull_batch_size(0u32)),
+            ),
             vec![
                 ("source.postgres.settings.syncIntervalSeconds", Rule::Min(1)),
                 ("source.postgres.settings.pullBatchSize", Rule::Min(1)),
@@ -100,7 +131,10 @@ fn each_rule_of_the_update_with_its_source() {
         ),
         (
             "PipePatchPostgresPipeRemoveTableMapping: sourceSchemaName, sourceTable and targetTable are required for removal",
-            postgres(PostgresSourcePatch::default().table_mappings_to_remove([PostgresTableMapping::default().source_table("t")])),
+            postgres(
+                PostgresSourcePatch::default()
+                    .table_mappings_to_remove([PostgresTableMapping::default().source_table("t")]),
+            ),
             vec![
                 ("source.postgres.tableMappingsToRemove[0].sourceSchemaName", Rule::Required),
                 ("source.postgres.tableMappingsToRemove[0].targetTable", Rule::Required),
@@ -108,10 +142,12 @@ fn each_rule_of_the_update_with_its_source() {
         ),
         (
             "PipePostgresPipeTableMapping: excludedColumns and sortingKeys uniqueItems",
-            postgres(PostgresSourcePatch::default().table_mappings_to_add([table("public", "t", "t")
-                .excluded_columns(["a", "b", "a"])
-                .use_custom_sorting_key(true)
-                .sorting_keys(["k", "k"])])),
+            postgres(
+                PostgresSourcePatch::default().table_mappings_to_add([table("public", "t", "t")
+                    .excluded_columns(["a", "b", "a"])
+                    .use_custom_sorting_key(true)
+                    .sorting_keys(["k", "k"])]),
+            ),
             vec![
                 ("source.postgres.tableMappingsToAdd[0].excludedColumns", Rule::UniqueItems),
                 ("source.postgres.tableMappingsToAdd[0].sortingKeys", Rule::UniqueItems),
@@ -119,7 +155,10 @@ fn each_rule_of_the_update_with_its_source() {
         ),
         (
             "PipePostgresPipeTableMapping.useCustomSortingKey: if true, sortingKeys must be provided",
-            postgres(PostgresSourcePatch::default().table_mappings_to_add([table("public", "t", "t").use_custom_sorting_key(true)])),
+            postgres(
+                PostgresSourcePatch::default()
+                    .table_mappings_to_add([table("public", "t", "t").use_custom_sorting_key(true)]),
+            ),
             vec![(
                 "source.postgres.tableMappingsToAdd[0].sortingKeys",
                 Rule::RequiredBecause("when useCustomSortingKey is true"),
@@ -127,12 +166,19 @@ fn each_rule_of_the_update_with_its_source() {
         ),
         (
             "PipePostgresPipeTableMapping.tableEngine enum (no SummingMergeTree)",
-            postgres(PostgresSourcePatch::default().table_mappings_to_add([table("public", "t", "t").table_engine(TableEngineType::SummingMergeTree)])),
-            vec![("source.postgres.tableMappingsToAdd[0].tableEngine", known(&["MergeTree", "ReplacingMergeTree", "Null"]))],
+            postgres(
+                PostgresSourcePatch::default()
+                    .table_mappings_to_add([table("public", "t", "t").table_engine(TableEngineType::SummingMergeTree)]),
+            ),
+            vec![(
+                "source.postgres.tableMappingsToAdd[0].tableEngine",
+                known(&["MergeTree", "ReplacingMergeTree", "Null"]),
+            )],
         ),
         (
             "PipeDestinationColumn: a column names itself and its type (as on create)",
-            UpdatePipeRequest::default().destination(DestinationPatch::default().columns([DestinationColumn::default().name("id")])),
+            UpdatePipeRequest::default()
+                .destination(DestinationPatch::default().columns([DestinationColumn::default().name("id")])),
             vec![("destination.columns[0].type", Rule::Required)],
         ),
         (
@@ -167,10 +213,16 @@ fn each_rule_of_the_update_with_its_source() {
 fn a_valid_update_of_each_kind_passes() {
     for request in [
         UpdatePipeRequest::default().name("renamed").field_mappings([FieldMapping::new("a", "b")]),
-        with_source(PipeSourcePatch::default().kafka(KafkaSourcePatch::default().authentication(Authentication::MutualTls))),
-        with_source(PipeSourcePatch::default().object_storage(
-            ObjectStorageSourcePatch::default().authentication(Authentication::ConnectionString).connection_string("cs"),
-        )),
+        with_source(
+            PipeSourcePatch::default().kafka(KafkaSourcePatch::default().authentication(Authentication::MutualTls)),
+        ),
+        with_source(
+            PipeSourcePatch::default().object_storage(
+                ObjectStorageSourcePatch::default()
+                    .authentication(Authentication::ConnectionString)
+                    .connection_string("cs"),
+            ),
+        ),
         with_source(PipeSourcePatch::default().kinesis(
             KinesisSourcePatch::default().authentication(Authentication::IamRole).iam_role("arn:aws:iam::1:role/r"),
         )),
@@ -182,9 +234,10 @@ fn a_valid_update_of_each_kind_passes() {
                 .table_mappings_to_remove([table("public", "u", "u")]),
         ),
         // A newer authentication, sent on purpose.
-        with_source(PipeSourcePatch::default().kafka(
-            KafkaSourcePatch::default().authentication(Authentication::not_yet_known("OAUTHBEARER")),
-        )),
+        with_source(
+            PipeSourcePatch::default()
+                .kafka(KafkaSourcePatch::default().authentication(Authentication::not_yet_known("OAUTHBEARER"))),
+        ),
     ] {
         assert_eq!(violations(&request), [], "{request:?}");
     }
@@ -225,5 +278,8 @@ proptest! {
 #[test]
 fn a_state_request_needs_its_command() {
     assert_eq!(violations(&ChangePipeStateRequest::default()), [("command".to_owned(), Rule::Required)]);
-    assert_eq!(serde_json::to_string(&ChangePipeStateRequest::new(PipeCommand::Resync)).unwrap(), r#"{"command":"resync"}"#);
+    assert_eq!(
+        serde_json::to_string(&ChangePipeStateRequest::new(PipeCommand::Resync)).unwrap(),
+        r#"{"command":"resync"}"#
+    );
 }

@@ -201,7 +201,11 @@ fn patch_source(
 }
 
 /// A database pipe's settings, and its tables, which change only while it is paused.
-fn patch_tables(postgres: &mut Map<String, Value>, patch: &Map<String, Value>, state: Option<&PipeState>) -> Result<(), Refusal> {
+fn patch_tables(
+    postgres: &mut Map<String, Value>,
+    patch: &Map<String, Value>,
+    state: Option<&PipeState>,
+) -> Result<(), Refusal> {
     if let Some(settings) = patch.get("settings").and_then(Value::as_object) {
         merge(member(postgres, "settings"), settings, &["syncIntervalSeconds", "pullBatchSize"]);
     }
@@ -291,7 +295,7 @@ pub(crate) fn settle(state: &mut State) {
     for pipe in pipes {
         let Some(plan) = pipe_plans.get_mut(&pipe.id) else { continue };
         let due = plan.iter().take_while(|(at, _)| *at <= now).count();
-        if let Some((at, next)) = plan.drain(..due).last() {
+        if let Some((at, next)) = plan.drain(..due).next_back() {
             pipe.state = Some(next);
             pipe.updated_at = Some(at);
         }
