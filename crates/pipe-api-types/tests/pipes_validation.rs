@@ -283,3 +283,20 @@ fn a_state_request_needs_its_command() {
         r#"{"command":"resync"}"#
     );
 }
+
+#[test]
+fn the_new_rules_say_what_is_wrong() {
+    let errors = UpdatePipeRequest::default()
+        .source(
+            PipeSourcePatch::default()
+                .object_storage(ObjectStorageSourcePatch::default().skip_initial_load(true).start_after("a/")),
+        )
+        .validate()
+        .unwrap_err();
+    assert_eq!(
+        errors.to_string(),
+        "invalid request: `source.objectStorage.startAfter` must be absent when skipInitialLoad is true"
+    );
+    assert_eq!(Rule::Min(1).to_string(), "must be at least 1");
+    assert_eq!(Rule::UniqueItems.to_string(), "must not repeat an element");
+}
