@@ -333,3 +333,101 @@ pub(crate) fn create_pipe(body: &Value) -> Checked {
     }
     Ok(())
 }
+
+/// A member that, when present and not `null`, must be an array of objects each naming
+/// `required` as non-empty strings.
+fn objects_naming(members: &Map<String, Value>, path: &str, name: &str, required: &[&str]) -> Checked {
+    let Some(items) = members.get(name).filter(|v| !v.is_null()) else { return Ok(()) };
+    let items = items.as_array().ok_or_else(|| Problem(format!("{path}{name}: must be an array")))?;
+    for (i, item) in items.iter().enumerate() {
+        let at = format!("{path}{name}[{i}]");
+        let item = object(item, &at)?;
+        for field in required {
+            required_text(item, &format!("{at}."), field)?;
+        }
+    }
+    Ok(())
+}
+
+/// `PATCH .../pipes/{pipeId}` (`PipePatchRequest`): everything optional; a name that is sent
+/// is 1 to 255 characters; at most one source kind, with each kind's allowed authentication,
+/// `startAfter` never with `skipInitialLoad: true`, a Postgres port, settings minimums and
+/// table mappings that name their tables; columns and field mappings that name both sides;
+/// `PipeSettings` within its bounds.
+pub(crate) fn update_pipe(body: &Value) -> Checked {
+    let members = object(body, "body")?;
+    match members.get("name") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(name)) if !name.trim().is_empty() && name.chars().count() <= 255 => {}
+        Some(_) => return fail("name", "must be a string of 1 to 255 characters"),
+    }
+    if let Some(source) = members.get("source").filter(|v| !v.is_null()) {
+        let source = object(source, "source")?;
+        let kinds: Vec<&str> =
+            SOURCE_KINDS.iter().copied().filter(|kind| source.get(*kind).is_some_and(|v| !v.is_null())).collect();
+        if kinds.len() > 1 {
+            return fail("source", &format!("must have at most one source kind, found {}", kinds.len()));
+        }
+        for kind in kinds {
+            let path = format!("source.{kind}.");
+            let fields = object(&source[kind], &format!("source.{kind}"))?;
+            match kind {
+                "kafka" => one_of(fields, &path, "authentication", KAFKA_AUTHENTICATIONS, false)?,
+                "objectStorage" => {
+                    one_of(fields, &path, "authentication", STORAGE_AUTHENTICATIONS, false)?;
+                    let skips = fields.get("skipInitialLoad") == Some(&Value::Bool(true));
+                    if skips && fields.get("startAfter").is_some_and(|v| !v.is_null()) {
+                        return fail(
+                            "source.objectStorage.startAfter",
+                            "cannot be provided when skipInitialLoad is true",
+                        );
+                    }
+                }
+                "kinesis" => one_of(fields, &path, "authentication", &["IAM_ROLE", "IAM_USER"], false)?,
+                "postgres" => {
+                    integer_in(fields, &path, "port", 1, 65535)?;
+                    if let Some(settings) = fields.get("settings").filter(|v| !v.is_null()) {
+                        let settings = object(settings, "source.postgres.settings")?;
+                        for name in ["syncIntervalSeconds", "pullBatchSize"] {
+                            integer_in(settings, "source.postgres.settings.", name, 1, i64::MAX)?;
+                        }
+                    }
+                    let names = ["sourceSchemaName", "sourceTable", "targetTable"];
+                    objects_naming(fields, &path, "tableMappingsToAdd", &names)?;
+                    objects_naming(fields, &path, "tableMappingsToRemove", &names)?;
+                }
+                _ => {}
+            }
+        }
+    }
+    if let Some(destination) = members.get("destination").filter(|v| !v.is_null()) {
+        objects_naming(object(destination, "destination")?, "destination.", "columns", &["name", "type"])?;
+    }
+    objects_naming(members, "", "fieldMappings", &["sourceField", "destinationField"])?;
+    if let Some(settings) = members.get("settings").filter(|v| !v.is_null()) {
+        let settings = object(settings, "settings")?;
+        for (name, min, max) in PIPE_SETTINGS_BOUNDS {
+            integer_in(settings, "settings.", name, *min, *max)?;
+        }
+    }
+    Ok(())
+}
+
+/// `PipeSettings`: each integer setting's `minimum` and `maximum`.
+const PIPE_SETTINGS_BOUNDS: &[(&str, i64, i64)] = &[
+    ("streaming_max_insert_wait_ms", 500, 60_000),
+    ("object_storage_concurrency", 1, 35),
+    ("object_storage_polling_interval_ms", 100, 3_600_000),
+    ("object_storage_max_insert_bytes", 10_485_760, 53_687_091_200),
+    ("object_storage_max_file_count", 1, 10_000),
+    ("engine_max_threads", 0, 64),
+    ("engine_max_insert_threads", 0, 16),
+    ("engine_min_insert_block_size_bytes", 0, 10_737_418_240),
+    ("engine_max_download_threads", 0, 32),
+    ("engine_parallel_distributed_insert_select", 0, 2),
+];
+
+/// `PATCH .../pipes/{pipeId}/state` (`PipeStatePatchRequest`): `command` is one of the three.
+pub(crate) fn change_pipe_state(body: &Value) -> Checked {
+    one_of(object(body, "body")?, "", "command", &["start", "stop", "resync"], true)
+}

@@ -12,7 +12,7 @@ use pipe_api_types::{
 use time::OffsetDateTime;
 
 use crate::faults::{self, FaultRule};
-use crate::routes::{self, insert_key};
+use crate::routes::{self, insert_key, settle_pipes, unplan_pipe};
 use crate::seen::SeenRequest;
 use crate::server::FakeServer;
 use crate::state::{AlertingVersion, KeyCredential, State, StoredService};
@@ -203,8 +203,9 @@ impl Fake {
         self.lock().service_transition_time = takes;
     }
 
-    /// Moves a pipe to `state` (the real service does it on its own over time). Returns whether
-    /// the pipe exists.
+    /// Moves a pipe to `state` and keeps it there: whatever the pipe's lifecycle still had
+    /// planned is dropped, so a pipe seeded `Failed` stays `Failed` until it is started. Returns
+    /// whether the pipe exists.
     pub fn set_pipe_state(
         &self,
         organization: OrganizationId,
@@ -213,6 +214,7 @@ impl Fake {
         state: PipeState,
     ) -> bool {
         let mut guard = self.lock();
+        unplan_pipe(&mut guard, pipe);
         let now = guard.now;
         let found =
             guard.service_mut(organization, service).and_then(|stored| stored.pipes.iter_mut().find(|p| p.id == pipe));
@@ -222,6 +224,13 @@ impl Fake {
                 p.updated_at = Some(now);
             })
             .is_some()
+    }
+
+    /// How long each step of a created pipe's life takes on the fake's clock (default 30 s):
+    /// `Provisioning` to `Running`, `Stopping` to `Stopped`, and each of a database pipe's
+    /// `Setup`, `Snapshot`, ... Applies to the steps planned from now on.
+    pub fn set_pipe_transition_time(&self, step: Duration) {
+        self.lock().pipe_transition_time = step;
     }
 
     /// Behave like an older or a newer alerting server.
@@ -282,7 +291,9 @@ impl Fake {
 
     /// The pipes of a service, as stored now.
     pub fn pipes(&self, organization: OrganizationId, service: ServiceId) -> Vec<Pipe> {
-        self.lock().service_mut(organization, service).map(|s| s.pipes.clone()).unwrap_or_default()
+        let mut state = self.lock();
+        settle_pipes(&mut state);
+        state.service_mut(organization, service).map(|s| s.pipes.clone()).unwrap_or_default()
     }
 
     /// The keys of an organization, as stored now.

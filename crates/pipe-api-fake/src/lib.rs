@@ -34,6 +34,13 @@
 //!   credentials get the plain-text `401 Unauthorized`; a key used on another organization 403.
 //! * A created key gets an id, a key id and a secret, and those credentials work at once. A
 //!   created pipe is in state `Provisioning` and appears in list and get, without its credentials.
+//! * A created pipe lives its life on the fake's clock: `Running` after
+//!   [`Fake::set_pipe_transition_time`] (30 s by default; a database pipe through `Setup` and
+//!   `Snapshot`, a snapshot-only one ending `Completed`); `stop` goes `Stopping` to `Stopped`
+//!   (`Pausing` to `Paused` for database pipes), `start` only from `Stopped`, `Paused` or
+//!   `Failed`, `resync` only for database pipes; an update shows in the next get, a database
+//!   pipe's tables change only while paused, and a deleted pipe is `404`. Move the clock with
+//!   [`Fake::advance`] or [`Fake::advance_per_request`]; nothing sleeps.
 //! * An unknown id gets `404` with `NOT_FOUND: <id>`, an invalid body `400` with
 //!   `BAD_REQUEST: ...` naming the field, a call on an idle service `424 FAILED_DEPENDENCY`, all
 //!   in the real `{status, error, requestId}` envelope.

@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 
 use std::time::Duration;
 
-use pipe_api_types::{Alert, Key, OrganizationId, Pipe, ReversePrivateEndpoint, Service, ServiceId, ServiceState};
+use pipe_api_types::{
+    Alert, Key, OrganizationId, Pipe, PipeId, PipeState, ReversePrivateEndpoint, Service, ServiceId, ServiceState,
+};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -69,6 +71,12 @@ pub(crate) struct State {
     pub alerting_version: AlertingVersion,
     pub faults: Vec<FaultRule>,
     pub seen: Vec<SeenRequest>,
+    /// How long each step of a pipe's lifecycle takes (`Fake::set_pipe_transition_time`).
+    pub pipe_transition_time: std::time::Duration,
+    /// The states each pipe still moves through on its own, each with the time it is due, in
+    /// order; settled whenever pipes are read (see `routes::pipes::settle`). A pipe without an
+    /// entry stays as it is (a seeded pipe, or one whose state a test set).
+    pub pipe_plans: BTreeMap<PipeId, Vec<(OffsetDateTime, PipeState)>>,
 }
 
 impl State {
@@ -85,6 +93,8 @@ impl State {
             alerting_version: AlertingVersion::Newer,
             faults: Vec::new(),
             seen: Vec::new(),
+            pipe_transition_time: std::time::Duration::from_secs(30),
+            pipe_plans: BTreeMap::new(),
         }
     }
 

@@ -67,7 +67,8 @@ pub use auth::{BearerToken, CredentialsError, ManagementCredentials};
 pub use decode::DECODED_BYTES_PER_BODY_BYTE;
 pub use endpoint::{Endpoint, EndpointExt, Reply, USER_AGENT_VALUE};
 pub use endpoints::{
-    AlertPage, CreateKey, CreatePipe, GetPipe, GetService, ListAlerts, ListPipes, ListReversePrivateEndpoints, Raw,
+    AlertPage, ChangePipeState, CreateKey, CreatePipe, DeletePipe, GetPipe, GetService, ListAlerts, ListPipes,
+    ListReversePrivateEndpoints, Raw, UpdatePipe,
 };
 pub use endpoints::{DeleteKey, DeleteService, GetKey, ListKeys, UpdateKey, UpdateService, UpdateServiceState};
 pub use error::{

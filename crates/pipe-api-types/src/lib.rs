@@ -51,6 +51,7 @@ mod into_field;
 mod key;
 mod pipe;
 mod pipe_source;
+mod pipe_update;
 mod quantity;
 mod reverse_private_endpoint;
 mod secret;
@@ -78,6 +79,10 @@ pub use pipe_source::{
     Authentication, Compression, Credentials, DataFormat, IteratorType, KafkaOffset, KafkaSource, KafkaType,
     KinesisSource, ObjectStorageSource, ObjectStorageType, OffsetStrategy, PipeSource, PostgresSettings,
     PostgresSource, PostgresTableMapping, PostgresType, ReplicationMode, SchemaRegistry, SourceKind, TableEngineType,
+};
+pub use pipe_update::{
+    ChangePipeStateRequest, DestinationPatch, KafkaSourcePatch, KinesisSourcePatch, ObjectStorageSourcePatch,
+    PipeCommand, PipeSourcePatch, PostgresSettingsPatch, PostgresSourcePatch, UpdatePipeRequest,
 };
 pub use quantity::{Quantity, parse_kubernetes_quantity};
 pub use reverse_private_endpoint::{

@@ -234,25 +234,24 @@ impl CreatePipeRequest {
 /// The longest pipe name the service accepts.
 const MAX_NAME_CHARS: usize = 255;
 
+/// A pipe's name: not blank, no control characters, at most [`MAX_NAME_CHARS`] characters (on
+/// create and on update alike).
+pub(crate) fn check_name(c: &mut Checker, name: &Text) {
+    c.text(name);
+    if name.len() > MAX_NAME_CHARS && name.chars().count() > MAX_NAME_CHARS {
+        c.fail(Rule::MaxChars(MAX_NAME_CHARS));
+    }
+}
+
 impl Validate for CreatePipeRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
         Checker::run(|c| {
-            c.present("name", &self.name, Rule::Required, |c, name| {
-                c.text(name);
-                if name.len() > MAX_NAME_CHARS && name.chars().count() > MAX_NAME_CHARS {
-                    c.fail(Rule::MaxChars(MAX_NAME_CHARS));
-                }
-            });
+            c.present("name", &self.name, Rule::Required, check_name);
             let database_pipe = self.source.as_ref().is_some_and(|s| s.postgres.is_some());
             c.present("source", &self.source, Rule::Required, check_source);
             c.present("destination", &self.destination, Rule::Required, |c, d| check_destination(c, d, database_pipe));
             if let Some(mappings) = &self.field_mappings {
-                c.field("fieldMappings", |c| {
-                    c.each(mappings, |c, m| {
-                        c.required_text("sourceField", &m.source_field);
-                        c.required_text("destinationField", &m.destination_field);
-                    })
-                });
+                c.field("fieldMappings", |c| c.each(mappings, check_field_mapping));
             }
             if let Some(scaling) = &self.scaling {
                 c.field("scaling", |c| check_scaling(c, scaling));
@@ -460,11 +459,20 @@ fn check_destination(c: &mut Checker, destination: &Destination, database_pipe: 
         c.required_text("table", &destination.table);
         c.present("managedTable", &destination.managed_table, Rule::Required, |_, _| {});
         c.field("columns", |c| match &destination.columns {
-            Some(columns) if !columns.is_empty() => c.each(columns, |c, column| {
-                c.required_text("name", &column.name);
-                c.required_text("type", &column.kind);
-            }),
+            Some(columns) if !columns.is_empty() => c.each(columns, check_column),
             _ => c.fail(Rule::MinItems(1)),
         });
     }
+}
+
+/// A field mapping names both of its fields (create and update alike).
+pub(crate) fn check_field_mapping(c: &mut Checker, mapping: &FieldMapping) {
+    c.required_text("sourceField", &mapping.source_field);
+    c.required_text("destinationField", &mapping.destination_field);
+}
+
+/// A destination column names itself and its type (create and update alike).
+pub(crate) fn check_column(c: &mut Checker, column: &DestinationColumn) {
+    c.required_text("name", &column.name);
+    c.required_text("type", &column.kind);
 }

@@ -59,6 +59,12 @@ pub enum Rule {
     MaxItems(usize),
     /// The text may hold only these characters (described in words).
     OnlyCharacters(&'static str),
+    /// The number must be at least this.
+    Min(i64),
+    /// The list must not hold the same element twice.
+    UniqueItems,
+    /// The field must be absent because of another field's value (named in the text).
+    NotAllowedBecause(&'static str),
 }
 
 impl fmt::Display for Rule {
@@ -83,6 +89,9 @@ impl fmt::Display for Rule {
             Rule::DecimalRange { min, max } => write!(f, "must be between {min} and {max}"),
             Rule::MaxItems(max) => write!(f, "must have at most {max} elements"),
             Rule::OnlyCharacters(allowed) => write!(f, "may contain only {allowed}"),
+            Rule::Min(min) => write!(f, "must be at least {min}"),
+            Rule::UniqueItems => f.write_str("must not repeat an element"),
+            Rule::NotAllowedBecause(why) => write!(f, "must be absent {why}"),
         }
     }
 }

@@ -61,8 +61,8 @@ pub use pipe_api_proto::{
     ListAlerts, Management, Raw, Reply, TransportFailure,
 };
 pub use pipe_api_types::{
-    CreateKeyRequest, CreateKeyResponse, CreatePipeRequest, OrganizationId, Pipe, PipeId, ReversePrivateEndpoint,
-    Secret, Service, ServiceId,
+    CreateKeyRequest, CreateKeyResponse, CreatePipeRequest, OrganizationId, Pipe, PipeCommand, PipeId,
+    ReversePrivateEndpoint, Secret, Service, ServiceId, UpdatePipeRequest,
 };
 pub use pipe_api_types::{
     EndpointProtocol, IpAccessEntry, IpAccessListPatch, Key, KeyExpiry, KeyId, KeyRole, KeyState, ListPatch,

@@ -18,6 +18,7 @@ use crate::reply::{self, Answer, Refusal};
 use crate::state::{State, StoredService};
 
 pub(crate) use keys::insert_key;
+pub(crate) use pipes::{settle as settle_pipes, unplan as unplan_pipe};
 
 /// What a resource's `route` answers: `None` when the fake does not model the operation (the
 /// caller then answers [`Refusal::not_modelled`]), otherwise the handler's answer.

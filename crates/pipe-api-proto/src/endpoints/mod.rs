@@ -9,7 +9,7 @@ mod services;
 
 pub use alerts::{AlertPage, ListAlerts};
 pub use keys::{CreateKey, DeleteKey, GetKey, ListKeys, UpdateKey};
-pub use pipes::{CreatePipe, GetPipe, ListPipes};
+pub use pipes::{ChangePipeState, CreatePipe, DeletePipe, GetPipe, ListPipes, UpdatePipe};
 pub use raw::Raw;
 pub use reverse_private_endpoints::ListReversePrivateEndpoints;
 pub use services::{DeleteService, GetService, UpdateService, UpdateServiceState};

@@ -1,0 +1,359 @@
+//! Changing a pipe: the update request (`PATCH .../pipes/{pipeId}`, the management OpenAPI's
+//! `PipePatchRequest`) with its parts, and the state command (`PATCH .../pipes/{pipeId}/state`,
+//! `PipeStatePatchRequest`).
+//!
+//! An update names only what changes, so every field is optional. What a source accepts in an
+//! update is much less than on create (its kind, format, brokers or stream cannot change), so
+//! each source kind has its own `...Patch` model here, rather than the create model with most
+//! fields refused.
+
+use crate::Text;
+use crate::pipe::{DestinationColumn, FieldMapping, PipeSettings, check_column, check_field_mapping, check_name};
+use crate::pipe_source::{Authentication, Credentials, PostgresTableMapping};
+use crate::validate::{Checker, OpenEnum, Rule, Validate, ValidationErrors};
+use crate::{Secret, TableEngineType};
+
+open_enum! {
+    /// What a state change asks of a pipe (`PipeStatePatchRequest.command`).
+    pub enum PipeCommand {
+        /// Start a `Stopped`, `Paused` or `Failed` pipe; starting a running pipe is refused.
+        Start => "start",
+        /// Stop ingesting, from any state: streaming pipes end `Stopped`, database (CDC) pipes
+        /// `Paused`.
+        Stop => "stop",
+        /// Load a database (CDC) pipe's tables again from the start; refused for other pipes.
+        Resync => "resync",
+    }
+}
+
+model! {
+    /// The body of the change-pipe-state request.
+    pub struct ChangePipeStateRequest {
+        /// The command.
+        "command" command: PipeCommand,
+    }
+}
+
+impl ChangePipeStateRequest {
+    /// A request to carry out `command`.
+    pub fn new(command: PipeCommand) -> Self {
+        ChangePipeStateRequest { command: Some(command), ..Default::default() }
+    }
+}
+
+impl Validate for ChangePipeStateRequest {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        Checker::run(|c| {
+            // The contract's enum: start, stop, resync (a newer one through `not_yet_known`).
+            c.present("command", &self.command, Rule::Required, |_, _| {});
+            c.known("command", &self.command);
+        })
+    }
+}
+
+model! {
+    /// `source.kafka` in an update (`PipePatchKafkaSource`): how the pipe authenticates and
+    /// reaches the brokers.
+    pub struct KafkaSourcePatch {
+        /// How to authenticate: `PLAIN`, `SCRAM-SHA-256`, `SCRAM-SHA-512`, `IAM_ROLE`,
+        /// `IAM_USER` or `MUTUAL_TLS`.
+        "authentication" authentication: Authentication,
+        /// The IAM role for `IAM_ROLE`.
+        "iamRole" iam_role: Text,
+        /// CA certificates (PEM) to verify the brokers.
+        "caCertificate" ca_certificate: Text,
+        /// Reverse private endpoints to reach the brokers through.
+        "reversePrivateEndpointIds" reverse_private_endpoint_ids: Vec<Text>,
+        /// New credentials (never echoed back).
+        "credentials" credentials: Credentials,
+    }
+}
+
+model! {
+    /// `source.objectStorage` in an update (`PipePatchObjectStorageSource`).
+    pub struct ObjectStorageSourcePatch {
+        /// Skip the initial load, ingesting only files announced by the queue.
+        "skipInitialLoad" skip_initial_load: bool,
+        /// Skip every file up to and including this object key in the initial load.
+        "startAfter" start_after: Text,
+        /// How to authenticate: `IAM_ROLE`, `IAM_USER`, `CONNECTION_STRING` or `SERVICE_ACCOUNT`.
+        "authentication" authentication: Authentication,
+        /// The IAM role for `IAM_ROLE`.
+        "iamRole" iam_role: Text,
+        /// Connection string for `CONNECTION_STRING` (Azure).
+        "connectionString" connection_string: Secret,
+        /// Path inside the Azure container; may contain glob patterns.
+        "path" path: Text,
+        /// The Azure container.
+        "azureContainerName" azure_container_name: Text,
+        /// Access key for `IAM_USER`.
+        "accessKey" access_key: Credentials,
+        /// Base64 of a GCP service account JSON key, for `SERVICE_ACCOUNT`.
+        "serviceAccountKey" service_account_key: Secret,
+    }
+}
+
+model! {
+    /// `source.kinesis` in an update (`PipePatchKinesisSource`).
+    pub struct KinesisSourcePatch {
+        /// How to authenticate: `IAM_ROLE` or `IAM_USER`.
+        "authentication" authentication: Authentication,
+        /// The IAM role for `IAM_ROLE`.
+        "iamRole" iam_role: Text,
+        /// Access key for `IAM_USER`.
+        "accessKey" access_key: Credentials,
+    }
+}
+
+model! {
+    /// `source.postgres.settings` in an update (`PipePatchPostgresPipeSettings`).
+    pub struct PostgresSettingsPatch {
+        /// Seconds between CDC syncs (at least 1).
+        "syncIntervalSeconds" sync_interval_seconds: u32,
+        /// Rows per pulled batch (at least 1).
+        "pullBatchSize" pull_batch_size: u32,
+    }
+}
+
+model! {
+    /// `source.postgres` in an update (`PipePatchPostgresSource`): connection, settings, and
+    /// tables to add or remove. The service refuses table changes unless the pipe is paused.
+    pub struct PostgresSourcePatch {
+        /// New user name and password (never echoed back).
+        "credentials" credentials: Credentials,
+        /// The server's host.
+        "host" host: Text,
+        /// The server's port.
+        "port" port: u16,
+        /// The database to replicate.
+        "database" database: Text,
+        /// The host name the server's TLS certificate names.
+        "tlsHost" tls_host: Text,
+        /// CA certificate (PEM) to verify the server.
+        "caCertificate" ca_certificate: Text,
+        /// Connect without TLS.
+        "disableTls" disable_tls: bool,
+        /// Do not verify the server's certificate.
+        "skipCertVerification" skip_cert_verification: bool,
+        /// Replication settings.
+        "settings" settings: PostgresSettingsPatch,
+        /// Tables to start replicating.
+        "tableMappingsToAdd" table_mappings_to_add: Vec<PostgresTableMapping>,
+        /// Tables to stop replicating, named by `sourceSchemaName`, `sourceTable` and
+        /// `targetTable`.
+        "tableMappingsToRemove" table_mappings_to_remove: Vec<PostgresTableMapping>,
+    }
+}
+
+model! {
+    /// `source` in an update (`PipePatchSource`): at most the one kind the pipe has.
+    pub struct PipeSourcePatch {
+        /// A Kafka-style stream.
+        "kafka" kafka: KafkaSourcePatch,
+        /// Object storage.
+        "objectStorage" object_storage: ObjectStorageSourcePatch,
+        /// A Kinesis-style stream.
+        "kinesis" kinesis: KinesisSourcePatch,
+        /// Postgres replication.
+        "postgres" postgres: PostgresSourcePatch,
+        /// Check samples of the data, not only the connection (no effect on database pipes).
+        "validateSamples" validate_samples: bool,
+    }
+}
+
+model! {
+    /// `destination` in an update (`PipePatchDestination`): the pipe's idea of the table's
+    /// columns (the table itself is not altered).
+    pub struct DestinationPatch {
+        /// The destination table's columns.
+        "columns" columns: Vec<DestinationColumn>,
+    }
+}
+
+model! {
+    /// The body of the update-pipe request (`PipePatchRequest`): only what changes.
+    pub struct UpdatePipeRequest {
+        /// A new name (1 to 255 characters).
+        "name" name: Text,
+        /// Changes to the source.
+        "source" source: PipeSourcePatch,
+        /// Changes to the destination.
+        "destination" destination: DestinationPatch,
+        /// The new field mappings, replacing the old (the table schema is not altered).
+        "fieldMappings" field_mappings: Vec<FieldMapping>,
+        /// Tuning settings to change.
+        "settings" settings: PipeSettings,
+    }
+}
+
+impl Validate for UpdatePipeRequest {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        Checker::run(|c| {
+            if let Some(name) = &self.name {
+                c.field("name", |c| check_name(c, name));
+            }
+            if let Some(source) = &self.source {
+                c.field("source", |c| check_source(c, source));
+            }
+            if let Some(columns) = self.destination.as_ref().and_then(|d| d.columns.as_ref()) {
+                c.field("destination", |c| c.field("columns", |c| c.each(columns, check_column)));
+            }
+            if let Some(mappings) = &self.field_mappings {
+                c.field("fieldMappings", |c| c.each(mappings, check_field_mapping));
+            }
+            if let Some(settings) = &self.settings {
+                c.field("settings", |c| check_pipe_settings(c, settings));
+            }
+        })
+    }
+}
+
+/// The management OpenAPI's per-kind `authentication` enums of `PipePatch*Source`.
+const KAFKA_AUTHENTICATIONS: &[&str] =
+    &["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "IAM_ROLE", "IAM_USER", "MUTUAL_TLS"];
+const OBJECT_STORAGE_AUTHENTICATIONS: &[&str] = &["IAM_ROLE", "IAM_USER", "CONNECTION_STRING", "SERVICE_ACCOUNT"];
+const KINESIS_AUTHENTICATIONS: &[&str] = &["IAM_ROLE", "IAM_USER"];
+/// `PipePostgresPipeTableMapping.tableEngine` (no `SummingMergeTree` for database pipes).
+const POSTGRES_TABLE_ENGINES: &[&str] = &["MergeTree", "ReplacingMergeTree", "Null"];
+
+/// A value, when present, is one of `allowed` (a subset of what its enum knows), or a newer
+/// value sent on purpose with `not_yet_known`.
+fn one_of<E: OpenEnum + AsRef<str>>(c: &mut Checker, name: &'static str, value: &Option<E>, allowed: &'static [&str]) {
+    let Some(value) = value else { return };
+    let text = value.as_ref();
+    let known = E::known_texts().contains(&text);
+    let fine = if known { allowed.contains(&text) } else { value.may_be_sent() };
+    if !fine {
+        c.fail_at(name, Rule::KnownValue { known: allowed.to_vec() });
+    }
+}
+
+fn check_source(c: &mut Checker, source: &PipeSourcePatch) {
+    // A pipe has one source kind (service notes, Pipes), so an update edits at most that one;
+    // a newer server's kind (`pubsub`, ...) counts too.
+    let modelled =
+        [source.kafka.is_some(), source.object_storage.is_some(), source.kinesis.is_some(), source.postgres.is_some()];
+    let newer = source.unknown.iter().filter(|(_, raw)| raw.trim_start().starts_with('{')).count();
+    let found = modelled.iter().filter(|present| **present).count() + newer;
+    if found > 1 {
+        c.fail(Rule::ExactlyOneSourceKind { found });
+    }
+    if let Some(kafka) = &source.kafka {
+        c.field("kafka", |c| one_of(c, "authentication", &kafka.authentication, KAFKA_AUTHENTICATIONS));
+    }
+    if let Some(storage) = &source.object_storage {
+        c.field("objectStorage", |c| check_object_storage(c, storage));
+    }
+    if let Some(kinesis) = &source.kinesis {
+        c.field("kinesis", |c| {
+            one_of(c, "authentication", &kinesis.authentication, KINESIS_AUTHENTICATIONS);
+            // PipePatchKinesisSource.iamRole: "Required if IAM_ROLE is used".
+            if kinesis.authentication == Some(Authentication::IamRole) && kinesis.iam_role.is_none() {
+                c.fail_at("iamRole", Rule::RequiredBecause("when authentication is IAM_ROLE"));
+            }
+        });
+    }
+    if let Some(postgres) = &source.postgres {
+        c.field("postgres", |c| check_postgres(c, postgres));
+    }
+}
+
+/// PipePatchObjectStorageSource's own statements.
+fn check_object_storage(c: &mut Checker, storage: &ObjectStorageSourcePatch) {
+    one_of(c, "authentication", &storage.authentication, OBJECT_STORAGE_AUTHENTICATIONS);
+    // startAfter: "Cannot be provided when skipInitialLoad is true".
+    if storage.skip_initial_load == Some(true) && storage.start_after.is_some() {
+        c.fail_at("startAfter", Rule::NotAllowedBecause("when skipInitialLoad is true"));
+    }
+    // connectionString and serviceAccountKey: "Required when authentication is ...".
+    match storage.authentication {
+        Some(Authentication::ConnectionString) if storage.connection_string.is_none() => {
+            c.fail_at("connectionString", Rule::RequiredBecause("when authentication is CONNECTION_STRING"));
+        }
+        Some(Authentication::ServiceAccount) if storage.service_account_key.is_none() => {
+            c.fail_at("serviceAccountKey", Rule::RequiredBecause("when authentication is SERVICE_ACCOUNT"));
+        }
+        _ => {}
+    }
+    if let Some(container) = &storage.azure_container_name {
+        c.field("azureContainerName", |c| c.text(container));
+    }
+}
+
+/// PipePatchPostgresSource and its settings and table mappings.
+fn check_postgres(c: &mut Checker, postgres: &PostgresSourcePatch) {
+    for (name, text) in [("host", &postgres.host), ("database", &postgres.database)] {
+        if let Some(text) = text {
+            c.field(name, |c| c.text(text));
+        }
+    }
+    // port: minimum 1, maximum 65535 (the type holds the maximum).
+    if postgres.port == Some(0) {
+        c.fail_at("port", Rule::Range { min: 1, max: 65535 });
+    }
+    if let Some(settings) = &postgres.settings {
+        c.field("settings", |c| {
+            // PipePatchPostgresPipeSettings: both minimum 1.
+            for (name, value) in
+                [("syncIntervalSeconds", settings.sync_interval_seconds), ("pullBatchSize", settings.pull_batch_size)]
+            {
+                if value == Some(0) {
+                    c.fail_at(name, Rule::Min(1));
+                }
+            }
+        });
+    }
+    if let Some(added) = &postgres.table_mappings_to_add {
+        c.field("tableMappingsToAdd", |c| c.each(added, check_table_mapping));
+    }
+    if let Some(removed) = &postgres.table_mappings_to_remove {
+        // "Only sourceSchemaName, sourceTable, and targetTable are required for removal."
+        c.field("tableMappingsToRemove", |c| c.each(removed, check_table_names));
+    }
+}
+
+/// A table mapping names its source schema, source table and target table.
+fn check_table_names(c: &mut Checker, mapping: &PostgresTableMapping) {
+    c.required_text("sourceSchemaName", &mapping.source_schema_name);
+    c.required_text("sourceTable", &mapping.source_table);
+    c.required_text("targetTable", &mapping.target_table);
+}
+
+/// `PipePostgresPipeTableMapping`: its names, unique `excludedColumns` and `sortingKeys`
+/// (`uniqueItems`), `sortingKeys` when `useCustomSortingKey` is true ("If true, sortingKeys must
+/// be provided"), and the engines a database pipe may create.
+pub(crate) fn check_table_mapping(c: &mut Checker, mapping: &PostgresTableMapping) {
+    check_table_names(c, mapping);
+    for (name, list) in [("excludedColumns", &mapping.excluded_columns), ("sortingKeys", &mapping.sorting_keys)] {
+        if let Some(list) = list {
+            if list.iter().enumerate().any(|(i, item)| list[..i].contains(item)) {
+                c.fail_at(name, Rule::UniqueItems);
+            }
+        }
+    }
+    if mapping.use_custom_sorting_key == Some(true) && mapping.sorting_keys.as_ref().is_none_or(Vec::is_empty) {
+        c.fail_at("sortingKeys", Rule::RequiredBecause("when useCustomSortingKey is true"));
+    }
+    one_of::<TableEngineType>(c, "tableEngine", &mapping.table_engine, POSTGRES_TABLE_ENGINES);
+}
+
+/// The bounds of the management OpenAPI's `PipeSettings`, each `minimum`/`maximum` as stated.
+pub(crate) fn check_pipe_settings(c: &mut Checker, settings: &PipeSettings) {
+    let bounded: [(&'static str, Option<u64>, i64, i64); 10] = [
+        ("streaming_max_insert_wait_ms", settings.streaming_max_insert_wait_ms, 500, 60_000),
+        ("object_storage_concurrency", settings.object_storage_concurrency, 1, 35),
+        ("object_storage_polling_interval_ms", settings.object_storage_polling_interval_ms, 100, 3_600_000),
+        ("object_storage_max_insert_bytes", settings.object_storage_max_insert_bytes, 10_485_760, 53_687_091_200),
+        ("object_storage_max_file_count", settings.object_storage_max_file_count, 1, 10_000),
+        ("engine_max_threads", settings.engine_max_threads, 0, 64),
+        ("engine_max_insert_threads", settings.engine_max_insert_threads, 0, 16),
+        ("engine_min_insert_block_size_bytes", settings.engine_min_insert_block_size_bytes, 0, 10_737_418_240),
+        ("engine_max_download_threads", settings.engine_max_download_threads, 0, 32),
+        ("engine_parallel_distributed_insert_select", settings.engine_parallel_distributed_insert_select, 0, 2),
+    ];
+    for (name, value, min, max) in bounded {
+        if value.is_some_and(|v| i64::try_from(v).map_or(true, |v| !(min..=max).contains(&v))) {
+            c.fail_at(name, Rule::Range { min, max });
+        }
+    }
+}
