@@ -69,6 +69,9 @@ pub use endpoint::{Endpoint, EndpointExt, Reply, USER_AGENT_VALUE};
 pub use endpoints::{
     AlertPage, CreateKey, CreatePipe, GetPipe, GetService, ListAlerts, ListPipes, ListReversePrivateEndpoints, Raw,
 };
+pub use endpoints::{
+    DiscoverPipeSchema, GetPipeSettings, GetPipesCdcScaling, UpdatePipeScaling, UpdatePipeSettings, UpdatePipesCdcScaling,
+};
 pub use error::{
     ApiError, BODY_KEPT, BuildError, BuildErrorKind, DecodeError, Error, TransportError, TransportErrorKind,
     TransportFailure,

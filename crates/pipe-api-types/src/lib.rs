@@ -50,6 +50,7 @@ mod id;
 mod into_field;
 mod key;
 mod pipe;
+mod pipe_settings;
 mod pipe_source;
 mod quantity;
 mod reverse_private_endpoint;
@@ -70,6 +71,10 @@ pub use key::{CreateKeyRequest, CreateKeyResponse, IpAccessEntry, Key, KeyHashDa
 pub use pipe::{
     CreatePipeRequest, Destination, DestinationColumn, FieldMapping, Pipe, PipeSettings, PipeState, Scaling,
     TableDefinition, TableEngine,
+};
+pub use pipe_settings::{
+    PipeSchemaDiscoveryField, PipeSchemaDiscoveryMeta, PipeSchemaDiscoveryRequest, PipeSchemaDiscoveryResponse,
+    PipesCdcScaling,
 };
 pub use pipe_source::{
     Authentication, Compression, Credentials, DataFormat, IteratorType, KafkaOffset, KafkaSource, KafkaType,

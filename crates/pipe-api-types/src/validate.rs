@@ -55,6 +55,12 @@ pub enum Rule {
         /// The largest allowed value.
         max: i64,
     },
+    /// The number must be a whole multiple of this step.
+    MultipleOf(i64),
+    /// The number must agree with another field, as the text says.
+    Consistent(&'static str),
+    /// The field is not supported here (the text says where it is).
+    Unsupported(&'static str),
 }
 
 impl fmt::Display for Rule {
@@ -77,6 +83,9 @@ impl fmt::Display for Rule {
             }
             Rule::Range { min, max } => write!(f, "must be between {min} and {max}"),
             Rule::DecimalRange { min, max } => write!(f, "must be between {min} and {max}"),
+            Rule::MultipleOf(step) => write!(f, "must be a multiple of {step}"),
+            Rule::Consistent(how) => write!(f, "must be {how}"),
+            Rule::Unsupported(why) => write!(f, "is not supported {why}"),
         }
     }
 }

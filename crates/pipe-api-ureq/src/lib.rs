@@ -62,6 +62,9 @@ pub use pipe_api_types::{
     CreateKeyRequest, CreateKeyResponse, CreatePipeRequest, OrganizationId, Pipe, PipeId, ReversePrivateEndpoint,
     Secret, Service, ServiceId,
 };
+pub use pipe_api_types::{
+    PipeSchemaDiscoveryRequest, PipeSchemaDiscoveryResponse, PipeSettings, PipesCdcScaling, Scaling,
+};
 
 pub use pipe_api_proto as proto;
 pub use pipe_api_types as types;

@@ -2,16 +2,20 @@
 
 mod alerts;
 mod keys;
+mod pipe_settings;
 mod pipes;
 mod raw;
 mod reverse_private_endpoints;
+mod schema_discovery;
 mod services;
 
 pub use alerts::{AlertPage, ListAlerts};
 pub use keys::CreateKey;
+pub use pipe_settings::{GetPipeSettings, GetPipesCdcScaling, UpdatePipeScaling, UpdatePipeSettings, UpdatePipesCdcScaling};
 pub use pipes::{CreatePipe, GetPipe, ListPipes};
 pub use raw::Raw;
 pub use reverse_private_endpoints::ListReversePrivateEndpoints;
+pub use schema_discovery::DiscoverPipeSchema;
 pub use services::GetService;
 
 use pipe_api_types::{OrganizationId, ServiceId};
