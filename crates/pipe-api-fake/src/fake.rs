@@ -135,6 +135,7 @@ impl Fake {
             idle: false,
             pipes: Vec::new(),
             reverse_private_endpoints: Vec::new(),
+            cdc_scaling: None,
         });
         stored.service = service;
     }

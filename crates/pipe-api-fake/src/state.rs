@@ -44,6 +44,9 @@ pub(crate) struct StoredService {
     pub idle: bool,
     pub pipes: Vec<Pipe>,
     pub reverse_private_endpoints: Vec<ReversePrivateEndpoint>,
+    /// The scaling shared by the database pipes (`pipesCdcScaling`), as JSON; `None` until a
+    /// database pipe was provisioned.
+    pub cdc_scaling: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 #[derive(Clone, Default)]

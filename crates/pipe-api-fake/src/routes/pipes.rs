@@ -16,7 +16,7 @@ pub(super) fn route(call: &mut Call<'_>, method: &Method, service: ServiceId, re
             Ok(pipe) => get(call, service, pipe),
             Err(refusal) => Err(refusal),
         },
-        _ => return None,
+        _ => return super::pipe_settings::route(call, method, service, rest),
     })
 }
 
