@@ -53,10 +53,14 @@ fn scaling_shows_in_the_next_get() {
     assert_eq!(scaling.replica_cpu_millicores.map(|q| q.value()), Some(1000.0));
     assert_eq!(scaling.replica_memory_gb.map(|q| q.value()), Some(4.0));
     let json = stored(fake, id(KAFKA_PIPE));
-    assert_eq!(json["scaling"], json!({ "replicas": 5, "concurrency": 1, "replicaCpuMillicores": 1000, "replicaMemoryGb": 4 }));
+    assert_eq!(
+        json["scaling"],
+        json!({ "replicas": 5, "concurrency": 1, "replicaCpuMillicores": 1000, "replicaMemoryGb": 4 })
+    );
     assert_eq!(read.updated_at, Some(fake.now()));
 
-    let missing = client.update_pipe_scaling(ORG, SERVICE, id("2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19999"), Scaling::default());
+    let missing =
+        client.update_pipe_scaling(ORG, SERVICE, id("2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19999"), Scaling::default());
     assert_eq!(api_error(missing.unwrap_err()), (404, "NOT_FOUND: 2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19999".to_owned()));
 }
 
@@ -200,13 +204,15 @@ fn cdc_scaling_exists_once_a_database_pipe_was_provisioned() {
     assert_eq!(client.get_pipes_cdc_scaling(ORG, SERVICE).unwrap(), scaled);
 
     // Only the CPU: the memory it leads to breaks 4 GiB per core, which the service sees.
-    let lopsided = client.update_pipes_cdc_scaling(ORG, SERVICE, PipesCdcScaling::default().replica_cpu_millicores(8000u32));
+    let lopsided =
+        client.update_pipes_cdc_scaling(ORG, SERVICE, PipesCdcScaling::default().replica_cpu_millicores(8000u32));
     let (status, text) = api_error(lopsided.unwrap_err());
     assert_eq!(status, 400);
     assert!(text.starts_with("BAD_REQUEST: invalid request: replicaMemoryGb: must be 4 per CPU core"), "{text}");
 
     // A database pipe is scaled with the service, and has no ingestion settings.
-    let (status, text) = api_error(client.update_pipe_scaling(ORG, SERVICE, created.id, Scaling::default()).unwrap_err());
+    let (status, text) =
+        api_error(client.update_pipe_scaling(ORG, SERVICE, created.id, Scaling::default()).unwrap_err());
     assert_eq!(status, 400, "{text}");
     let (status, text) = api_error(client.get_pipe_settings(ORG, SERVICE, created.id).unwrap_err());
     assert_eq!((status, text), (404, format!("NOT_FOUND: ingestion for pipe \"{}\" not found", created.id)));
@@ -231,11 +237,31 @@ fn the_fake_refuses_what_the_contract_forbids() {
         (http::Method::PATCH, format!("{pipe}/scaling"), json!({ "replicas": 41 }), "replicas"),
         (http::Method::PATCH, format!("{pipe}/scaling"), json!({ "replicas": 0 }), "replicas"),
         (http::Method::PATCH, format!("{pipe}/scaling"), json!({ "concurrency": 35 }), "concurrency"),
-        (http::Method::PATCH, format!("{pipe}/scaling"), json!({ "replicaCpuMillicores": 124 }), "replicaCpuMillicores"),
+        (
+            http::Method::PATCH,
+            format!("{pipe}/scaling"),
+            json!({ "replicaCpuMillicores": 124 }),
+            "replicaCpuMillicores",
+        ),
         (http::Method::PATCH, format!("{pipe}/scaling"), json!({ "replicaMemoryGb": 8.5 }), "replicaMemoryGb"),
-        (http::Method::PUT, format!("{pipe}/settings"), json!({ "streaming_max_insert_wait_ms": 499 }), "streaming_max_insert_wait_ms"),
-        (http::Method::PUT, format!("{pipe}/settings"), json!({ "object_storage_max_file_count": 10001 }), "object_storage_max_file_count"),
-        (http::Method::PUT, format!("{pipe}/settings"), json!({ "engine_parallel_view_processing": "yes" }), "engine_parallel_view_processing"),
+        (
+            http::Method::PUT,
+            format!("{pipe}/settings"),
+            json!({ "streaming_max_insert_wait_ms": 499 }),
+            "streaming_max_insert_wait_ms",
+        ),
+        (
+            http::Method::PUT,
+            format!("{pipe}/settings"),
+            json!({ "object_storage_max_file_count": 10001 }),
+            "object_storage_max_file_count",
+        ),
+        (
+            http::Method::PUT,
+            format!("{pipe}/settings"),
+            json!({ "engine_parallel_view_processing": "yes" }),
+            "engine_parallel_view_processing",
+        ),
         (http::Method::PUT, format!("{pipe}/settings"), json!({ "nested": { "a": 1 } }), "nested"),
         (
             http::Method::POST,

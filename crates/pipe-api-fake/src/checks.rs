@@ -282,7 +282,9 @@ pub(crate) fn cdc_memory_per_core(scaling: &Map<String, Value>) -> Checked {
 pub(crate) fn schema_discovery(body: &Value) -> Checked {
     let members = object(body, "body")?;
     let source = object(members.get("source").unwrap_or(&Value::Null), "source")?;
-    if let Some(kind) = SOURCE_KINDS.iter().find(|kind| !matches!(**kind, "kafka" | "kinesis") && source.contains_key(**kind)) {
+    if let Some(kind) =
+        SOURCE_KINDS.iter().find(|kind| !matches!(**kind, "kafka" | "kinesis") && source.contains_key(**kind))
+    {
         return fail(&format!("source.{kind}"), "schema discovery supports kafka and kinesis sources only");
     }
     // The same schemas as a create's source: checked by the create's rules, in a create's body.

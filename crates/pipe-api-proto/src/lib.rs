@@ -70,7 +70,8 @@ pub use endpoints::{
     AlertPage, CreateKey, CreatePipe, GetPipe, GetService, ListAlerts, ListPipes, ListReversePrivateEndpoints, Raw,
 };
 pub use endpoints::{
-    DiscoverPipeSchema, GetPipeSettings, GetPipesCdcScaling, UpdatePipeScaling, UpdatePipeSettings, UpdatePipesCdcScaling,
+    DiscoverPipeSchema, GetPipeSettings, GetPipesCdcScaling, UpdatePipeScaling, UpdatePipeSettings,
+    UpdatePipesCdcScaling,
 };
 pub use error::{
     ApiError, BODY_KEPT, BuildError, BuildErrorKind, DecodeError, Error, TransportError, TransportErrorKind,

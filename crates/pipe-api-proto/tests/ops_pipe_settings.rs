@@ -11,8 +11,8 @@ use pipe_api_proto::{
     UpdatePipeScaling, UpdatePipeSettings, UpdatePipesCdcScaling, render_request,
 };
 use pipe_api_types::{
-    Authentication, Credentials, DataFormat, IteratorType, KafkaSource, KafkaType, KinesisSource, PipeSchemaDiscoveryRequest,
-    PipeSettings, PipeState, PipesCdcScaling, Rule, Scaling, SchemaRegistry,
+    Authentication, Credentials, DataFormat, IteratorType, KafkaSource, KafkaType, KinesisSource,
+    PipeSchemaDiscoveryRequest, PipeSettings, PipeState, PipesCdcScaling, Rule, Scaling, SchemaRegistry,
 };
 use time::macros::datetime;
 
@@ -97,7 +97,9 @@ fn snapshot_update_pipe_settings_sends_unknown_fields() {
 
 #[test]
 fn snapshot_discover_pipe_schema() {
-    for (name, request) in [("discover_pipe_schema_kafka", kafka_discovery()), ("discover_pipe_schema_kinesis", kinesis_discovery())] {
+    for (name, request) in
+        [("discover_pipe_schema_kafka", kafka_discovery()), ("discover_pipe_schema_kinesis", kinesis_discovery())]
+    {
         let built = DiscoverPipeSchema::new(org(), service(), request).build_request(&management()).unwrap();
         let shown = render_request(&built);
         assert!(!shown.contains("kafka-password") && !shown.contains("registry-password"), "{name}: secrets redacted");
@@ -109,8 +111,9 @@ fn snapshot_discover_pipe_schema() {
 fn snapshot_pipes_cdc_scaling() {
     let get = GetPipesCdcScaling::new(org(), service()).build_request(&management()).unwrap();
     insta::assert_snapshot!("get_pipes_cdc_scaling", render_request(&get));
-    let patch =
-        UpdatePipesCdcScaling::new(org(), service(), PipesCdcScaling::with_cores(4)).build_request(&management()).unwrap();
+    let patch = UpdatePipesCdcScaling::new(org(), service(), PipesCdcScaling::with_cores(4))
+        .build_request(&management())
+        .unwrap();
     insta::assert_snapshot!("update_pipes_cdc_scaling", render_request(&patch));
 }
 

@@ -147,9 +147,7 @@ impl PipeSchemaDiscoveryResponse {
     /// ready for a create request's `destination.columns`.
     pub fn columns(&self) -> Vec<DestinationColumn> {
         let fields = self.fields.iter().flatten();
-        fields
-            .filter_map(|field| Some(DestinationColumn::new(field.name.clone()?, field.kind.clone()?)))
-            .collect()
+        fields.filter_map(|field| Some(DestinationColumn::new(field.name.clone()?, field.kind.clone()?))).collect()
     }
 }
 

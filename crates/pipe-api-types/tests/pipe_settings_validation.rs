@@ -31,7 +31,10 @@ fn scaling_patch_bounds() {
     assert_eq!(violations(&Scaling::default().replicas(41u32)), one("replicas", replicas));
 
     let cpu = Rule::Range { min: 125, max: 2000 };
-    assert_eq!(violations(&Scaling::default().replica_cpu_millicores(124u32)), one("replicaCpuMillicores", cpu.clone()));
+    assert_eq!(
+        violations(&Scaling::default().replica_cpu_millicores(124u32)),
+        one("replicaCpuMillicores", cpu.clone())
+    );
     assert_eq!(violations(&Scaling::default().replica_cpu_millicores(125u32)), []);
     assert_eq!(violations(&Scaling::default().replica_cpu_millicores(2000u32)), []);
     assert_eq!(violations(&Scaling::default().replica_cpu_millicores(2001u32)), one("replicaCpuMillicores", cpu));
@@ -82,7 +85,10 @@ fn settings_ranges_at_their_edges() {
         }
     }
     // A value beyond i64 is out of range, not wrapped into it.
-    assert_eq!(violations(&setting("engine_max_threads", u64::MAX)), one("engine_max_threads", Rule::Range { min: 0, max: 64 }));
+    assert_eq!(
+        violations(&setting("engine_max_threads", u64::MAX)),
+        one("engine_max_threads", Rule::Range { min: 0, max: 64 })
+    );
 }
 
 /// Settings this crate does not model are the server's to judge: any value goes.
@@ -135,12 +141,19 @@ fn schema_discovery_reads_kafka_and_kinesis_only() {
         .kind(pipe_api_types::ObjectStorageType::S3)
         .format(DataFormat::JsonEachRow)
         .url("https://bucket.s3.amazonaws.com/*.json");
-    let found = violations(&PipeSchemaDiscoveryRequest::default().source(PipeSource::default().object_storage(storage)));
-    assert!(found.iter().any(|(path, rule)| path == "source.objectStorage" && matches!(rule, Rule::Unsupported(_))), "{found:?}");
+    let found =
+        violations(&PipeSchemaDiscoveryRequest::default().source(PipeSource::default().object_storage(storage)));
+    assert!(
+        found.iter().any(|(path, rule)| path == "source.objectStorage" && matches!(rule, Rule::Unsupported(_))),
+        "{found:?}"
+    );
 
     let postgres = PostgresSource::default().host("db").port(5432u16).database("d");
     let found = violations(&PipeSchemaDiscoveryRequest::default().source(PipeSource::default().postgres(postgres)));
-    assert!(found.iter().any(|(path, rule)| path == "source.postgres" && matches!(rule, Rule::Unsupported(_))), "{found:?}");
+    assert!(
+        found.iter().any(|(path, rule)| path == "source.postgres" && matches!(rule, Rule::Unsupported(_))),
+        "{found:?}"
+    );
 
     // A Kafka source missing its brokers is refused as a create's would be.
     let kafka = KafkaSource::default()

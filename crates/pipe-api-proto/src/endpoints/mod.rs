@@ -11,7 +11,9 @@ mod services;
 
 pub use alerts::{AlertPage, ListAlerts};
 pub use keys::CreateKey;
-pub use pipe_settings::{GetPipeSettings, GetPipesCdcScaling, UpdatePipeScaling, UpdatePipeSettings, UpdatePipesCdcScaling};
+pub use pipe_settings::{
+    GetPipeSettings, GetPipesCdcScaling, UpdatePipeScaling, UpdatePipeSettings, UpdatePipesCdcScaling,
+};
 pub use pipes::{CreatePipe, GetPipe, ListPipes};
 pub use raw::Raw;
 pub use reverse_private_endpoints::ListReversePrivateEndpoints;

@@ -39,7 +39,10 @@ impl Endpoint for DiscoverPipeSchema {
     }
 
     fn path(&self) -> String {
-        super::service_path(&self.organization_id, &self.service_id).literal("pipes").literal("schemaDiscovery").finish()
+        super::service_path(&self.organization_id, &self.service_id)
+            .literal("pipes")
+            .literal("schemaDiscovery")
+            .finish()
     }
 
     fn body(&self) -> Result<Option<Vec<u8>>, BuildErrorKind> {
