@@ -298,3 +298,33 @@ fn the_fake_refuses_what_the_contract_forbids() {
     let (status, text) = raw(&client, http::Method::PUT, &format!("{pipe}/settings"), json!({ "kafka_mode": "fast" }));
     assert_eq!(status, 200, "{text}");
 }
+
+/// Every tuning call on an idle service fails as pipe calls do there: 424 until it is awake.
+#[test]
+fn an_idle_service_answers_424_to_every_tuning_call() {
+    let server = Fake::demo().serve().unwrap();
+    let (client, fake) = (admin(&server), server.fake());
+    fake.set_service_idle(ORG, SERVICE, true);
+    let pipe = id(KAFKA_PIPE);
+    let kafka = KafkaSource::default()
+        .kind(KafkaType::Kafka)
+        .format(DataFormat::JsonEachRow)
+        .brokers("b:9092")
+        .topics("t")
+        .authentication(Authentication::IamRole)
+        .iam_role("arn:aws:iam::123456789012:role/r");
+    let errors = [
+        client.update_pipe_scaling(ORG, SERVICE, pipe, Scaling::default().replicas(2u32)).map(drop),
+        client.get_pipe_settings(ORG, SERVICE, pipe).map(drop),
+        client.update_pipe_settings(ORG, SERVICE, pipe, PipeSettings::default()).map(drop),
+        client.discover_pipe_schema(ORG, SERVICE, PipeSchemaDiscoveryRequest::kafka(kafka)).map(drop),
+        client.get_pipes_cdc_scaling(ORG, SERVICE).map(drop),
+    ];
+    for error in errors {
+        let (status, text) = api_error(error.unwrap_err());
+        assert_eq!(status, 424, "{text}");
+        assert!(text.starts_with("FAILED_DEPENDENCY: "), "{text}");
+    }
+    fake.set_service_idle(ORG, SERVICE, false);
+    assert!(client.get_pipe_settings(ORG, SERVICE, pipe).is_ok());
+}
