@@ -331,6 +331,9 @@ pub(crate) fn create_pipe(body: &Value) -> Checked {
         // PipeScaling: replicas 1 to 40; concurrency has no bound on create.
         integer_in(scaling, "scaling.", "replicas", 1, 40)?;
     }
+    if let Some(settings) = members.get("settings") {
+        settings_at(object(settings, "settings")?, "settings.")?;
+    }
     Ok(())
 }
 
@@ -405,16 +408,40 @@ pub(crate) fn update_pipe(body: &Value) -> Checked {
     }
     objects_naming(members, "", "fieldMappings", &["sourceField", "destinationField"])?;
     if let Some(settings) = members.get("settings").filter(|v| !v.is_null()) {
-        let settings = object(settings, "settings")?;
-        for (name, min, max) in PIPE_SETTINGS_BOUNDS {
-            integer_in(settings, "settings.", name, *min, *max)?;
-        }
+        settings_at(object(settings, "settings")?, "settings.")?;
     }
     Ok(())
 }
 
-/// `PipeSettings`: each integer setting's `minimum` and `maximum`.
-const PIPE_SETTINGS_BOUNDS: &[(&str, i64, i64)] = &[
+/// A member that, when present, must be a number within `min..=max`.
+fn number_in(members: &Map<String, Value>, path: &str, name: &str, min: f64, max: f64) -> Checked {
+    match members.get(name) {
+        None | Some(Value::Null) => Ok(()),
+        Some(value) if value.as_f64().is_some_and(|n| (min..=max).contains(&n)) => Ok(()),
+        Some(_) => fail(&format!("{path}{name}"), &format!("must be a number from {min} to {max}")),
+    }
+}
+
+/// A member that, when present, must be a number that is a whole multiple of `step`.
+fn multiple_of(members: &Map<String, Value>, name: &str, step: f64) -> Checked {
+    match members.get(name).and_then(Value::as_f64) {
+        Some(n) if n % step != 0.0 => fail(name, &format!("must be a multiple of {step}")),
+        _ => Ok(()),
+    }
+}
+
+/// `PATCH .../pipes/{pipeId}/scaling` (`PipeScalingPatchRequest`): replicas 1 to 40, the
+/// deprecated concurrency 0 to 34, CPU 125 to 2000 millicores, memory 0.5 to 8 GB.
+pub(crate) fn scale_pipe(body: &Value) -> Checked {
+    let members = object(body, "body")?;
+    integer_in(members, "", "replicas", 1, 40)?;
+    integer_in(members, "", "concurrency", 0, 34)?;
+    integer_in(members, "", "replicaCpuMillicores", 125, 2000)?;
+    number_in(members, "", "replicaMemoryGb", 0.5, 8.0)
+}
+
+/// The integer settings of `PipeSettings` / `PipeSettingsPutRequest` and their ranges.
+const SETTING_RANGES: &[(&str, i64, i64)] = &[
     ("streaming_max_insert_wait_ms", 500, 60_000),
     ("object_storage_concurrency", 1, 35),
     ("object_storage_polling_interval_ms", 100, 3_600_000),
@@ -430,4 +457,68 @@ const PIPE_SETTINGS_BOUNDS: &[(&str, i64, i64)] = &[
 /// `PATCH .../pipes/{pipeId}/state` (`PipeStatePatchRequest`): `command` is one of the three.
 pub(crate) fn change_pipe_state(body: &Value) -> Checked {
     one_of(object(body, "body")?, "", "command", &["start", "stop", "resync"], true)
+}
+
+/// The boolean settings of `PipeSettings`.
+const SETTING_FLAGS: &[&str] = &["object_storage_use_cluster_function", "engine_parallel_view_processing"];
+
+/// `PUT .../pipes/{pipeId}/settings` (`PipeSettingsPutRequest`): "key-value pairs where values
+/// can be strings, numbers, or booleans", the known ones within their ranges.
+pub(crate) fn pipe_settings(body: &Value) -> Checked {
+    settings_at(object(body, "body")?, "")
+}
+
+fn settings_at(members: &Map<String, Value>, path: &str) -> Checked {
+    for (name, min, max) in SETTING_RANGES {
+        integer_in(members, path, name, *min, *max)?;
+    }
+    for name in SETTING_FLAGS {
+        if !matches!(members.get(*name), None | Some(Value::Null | Value::Bool(_))) {
+            return fail(&format!("{path}{name}"), "must be a boolean");
+        }
+    }
+    match members.iter().find(|(_, value)| matches!(value, Value::Array(_) | Value::Object(_))) {
+        Some((name, _)) => fail(&format!("{path}{name}"), "must be a string, number or boolean"),
+        None => Ok(()),
+    }
+}
+
+/// `PATCH .../pipesCdcScaling` (`PipesCdcScalingPatchRequest`): CPU 1000 to 32000 millicores in
+/// steps of 1000, memory 4 to 128 GiB in steps of 4. The 4 GiB per core is checked on the
+/// scaling the patch leads to ([`cdc_memory_per_core`]).
+pub(crate) fn cdc_scaling(body: &Value) -> Checked {
+    let members = object(body, "body")?;
+    integer_in(members, "", "replicaCpuMillicores", 1000, 32_000)?;
+    multiple_of(members, "replicaCpuMillicores", 1000.0)?;
+    number_in(members, "", "replicaMemoryGb", 4.0, 128.0)?;
+    multiple_of(members, "replicaMemoryGb", 4.0)
+}
+
+/// "Must be 4× the CPU core count" (`PipesCdcScaling.replicaMemoryGb`), on the whole scaling.
+pub(crate) fn cdc_memory_per_core(scaling: &Map<String, Value>) -> Checked {
+    let cpu = scaling.get("replicaCpuMillicores").and_then(Value::as_f64).unwrap_or_default();
+    let memory = scaling.get("replicaMemoryGb").and_then(Value::as_f64).unwrap_or_default();
+    if memory == cpu / 1000.0 * 4.0 {
+        Ok(())
+    } else {
+        fail("replicaMemoryGb", &format!("must be 4 per CPU core ({} for {cpu} millicores)", cpu / 250.0))
+    }
+}
+
+/// `POST .../pipes/schemaDiscovery` (`PipeSchemaDiscoveryRequest`): a Kafka or Kinesis source,
+/// shaped as in a create request (`PipePostKafkaSource`, `PipePostKinesisSource`).
+pub(crate) fn schema_discovery(body: &Value) -> Checked {
+    let members = object(body, "body")?;
+    let source = object(members.get("source").unwrap_or(&Value::Null), "source")?;
+    if let Some(kind) =
+        SOURCE_KINDS.iter().find(|kind| !matches!(**kind, "kafka" | "kinesis") && source.contains_key(**kind))
+    {
+        return fail(&format!("source.{kind}"), "schema discovery supports kafka and kinesis sources only");
+    }
+    // The same schemas as a create's source: checked by the create's rules, in a create's body.
+    create_pipe(&serde_json::json!({
+        "name": "schema discovery",
+        "source": source,
+        "destination": { "table": "schema_discovery" },
+    }))
 }

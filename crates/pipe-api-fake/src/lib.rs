@@ -45,6 +45,10 @@
 //!   `BAD_REQUEST: ...` naming the field, a call on an idle service `424 FAILED_DEPENDENCY`, all
 //!   in the real `{status, error, requestId}` envelope.
 //! * Alerts answer as newer servers (`limit`, `offset`, `meta`, `X-Total-Count`) or older ones.
+//! * A pipe's scaling (`PATCH .../scaling`) and settings (`PUT .../settings`, a full replace
+//!   that stores settings the fake does not know as sent) show in the next get; schema discovery
+//!   infers fields from the source's kind and format; the CDC scaling of a service exists once
+//!   a database pipe left `Provisioning`, and must keep 4 GiB per core.
 //!
 //! # What it adds for tests
 //! * Seeding ([`Fake::seed_service`], [`Fake::seed_pipe`], ...), a manual clock, deterministic

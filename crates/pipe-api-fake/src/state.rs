@@ -50,6 +50,9 @@ pub(crate) struct StoredService {
     pub transition: Option<(ServiceState, OffsetDateTime)>,
     pub pipes: Vec<Pipe>,
     pub reverse_private_endpoints: Vec<ReversePrivateEndpoint>,
+    /// The scaling shared by the database pipes (`pipesCdcScaling`), as JSON; `None` until a
+    /// database pipe was provisioned.
+    pub cdc_scaling: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 #[derive(Clone, Default)]
@@ -137,7 +140,13 @@ impl StoredService {
     /// A service as seeded: running unless it says otherwise.
     pub fn new(mut service: Service) -> StoredService {
         service.state.get_or_insert(ServiceState::Running);
-        StoredService { service, transition: None, pipes: Vec::new(), reverse_private_endpoints: Vec::new() }
+        StoredService {
+            service,
+            transition: None,
+            pipes: Vec::new(),
+            reverse_private_endpoints: Vec::new(),
+            cdc_scaling: None,
+        }
     }
 
     /// The service's state now.

@@ -71,6 +71,10 @@ pub use endpoints::{
     ListReversePrivateEndpoints, Raw, UpdatePipe,
 };
 pub use endpoints::{DeleteKey, DeleteService, GetKey, ListKeys, UpdateKey, UpdateService, UpdateServiceState};
+pub use endpoints::{
+    DiscoverPipeSchema, GetPipeSettings, GetPipesCdcScaling, UpdatePipeScaling, UpdatePipeSettings,
+    UpdatePipesCdcScaling,
+};
 pub use error::{
     ApiError, BODY_KEPT, BuildError, BuildErrorKind, DecodeError, Error, TransportError, TransportErrorKind,
     TransportFailure,

@@ -50,6 +50,7 @@ mod id;
 mod into_field;
 mod key;
 mod pipe;
+mod pipe_settings;
 mod pipe_source;
 mod pipe_update;
 mod quantity;
@@ -74,6 +75,10 @@ pub use key::{
 pub use pipe::{
     CreatePipeRequest, Destination, DestinationColumn, FieldMapping, Pipe, PipeSettings, PipeState, Scaling,
     TableDefinition, TableEngine,
+};
+pub use pipe_settings::{
+    PipeSchemaDiscoveryField, PipeSchemaDiscoveryMeta, PipeSchemaDiscoveryRequest, PipeSchemaDiscoveryResponse,
+    PipesCdcScaling,
 };
 pub use pipe_source::{
     Authentication, Compression, Credentials, DataFormat, IteratorType, KafkaOffset, KafkaSource, KafkaType,

@@ -256,13 +256,16 @@ impl Validate for CreatePipeRequest {
             if let Some(scaling) = &self.scaling {
                 c.field("scaling", |c| check_scaling(c, scaling));
             }
+            if let Some(settings) = &self.settings {
+                c.field("settings", |c| crate::pipe_settings::check_settings(c, settings));
+            }
         })
     }
 }
 
 /// The bounds of the management OpenAPI's `PipeScaling`: replicas 1 to 40, CPU 125 to 2000
 /// millicores, memory 0.5 to 8 GB per replica.
-fn check_scaling(c: &mut Checker, scaling: &Scaling) {
+pub(crate) fn check_scaling(c: &mut Checker, scaling: &Scaling) {
     if scaling.replicas.is_some_and(|replicas| !(1..=40).contains(&replicas)) {
         c.fail_at("replicas", Rule::Range { min: 1, max: 40 });
     }
@@ -277,7 +280,7 @@ fn check_scaling(c: &mut Checker, scaling: &Scaling) {
     }
 }
 
-fn check_source(c: &mut Checker, source: &PipeSource) {
+pub(crate) fn check_source(c: &mut Checker, source: &PipeSource) {
     let found = source.kind_count();
     if found != 1 {
         c.fail(Rule::ExactlyOneSourceKind { found });

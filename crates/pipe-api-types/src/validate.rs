@@ -65,6 +65,12 @@ pub enum Rule {
     UniqueItems,
     /// The field must be absent because of another field's value (named in the text).
     NotAllowedBecause(&'static str),
+    /// The number must be a whole multiple of this step.
+    MultipleOf(i64),
+    /// The number must agree with another field, as the text says.
+    Consistent(&'static str),
+    /// The field is not supported here (the text says where it is).
+    Unsupported(&'static str),
 }
 
 impl fmt::Display for Rule {
@@ -92,6 +98,9 @@ impl fmt::Display for Rule {
             Rule::Min(min) => write!(f, "must be at least {min}"),
             Rule::UniqueItems => f.write_str("must not repeat an element"),
             Rule::NotAllowedBecause(why) => write!(f, "must be absent {why}"),
+            Rule::MultipleOf(step) => write!(f, "must be a multiple of {step}"),
+            Rule::Consistent(how) => write!(f, "must be {how}"),
+            Rule::Unsupported(why) => write!(f, "is not supported {why}"),
         }
     }
 }

@@ -69,6 +69,9 @@ pub use pipe_api_types::{
     PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, RoleId, ServiceCommand, ServiceEndpointChange, ServiceState,
     TagsPatch, UpdateKeyRequest, UpdateServiceRequest, UpdateServiceStateRequest,
 };
+pub use pipe_api_types::{
+    PipeSchemaDiscoveryRequest, PipeSchemaDiscoveryResponse, PipeSettings, PipesCdcScaling, Scaling,
+};
 
 pub use pipe_api_proto as proto;
 pub use pipe_api_types as types;

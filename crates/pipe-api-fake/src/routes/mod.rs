@@ -3,6 +3,7 @@
 
 mod alerts;
 mod keys;
+mod pipe_settings;
 mod pipes;
 mod reverse_private_endpoints;
 mod services;

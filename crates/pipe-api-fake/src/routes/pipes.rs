@@ -35,7 +35,7 @@ pub(super) fn route(call: &mut Call<'_>, method: &Method, service: ServiceId, re
         (&Method::PATCH, ["pipes", pipe]) => pipe_id(pipe).and_then(|pipe| update(call, service, pipe)),
         (&Method::DELETE, ["pipes", pipe]) => pipe_id(pipe).and_then(|pipe| delete(call, service, pipe)),
         (&Method::PATCH, ["pipes", pipe, "state"]) => pipe_id(pipe).and_then(|pipe| change_state(call, service, pipe)),
-        _ => return None,
+        _ => return super::pipe_settings::route(call, method, service, rest),
     })
 }
 

@@ -2,16 +2,22 @@
 
 mod alerts;
 mod keys;
+mod pipe_settings;
 mod pipes;
 mod raw;
 mod reverse_private_endpoints;
+mod schema_discovery;
 mod services;
 
 pub use alerts::{AlertPage, ListAlerts};
 pub use keys::{CreateKey, DeleteKey, GetKey, ListKeys, UpdateKey};
+pub use pipe_settings::{
+    GetPipeSettings, GetPipesCdcScaling, UpdatePipeScaling, UpdatePipeSettings, UpdatePipesCdcScaling,
+};
 pub use pipes::{ChangePipeState, CreatePipe, DeletePipe, GetPipe, ListPipes, UpdatePipe};
 pub use raw::Raw;
 pub use reverse_private_endpoints::ListReversePrivateEndpoints;
+pub use schema_discovery::DiscoverPipeSchema;
 pub use services::{DeleteService, GetService, UpdateService, UpdateServiceState};
 
 use pipe_api_types::{OrganizationId, ServiceId};

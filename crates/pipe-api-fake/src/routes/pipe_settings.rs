@@ -1,0 +1,204 @@
+//! Tuning pipes: `PATCH .../pipes/{pipeId}/scaling`, `GET|PUT .../pipes/{pipeId}/settings`,
+//! `POST .../pipes/schemaDiscovery`, and `GET|PATCH .../pipesCdcScaling`.
+//!
+//! Stored pipes are edited as JSON with the wire names written here, so a wrong name in a
+//! client model shows as a missing value, not as a change the fake agreed with.
+
+use http::Method;
+use pipe_api_types::{Pipe, PipeId, ServiceId};
+use serde_json::{Map, Value, json};
+
+use super::{Call, Routed};
+use crate::checks;
+use crate::reply::{self, Answer, Refusal};
+use crate::state::StoredService;
+
+/// The operations above (`rest` starts with `pipes` or `pipesCdcScaling`); `None` for others.
+pub(super) fn route(call: &mut Call<'_>, method: &Method, service: ServiceId, rest: &[&str]) -> Routed {
+    let on_pipe = |pipe: &str| super::parse_id::<PipeId>(pipe, "pipe");
+    Some(match (method, rest) {
+        (&Method::POST, ["pipes", "schemaDiscovery"]) => discover_schema(call, service),
+        (&Method::PATCH, ["pipes", pipe, "scaling"]) => on_pipe(pipe).and_then(|pipe| scale(call, service, pipe)),
+        (&Method::GET, ["pipes", pipe, "settings"]) => on_pipe(pipe).and_then(|pipe| settings(call, service, pipe)),
+        (&Method::PUT, ["pipes", pipe, "settings"]) => {
+            on_pipe(pipe).and_then(|pipe| replace_settings(call, service, pipe))
+        }
+        (&Method::GET, ["pipesCdcScaling"]) => cdc_scaling(call, service, None),
+        (&Method::PATCH, ["pipesCdcScaling"]) => {
+            call.body(checks::cdc_scaling).and_then(|patch| cdc_scaling(call, service, Some(patch)))
+        }
+        _ => return None,
+    })
+}
+
+/// The source kinds of database (CDC) pipes, which scale together and have no ingestion
+/// settings (management OpenAPI, `pipeCdcScalingGet`).
+const DATABASE_KINDS: &[&str] = &["postgres", "mysql", "mongodb", "bigquery"];
+
+/// A stored pipe as the JSON the service would send.
+fn as_json(pipe: &Pipe) -> Map<String, Value> {
+    match serde_json::to_value(pipe) {
+        Ok(Value::Object(members)) => members,
+        _ => Map::new(),
+    }
+}
+
+fn is_database(pipe: &Map<String, Value>) -> bool {
+    let source = pipe.get("source").and_then(Value::as_object);
+    source.is_some_and(|source| DATABASE_KINDS.iter().any(|kind| source.contains_key(*kind)))
+}
+
+/// The pipe `id` of a running service, as JSON to edit, and where it is stored.
+fn find(stored: &mut StoredService, id: PipeId) -> Result<(&mut Pipe, Map<String, Value>), Refusal> {
+    let pipe = stored.pipes.iter_mut().find(|p| p.id == id).ok_or_else(|| Refusal::not_found(id))?;
+    let json = as_json(pipe);
+    Ok((pipe, json))
+}
+
+/// Stores the edited JSON back; what the fake accepted always reads back.
+fn store(pipe: &mut Pipe, json: Map<String, Value>) -> Result<(), Refusal> {
+    *pipe = serde_json::from_value(Value::Object(json)).map_err(|error| Refusal::Error {
+        status: 500,
+        code: "INTERNAL_SERVER_ERROR",
+        text: format!("the fake could not store the pipe: {error}"),
+    })?;
+    Ok(())
+}
+
+/// Database pipes have no ingestion settings: the service answers as if there were none
+/// (observed: `NOT_FOUND: ingestion for pipe "<id>" not found`).
+fn no_ingestion(id: PipeId) -> Refusal {
+    Refusal::Error { status: 404, code: "NOT_FOUND", text: format!("ingestion for pipe \"{id}\" not found") }
+}
+
+fn scale(call: &mut Call<'_>, service: ServiceId, id: PipeId) -> Result<Answer, Refusal> {
+    let patch: Map<String, Value> = call.body(checks::scale_pipe)?;
+    let (now, request_id) = (time_text(call), call.request_id);
+    let (pipe, mut json) = find(call.running_service(service)?, id)?;
+    if is_database(&json) {
+        return Err(Refusal::bad_request(
+            "database pipes are scaled together for the service: use PATCH .../pipesCdcScaling",
+        ));
+    }
+    let scaling = json.entry("scaling").or_insert_with(|| json!({}));
+    if let Value::Object(scaling) = scaling {
+        // `null` leaves a field as it is: the patch names only what changes.
+        scaling.extend(patch.into_iter().filter(|(_, value)| !value.is_null()));
+    }
+    json.insert("updatedAt".to_owned(), Value::String(now));
+    store(pipe, json)?;
+    Ok(reply::management_ok(request_id, pipe))
+}
+
+fn settings(call: &mut Call<'_>, service: ServiceId, id: PipeId) -> Result<Answer, Refusal> {
+    let request_id = call.request_id;
+    let (_, json) = find(call.running_service(service)?, id)?;
+    if is_database(&json) {
+        return Err(no_ingestion(id));
+    }
+    Ok(reply::management_ok(request_id, json.get("settings").unwrap_or(&json!({}))))
+}
+
+fn replace_settings(call: &mut Call<'_>, service: ServiceId, id: PipeId) -> Result<Answer, Refusal> {
+    let settings: Map<String, Value> = call.body(checks::pipe_settings)?;
+    let (now, request_id) = (time_text(call), call.request_id);
+    let (pipe, mut json) = find(call.running_service(service)?, id)?;
+    if is_database(&json) {
+        return Err(no_ingestion(id));
+    }
+    // A full replace: the whole object as sent, fields the fake does not know included.
+    json.insert("settings".to_owned(), Value::Object(settings.clone()));
+    json.insert("updatedAt".to_owned(), Value::String(now));
+    store(pipe, json)?;
+    Ok(reply::management_ok(request_id, &settings))
+}
+
+/// The fake's clock as the service writes dates.
+fn time_text(call: &Call<'_>) -> String {
+    call.state.now.format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+}
+
+/// `GET` (no patch) or `PATCH` the service's CDC scaling, which exists once a database pipe
+/// left `Provisioning` (the contract: "available once at least one database Pipe was
+/// provisioned"); before, a `404` naming what is missing. It starts at the contract's example,
+/// 2 cores and 8 GiB.
+fn cdc_scaling(call: &mut Call<'_>, service: ServiceId, patch: Option<Map<String, Value>>) -> Result<Answer, Refusal> {
+    let request_id = call.request_id;
+    let stored = call.running_service(service)?;
+    if stored.cdc_scaling.is_none() {
+        let provisioned = stored.pipes.iter().map(as_json).any(|pipe| {
+            let state = pipe.get("state").and_then(Value::as_str);
+            is_database(&pipe) && !matches!(state, None | Some("Provisioning"))
+        });
+        if provisioned {
+            let initial = json!({ "replicaCpuMillicores": 2000, "replicaMemoryGb": 8 });
+            stored.cdc_scaling = initial.as_object().cloned();
+        }
+    }
+    let Some(scaling) = stored.cdc_scaling.as_mut() else {
+        return Err(Refusal::Error {
+            status: 404,
+            code: "NOT_FOUND",
+            text: format!("CDC scaling of service {service}: no database pipe was provisioned"),
+        });
+    };
+    if let Some(patch) = patch {
+        let mut next = scaling.clone();
+        next.extend(patch.into_iter().filter(|(_, value)| !value.is_null()));
+        checks::cdc_memory_per_core(&next)
+            .map_err(|problem| Refusal::bad_request(format!("invalid request: {}", problem.0)))?;
+        *scaling = next;
+    }
+    Ok(reply::management_ok(request_id, scaling))
+}
+
+/// Infers a plausible schema from the request: the fields a sample of the source would show in
+/// its format (JSON gives only JSON's types, Avro and Protobuf their declared ones), and what
+/// was read (topic or stream) in `meta`.
+fn discover_schema(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
+    let body: Value = call.body(checks::schema_discovery)?;
+    let request_id = call.request_id;
+    call.running_service(service)?;
+    let source = &body["source"];
+    let (kind, spec) = match source.get("kafka") {
+        Some(kafka) => ("kafka", kafka),
+        None => ("kinesis", &source["kinesis"]),
+    };
+    let format = spec["format"].as_str().unwrap_or_default();
+    let fields = match format {
+        "JSONEachRow" => json!([
+            { "name": "id", "type": "Int64", "optional": false },
+            { "name": "event", "type": "String", "optional": false },
+            { "name": "amount", "type": "Float64", "optional": true },
+            { "name": "at", "type": "String", "optional": false },
+        ]),
+        "Protobuf" => json!([
+            { "name": "id", "type": "UInt64", "optional": false },
+            { "name": "event", "type": "String", "optional": false },
+            { "name": "amount", "type": "Float32", "optional": false },
+            { "name": "at", "type": "DateTime64(9)", "optional": false },
+        ]),
+        // Avro and AvroConfluent.
+        _ => json!([
+            { "name": "id", "type": "Int64", "optional": false },
+            { "name": "event", "type": "String", "optional": false },
+            { "name": "amount", "type": "Nullable(Float64)", "optional": true },
+            { "name": "at", "type": "DateTime64(3)", "optional": false },
+        ]),
+    };
+    let mut meta = Map::new();
+    meta.insert("format".to_owned(), json!(format));
+    if kind == "kafka" {
+        let topics = spec["topics"].as_str().unwrap_or_default();
+        meta.insert("topic".to_owned(), json!(topics.split(',').next().unwrap_or_default().trim()));
+        // A Confluent schema URL ends in the schema's id: `.../schemas/ids/100004`.
+        let registry = spec["schemaRegistry"]["url"].as_str().unwrap_or_default();
+        if let Some((_, id)) = registry.rsplit_once("/ids/") {
+            meta.insert("schemaId".to_owned(), json!(id));
+        }
+    } else {
+        meta.insert("streamName".to_owned(), spec["streamName"].clone());
+        meta.insert("region".to_owned(), spec["region"].clone());
+    }
+    Ok(reply::management_ok(request_id, &json!({ "fields": fields, "meta": meta })))
+}

@@ -1,0 +1,211 @@
+//! Tuning a pipe after it exists: its scaling (the body of `PATCH .../pipes/{id}/scaling` is a
+//! [`Scaling`]), its settings (`GET`/`PUT .../pipes/{id}/settings`, a [`PipeSettings`] replaced
+//! whole), the schema discovery of a streaming source, and the scaling shared by a service's
+//! database (CDC) pipes ([`PipesCdcScaling`]).
+
+use crate::pipe::{PipeSettings, Scaling, check_scaling, check_source};
+use crate::pipe_source::{KafkaSource, KinesisSource, PipeSource};
+use crate::quantity::{Quantity, gigabytes, millicores};
+use crate::validate::{Checker, Rule, Validate, ValidationErrors};
+use crate::{DestinationColumn, Text};
+
+/// The body of `PATCH .../pipes/{pipeId}/scaling` (management OpenAPI,
+/// `PipeScalingPatchRequest`): every field optional, each within the bounds of `PipeScaling`
+/// (the create request's rule, the same function), and the deprecated `concurrency` 0 to 34.
+impl Validate for Scaling {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        Checker::run(|c| {
+            check_scaling(c, self);
+            // PipeScalingPatchRequest.concurrency: minimum 0, maximum 34 (only on the patch;
+            // the create request's `PipeScaling.concurrency` states no bound).
+            if self.concurrency.is_some_and(|concurrency| concurrency > 34) {
+                c.fail_at("concurrency", Rule::Range { min: 0, max: 34 });
+            }
+        })
+    }
+}
+
+/// The integer ranges of the management OpenAPI's `PipeSettings` and `PipeSettingsPutRequest`
+/// (the same table in both): the field's wire name, its reader, and its bounds.
+type SettingRange = (&'static str, fn(&PipeSettings) -> Option<u64>, i64, i64);
+
+const SETTING_RANGES: [SettingRange; 10] = [
+    ("streaming_max_insert_wait_ms", |s| s.streaming_max_insert_wait_ms, 500, 60_000),
+    ("object_storage_concurrency", |s| s.object_storage_concurrency, 1, 35),
+    ("object_storage_polling_interval_ms", |s| s.object_storage_polling_interval_ms, 100, 3_600_000),
+    ("object_storage_max_insert_bytes", |s| s.object_storage_max_insert_bytes, 10_485_760, 53_687_091_200),
+    ("object_storage_max_file_count", |s| s.object_storage_max_file_count, 1, 10_000),
+    ("engine_max_threads", |s| s.engine_max_threads, 0, 64),
+    ("engine_max_insert_threads", |s| s.engine_max_insert_threads, 0, 16),
+    ("engine_min_insert_block_size_bytes", |s| s.engine_min_insert_block_size_bytes, 0, 10_737_418_240),
+    ("engine_max_download_threads", |s| s.engine_max_download_threads, 0, 32),
+    ("engine_parallel_distributed_insert_select", |s| s.engine_parallel_distributed_insert_select, 0, 2),
+];
+
+/// Every settings range the contract states (management OpenAPI, `PipeSettings`), each at its
+/// field; fields this crate does not model are the server's to judge.
+pub(crate) fn check_settings(c: &mut Checker, settings: &PipeSettings) {
+    for (name, read, min, max) in SETTING_RANGES {
+        let inside = |value: u64| i64::try_from(value).is_ok_and(|value| (min..=max).contains(&value));
+        if read(settings).is_some_and(|value| !inside(value)) {
+            c.fail_at(name, Rule::Range { min, max });
+        }
+    }
+}
+
+/// The body of `PUT .../pipes/{pipeId}/settings` (`PipeSettingsPutRequest`): a full replace,
+/// so send the value read with `GET` changed where wanted; the fields this crate does not model
+/// travel in [`PipeSettings::unknown`] and are sent back as they came.
+impl Validate for PipeSettings {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        Checker::run(|c| check_settings(c, self))
+    }
+}
+
+model! {
+    /// The body of `POST .../pipes/schemaDiscovery` (beta): the streaming source whose schema to
+    /// infer, shaped as in a create request. Built with [`PipeSchemaDiscoveryRequest::kafka`] or
+    /// [`PipeSchemaDiscoveryRequest::kinesis`].
+    pub struct PipeSchemaDiscoveryRequest {
+        /// The source: exactly one kind, Kafka or Kinesis.
+        "source" source: PipeSource,
+    }
+}
+
+impl PipeSchemaDiscoveryRequest {
+    /// Discovers the schema of a Kafka source.
+    pub fn kafka(kafka: KafkaSource) -> Self {
+        PipeSchemaDiscoveryRequest::default().source(PipeSource::default().kafka(kafka))
+    }
+
+    /// Discovers the schema of a Kinesis stream.
+    pub fn kinesis(kinesis: KinesisSource) -> Self {
+        PipeSchemaDiscoveryRequest::default().source(PipeSource::default().kinesis(kinesis))
+    }
+}
+
+/// Why object storage and database sources are refused (management OpenAPI,
+/// `PipeSchemaDiscoverySource` has `kafka` and `kinesis` only; "Supported for Kafka, Kinesis
+/// sources").
+const STREAMING_ONLY: &str = "by schema discovery, which reads Kafka and Kinesis sources only";
+
+impl Validate for PipeSchemaDiscoveryRequest {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        Checker::run(|c| {
+            c.present("source", &self.source, Rule::Required, |c, source| {
+                if source.object_storage.is_some() {
+                    c.fail_at("objectStorage", Rule::Unsupported(STREAMING_ONLY));
+                }
+                if source.postgres.is_some() {
+                    c.fail_at("postgres", Rule::Unsupported(STREAMING_ONLY));
+                }
+                // The kind itself follows the create request's rules: the contract's
+                // `PipePostKafkaSource` and `PipePostKinesisSource` are the same schemas.
+                check_source(c, source);
+            });
+        })
+    }
+}
+
+model! {
+    /// One field of an inferred schema.
+    pub struct PipeSchemaDiscoveryField {
+        /// The field's name.
+        "name" name: Text,
+        /// The inferred ClickHouse type, such as `Int64`.
+        "type" kind: Text,
+        /// Whether the field is optional (nullable) in the source.
+        "optional" optional: bool,
+    }
+}
+
+model! {
+    /// Source-specific facts about a discovery: text values under names the server chooses, all
+    /// kept in [`PipeSchemaDiscoveryMeta::unknown`] in the order received.
+    pub struct PipeSchemaDiscoveryMeta {}
+}
+
+impl PipeSchemaDiscoveryMeta {
+    /// The text value of `name`, when the server sent one as text.
+    pub fn get(&self, name: &str) -> Option<String> {
+        self.unknown.get(name).and_then(|raw| serde_json::from_str(raw).ok())
+    }
+}
+
+model! {
+    /// What schema discovery inferred.
+    pub struct PipeSchemaDiscoveryResponse {
+        /// The fields with their ClickHouse types.
+        "fields" fields: Vec<PipeSchemaDiscoveryField>,
+        /// Source-specific facts.
+        "meta" meta: PipeSchemaDiscoveryMeta,
+    }
+}
+
+impl PipeSchemaDiscoveryResponse {
+    /// The inferred fields as destination columns (a field without a name or type is left out),
+    /// ready for a create request's `destination.columns`.
+    pub fn columns(&self) -> Vec<DestinationColumn> {
+        let fields = self.fields.iter().flatten();
+        fields.filter_map(|field| Some(DestinationColumn::new(field.name.clone()?, field.kind.clone()?))).collect()
+    }
+}
+
+model! {
+    /// The compute shared by every database (CDC) pipe of a service, for initial loads and
+    /// replication: read with `GET .../pipesCdcScaling`, and the body of its `PATCH`
+    /// (`PipesCdcScalingPatchRequest`, the same fields). It exists once a database pipe was
+    /// provisioned in the service.
+    pub struct PipesCdcScaling {
+        /// CPU in millicores: 1000 to 32000, in steps of 1000.
+        "replicaCpuMillicores" replica_cpu_millicores: Quantity as millicores,
+        /// Memory in GiB: 4 to 128, in steps of 4, and 4 per CPU core.
+        "replicaMemoryGb" replica_memory_gb: Quantity as gigabytes,
+    }
+}
+
+/// Memory per CPU core of database pipes (management OpenAPI, `PipesCdcScaling.replicaMemoryGb`:
+/// "Must be 4× the CPU core count").
+const CDC_GB_PER_CORE: f64 = 4.0;
+
+/// The bounds of the management OpenAPI's `PipesCdcScalingPatchRequest`: CPU 1000 to 32000
+/// millicores, a multiple of 1000; memory 4 to 128 GiB, a multiple of 4; and, when both are
+/// sent, 4 GiB per core. A value read as a quantity text that is no number is not judged.
+impl Validate for PipesCdcScaling {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        let known = |q: &Option<Quantity>| q.as_ref().map(Quantity::value).filter(|v| !v.is_nan());
+        let (cpu, memory) = (known(&self.replica_cpu_millicores), known(&self.replica_memory_gb));
+        Checker::run(|c| {
+            if let Some(cpu) = cpu {
+                if !(1000.0..=32000.0).contains(&cpu) {
+                    c.fail_at("replicaCpuMillicores", Rule::Range { min: 1000, max: 32000 });
+                }
+                if cpu % 1000.0 != 0.0 {
+                    c.fail_at("replicaCpuMillicores", Rule::MultipleOf(1000));
+                }
+            }
+            if let Some(memory) = memory {
+                if !(4.0..=128.0).contains(&memory) {
+                    c.fail_at("replicaMemoryGb", Rule::Range { min: 4, max: 128 });
+                }
+                if memory % 4.0 != 0.0 {
+                    c.fail_at("replicaMemoryGb", Rule::MultipleOf(4));
+                }
+            }
+            if let (Some(cpu), Some(memory)) = (cpu, memory) {
+                if memory != cpu / 1000.0 * CDC_GB_PER_CORE {
+                    c.fail_at("replicaMemoryGb", Rule::Consistent("4 per CPU core (replicaCpuMillicores / 250)"));
+                }
+            }
+        })
+    }
+}
+
+impl PipesCdcScaling {
+    /// `cores` CPU cores with the 4 GiB of memory per core the service requires.
+    pub fn with_cores(cores: u32) -> Self {
+        PipesCdcScaling::default()
+            .replica_cpu_millicores(cores.saturating_mul(1000))
+            .replica_memory_gb(f64::from(cores) * CDC_GB_PER_CORE)
+    }
+}
