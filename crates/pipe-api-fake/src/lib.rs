@@ -44,6 +44,11 @@
 //! * An unknown id gets `404` with `NOT_FOUND: <id>`, an invalid body `400` with
 //!   `BAD_REQUEST: ...` naming the field, a call on an idle service `424 FAILED_DEPENDENCY`, all
 //!   in the real `{status, error, requestId}` envelope.
+//! * A service has a lifecycle on the manual clock: `awake`, `stop` and `start`
+//!   (`PATCH .../state`) pass through `awaking`, `stopping` or `starting` for
+//!   [`Fake::set_service_transition_time`] and settle in `running` or `stopped`; pipe calls answer
+//!   `424 ... Current state: <state>` until it runs. Keys are listed, read, updated and deleted
+//!   (a key cannot delete itself).
 //! * Alerts answer as newer servers (`limit`, `offset`, `meta`, `X-Total-Count`) or older ones.
 //! * A pipe's scaling (`PATCH .../scaling`) and settings (`PUT .../settings`, a full replace
 //!   that stores settings the fake does not know as sent) show in the next get; schema discovery
