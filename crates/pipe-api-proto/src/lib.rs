@@ -65,9 +65,13 @@ pub mod wait;
 pub use api::{Alerting, Api, Management};
 pub use auth::{BearerToken, CredentialsError, ManagementCredentials};
 pub use decode::DECODED_BYTES_PER_BODY_BYTE;
-pub use endpoint::{Endpoint, EndpointExt, Reply, USER_AGENT_VALUE};
+pub use endpoint::{Endpoint, EndpointExt, Reply, SuccessBody, USER_AGENT_VALUE};
 pub use endpoints::{
     AlertPage, CreateKey, CreatePipe, GetPipe, GetService, ListAlerts, ListPipes, ListReversePrivateEndpoints, Raw,
+};
+pub use endpoints::{
+    CreateAlert, CreateReversePrivateEndpoint, DeleteAlert, DeleteReversePrivateEndpoint, GetAlert,
+    GetReversePrivateEndpoint, UpdateAlert, UpdateReversePrivateEndpoint,
 };
 pub use error::{
     ApiError, BODY_KEPT, BuildError, BuildErrorKind, DecodeError, Error, TransportError, TransportErrorKind,

@@ -55,6 +55,29 @@ pub enum Rule {
         /// The largest allowed value.
         max: i64,
     },
+    /// The list must have at most this many elements.
+    MaxItems(usize),
+    /// The list must not hold the same element twice.
+    Unique,
+    /// The text must be from `min` to `max` characters long.
+    CharsBetween {
+        /// The fewest characters.
+        min: usize,
+        /// The most characters.
+        max: usize,
+    },
+    /// The number must be at least this.
+    Minimum(i64),
+    /// The number must be finite: JSON has no NaN or infinity.
+    FiniteNumber,
+    /// The number must not be less than the field named here.
+    NotLessThan(&'static str),
+    /// The value must equal the field named here.
+    Equals(&'static str),
+    /// The text must have the form described here.
+    Format(&'static str),
+    /// The field must not be set, for the reason named here.
+    ForbiddenBecause(&'static str),
 }
 
 impl fmt::Display for Rule {
@@ -77,6 +100,15 @@ impl fmt::Display for Rule {
             }
             Rule::Range { min, max } => write!(f, "must be between {min} and {max}"),
             Rule::DecimalRange { min, max } => write!(f, "must be between {min} and {max}"),
+            Rule::MaxItems(max) => write!(f, "must have at most {max} elements"),
+            Rule::Unique => f.write_str("must not hold the same element twice"),
+            Rule::CharsBetween { min, max } => write!(f, "must be from {min} to {max} characters long"),
+            Rule::Minimum(min) => write!(f, "must be at least {min}"),
+            Rule::FiniteNumber => f.write_str("must be a finite number"),
+            Rule::NotLessThan(other) => write!(f, "must not be less than `{other}`"),
+            Rule::Equals(other) => write!(f, "must equal `{other}`"),
+            Rule::Format(form) => write!(f, "must have the form {form}"),
+            Rule::ForbiddenBecause(why) => write!(f, "must not be set {why}"),
         }
     }
 }

@@ -50,6 +50,7 @@ pub use config::{
 pub use pipe_api_proto::wait::{
     Condition, IdleRecovery, Verdict, WaitError, WaitPolicy, pipe_settled, pipe_stopped, service_running,
 };
+pub use pipe_api_proto::wait::reverse_private_endpoint_settled;
 pub use transport::{TransportConfig, UreqTransport};
 
 // What the client's methods take and return, so that a client user depends on this crate alone.
@@ -61,6 +62,16 @@ pub use pipe_api_proto::{
 pub use pipe_api_types::{
     CreateKeyRequest, CreateKeyResponse, CreatePipeRequest, OrganizationId, Pipe, PipeId, ReversePrivateEndpoint,
     Secret, Service, ServiceId,
+};
+
+pub use pipe_api_proto::{
+    CreateAlert, CreateReversePrivateEndpoint, DeleteAlert, DeleteReversePrivateEndpoint, GetAlert,
+    GetReversePrivateEndpoint, ListReversePrivateEndpoints, UpdateAlert, UpdateReversePrivateEndpoint,
+};
+pub use pipe_api_types::{
+    Alert, AlertChannel, AlertId, AlertInterval, AlertRequest, AlertSource, AlertState, ChannelType,
+    CreateReversePrivateEndpointRequest, CustomPrivateDnsMapping, MskAuthentication, ReversePrivateEndpointId,
+    ReversePrivateEndpointStatus, ReversePrivateEndpointType, ThresholdType, UpdateReversePrivateEndpointRequest,
 };
 
 pub use pipe_api_proto as proto;

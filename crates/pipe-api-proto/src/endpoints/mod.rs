@@ -7,11 +7,14 @@ mod raw;
 mod reverse_private_endpoints;
 mod services;
 
-pub use alerts::{AlertPage, ListAlerts};
+pub use alerts::{AlertPage, CreateAlert, DeleteAlert, GetAlert, ListAlerts, UpdateAlert};
 pub use keys::CreateKey;
 pub use pipes::{CreatePipe, GetPipe, ListPipes};
 pub use raw::Raw;
-pub use reverse_private_endpoints::ListReversePrivateEndpoints;
+pub use reverse_private_endpoints::{
+    CreateReversePrivateEndpoint, DeleteReversePrivateEndpoint, GetReversePrivateEndpoint, ListReversePrivateEndpoints,
+    UpdateReversePrivateEndpoint,
+};
 pub use services::GetService;
 
 use pipe_api_types::{OrganizationId, ServiceId};
