@@ -47,6 +47,11 @@ pub(crate) fn management_ok(request_id: &str, result: &impl Serialize) -> Answer
     json(200, &Envelope { status: 200, request_id, result })
 }
 
+/// `{"status": 200, "requestId": ...}` with no `result`: what a delete answers.
+pub(crate) fn management_ok_without_result(request_id: &str) -> Answer {
+    json(200, &serde_json::json!({ "status": 200, "requestId": request_id }))
+}
+
 /// Why the management interface refused a call.
 #[derive(Debug)]
 pub(crate) enum Refusal {

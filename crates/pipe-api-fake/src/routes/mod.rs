@@ -16,6 +16,7 @@ use serde::de::DeserializeOwned;
 use crate::reply::{self, Answer, Refusal};
 use crate::state::{State, StoredService, may_manage};
 
+pub(crate) use alerts::alert_record;
 pub(crate) use keys::insert_key;
 
 /// What a resource's `route` answers: `None` when the fake does not model the operation (the
