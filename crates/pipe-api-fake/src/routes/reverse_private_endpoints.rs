@@ -91,7 +91,7 @@ fn create(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
 
     let request_id = call.request_id;
     let stored = settled(call, service)?;
-    unique_across_service(stored, &record, None)?;
+    unique_across_service(stored, record.get("customPrivateDnsMappings"), None)?;
     stored.reverse_private_endpoints.push(StoredEndpoint {
         record,
         ready_at: Some(now + timings.provisioning),
@@ -109,7 +109,7 @@ fn update(call: &mut Call<'_>, service: ServiceId, id: ReversePrivateEndpointId)
     if endpoint.record.get("type").and_then(Value::as_str) == Some("MSK_MULTI_VPC") {
         return Err(Refusal::bad_request("customPrivateDnsMappings is not supported for MSK_MULTI_VPC"));
     }
-    unique_across_service(stored, &body, Some(id))?;
+    unique_across_service(stored, body.get("customPrivateDnsMappings"), Some(id))?;
     let endpoint = find(stored, id)?;
     // A full replacement list: what was there before is gone, an empty list clears it.
     endpoint.record.insert("customPrivateDnsMappings".to_owned(), body["customPrivateDnsMappings"].clone());
@@ -130,21 +130,21 @@ fn delete(call: &mut Call<'_>, service: ServiceId, id: ReversePrivateEndpointId)
 /// The contract: private DNS names "Must be unique across the ClickHouse service".
 fn unique_across_service(
     stored: &StoredService,
-    body: &impl std::ops::Index<&'static str, Output = Value>,
+    wanted: Option<&Value>,
     except: Option<ReversePrivateEndpointId>,
 ) -> Result<(), Refusal> {
     let except = except.map(|id| id.to_string());
-    let names = |mappings: &Value| -> Vec<String> {
+    let names = |mappings: Option<&Value>| -> Vec<String> {
         mappings
-            .as_array()
+            .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .filter_map(|m| m.get("privateDnsName")?.as_str().map(str::to_ascii_lowercase))
             .collect()
     };
-    let wanted = names(&body["customPrivateDnsMappings"]);
+    let wanted = names(wanted);
     for other in stored.reverse_private_endpoints.iter().filter(|e| e.id() != except.as_deref()) {
-        if let Some(taken) = names(&other.record["customPrivateDnsMappings"]).into_iter().find(|n| wanted.contains(n)) {
+        if let Some(taken) = names(other.record.get("customPrivateDnsMappings")).into_iter().find(|n| wanted.contains(n)) {
             return Err(Refusal::bad_request(format!("private DNS name {taken} is already used in this service")));
         }
     }
