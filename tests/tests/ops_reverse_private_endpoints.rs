@@ -46,7 +46,10 @@ fn an_endpoint_is_created_waited_for_updated_and_deleted() {
         created.gcp_service_attachment.as_deref(),
         Some("projects/demo/regions/europe-west1/serviceAttachments/orders")
     );
-    assert_eq!(created.custom_private_dns_mappings, Some(vec![CustomPrivateDnsMapping::new("orders.internal.example.com")]));
+    assert_eq!(
+        created.custom_private_dns_mappings,
+        Some(vec![CustomPrivateDnsMapping::new("orders.internal.example.com")])
+    );
 
     let sent = fake.request_count();
     let get = GetReversePrivateEndpoint::new(ORG, SERVICE, created.id);
@@ -72,7 +75,10 @@ fn an_endpoint_is_created_waited_for_updated_and_deleted() {
         .update_reverse_private_endpoint(ORG, SERVICE, created.id, UpdateReversePrivateEndpointRequest::clear())
         .unwrap();
     assert_eq!(cleared.custom_private_dns_mappings, Some(vec![]));
-    assert_eq!(client.get_reverse_private_endpoint(ORG, SERVICE, created.id).unwrap().custom_private_dns_mappings, Some(vec![]));
+    assert_eq!(
+        client.get_reverse_private_endpoint(ORG, SERVICE, created.id).unwrap().custom_private_dns_mappings,
+        Some(vec![])
+    );
 
     client.delete_reverse_private_endpoint(ORG, SERVICE, created.id).unwrap();
     let deleting = client.get_reverse_private_endpoint(ORG, SERVICE, created.id).unwrap();
@@ -91,7 +97,10 @@ fn every_type_is_accepted_and_an_invalid_one_is_never_sent() {
     for request in [
         CreateReversePrivateEndpointRequest::vpc_endpoint_service("com.amazonaws.vpce.eu-west-1.vpce-svc-1"),
         CreateReversePrivateEndpointRequest::vpc_resource("rcfg-1", "arn:aws:ram:eu-west-1:1:resource-share/share-1"),
-        CreateReversePrivateEndpointRequest::msk_multi_vpc("arn:aws:kafka:eu-west-1:1:cluster/c", MskAuthentication::SaslIam),
+        CreateReversePrivateEndpointRequest::msk_multi_vpc(
+            "arn:aws:kafka:eu-west-1:1:cluster/c",
+            MskAuthentication::SaslIam,
+        ),
     ] {
         let kind = request.kind.clone();
         let created = client.create_reverse_private_endpoint(ORG, SERVICE, request).unwrap();

@@ -187,7 +187,8 @@ pub(crate) fn create_pipe(body: &Value) -> Checked {
     Ok(())
 }
 
-const ENDPOINT_TYPES: &[&str] = &["VPC_ENDPOINT_SERVICE", "VPC_RESOURCE", "MSK_MULTI_VPC", "GCP_PSC_SERVICE_ATTACHMENT"];
+const ENDPOINT_TYPES: &[&str] =
+    &["VPC_ENDPOINT_SERVICE", "VPC_RESOURCE", "MSK_MULTI_VPC", "GCP_PSC_SERVICE_ATTACHMENT"];
 
 /// `POST .../pipesReversePrivateEndpoints` (`CreateReversePrivateEndpoint`): a type, what that
 /// type requires ("Required for ... type"), a description of at most 255 characters, and
@@ -299,7 +300,9 @@ pub(crate) fn alert(body: &Value, newer: bool) -> Checked {
     if newer {
         let bounded = matches!(members.get("thresholdType").and_then(Value::as_str), Some("between" | "not_between"));
         match members.get("thresholdMax") {
-            None | Some(Value::Null) if bounded => return fail("thresholdMax", "is required for between and not_between"),
+            None | Some(Value::Null) if bounded => {
+                return fail("thresholdMax", "is required for between and not_between");
+            }
             None | Some(Value::Null) => {}
             Some(max) => match (max.as_f64(), threshold) {
                 (Some(max), Some(min)) if max >= min => {}

@@ -95,7 +95,10 @@ fn an_endpoint_provisions_then_is_ready_then_deletes_then_is_gone() {
         &item,
         json!({ "customPrivateDnsMappings": [{ "privateDnsName": "db.orders.example.com" }] }),
     );
-    assert_eq!(json_of(&replaced)["result"]["customPrivateDnsMappings"], json!([{ "privateDnsName": "db.orders.example.com" }]));
+    assert_eq!(
+        json_of(&replaced)["result"]["customPrivateDnsMappings"],
+        json!([{ "privateDnsName": "db.orders.example.com" }])
+    );
     let cleared = admin(&fake, Method::PATCH, &item, json!({ "customPrivateDnsMappings": [] }));
     assert_eq!(json_of(&cleared)["result"]["customPrivateDnsMappings"], json!([]));
 
@@ -128,7 +131,10 @@ fn the_service_refuses_what_each_type_lacks() {
                     "customPrivateDnsMappings": [{ "privateDnsName": "a.example.com" }] }),
             "customPrivateDnsMappings: is not supported for MSK_MULTI_VPC",
         ),
-        (json!({ "type": "GCP_PSC_SERVICE_ATTACHMENT", "gcpServiceAttachment": "my-service" }), "gcpServiceAttachment: must be"),
+        (
+            json!({ "type": "GCP_PSC_SERVICE_ATTACHMENT", "gcpServiceAttachment": "my-service" }),
+            "gcpServiceAttachment: must be",
+        ),
         (
             json!({ "type": "VPC_ENDPOINT_SERVICE", "vpcEndpointServiceName": "svc", "description": "x".repeat(256) }),
             "description: must be a string of at most 255 characters",
@@ -168,7 +174,10 @@ fn private_dns_names_are_unique_across_the_service_and_msk_takes_none() {
         &format!("{}/{}", endpoints(), ids[1]),
         json!({ "customPrivateDnsMappings": [{ "privateDnsName": "A.example.com" }] }),
     );
-    assert_eq!(management_error(&taken, 400), "BAD_REQUEST: private DNS name a.example.com is already used in this service");
+    assert_eq!(
+        management_error(&taken, 400),
+        "BAD_REQUEST: private DNS name a.example.com is already used in this service"
+    );
     // Its own names may stay.
     let kept = admin(
         &fake,
@@ -182,8 +191,12 @@ fn private_dns_names_are_unique_across_the_service_and_msk_takes_none() {
 
     let msk = json!({ "type": "MSK_MULTI_VPC", "mskClusterArn": "arn", "mskAuthentication": "SASL_IAM" });
     let msk = json_of(&admin(&fake, Method::POST, &endpoints(), msk))["result"]["id"].as_str().unwrap().to_owned();
-    let refused = admin(&fake, Method::PATCH, &format!("{}/{msk}", endpoints()), json!({ "customPrivateDnsMappings": [] }));
-    assert_eq!(management_error(&refused, 400), "BAD_REQUEST: customPrivateDnsMappings is not supported for MSK_MULTI_VPC");
+    let refused =
+        admin(&fake, Method::PATCH, &format!("{}/{msk}", endpoints()), json!({ "customPrivateDnsMappings": [] }));
+    assert_eq!(
+        management_error(&refused, 400),
+        "BAD_REQUEST: customPrivateDnsMappings is not supported for MSK_MULTI_VPC"
+    );
 }
 
 #[test]
@@ -250,7 +263,10 @@ fn an_alert_is_created_read_replaced_and_deleted_by_a_newer_server() {
     }
     assert_eq!(replaced["scheduleStartAt"], "2026-01-01T06:00:00Z");
     assert_eq!(replaced["channel"], json!({ "type": "webhook", "webhookId": "w2" }));
-    assert_eq!((replaced["id"].clone(), replaced["createdAt"].clone()), (alert["id"].clone(), alert["createdAt"].clone()));
+    assert_eq!(
+        (replaced["id"].clone(), replaced["createdAt"].clone()),
+        (alert["id"].clone(), alert["createdAt"].clone())
+    );
 
     // Only the legacy channel cuts the alert down to that one; null clears scheduleStartAt.
     let mut legacy = tile_alert();
@@ -286,14 +302,30 @@ fn an_older_server_uses_its_own_names_answers_ok_and_plain_text() {
     // The same record, read by a newer server after an upgrade.
     fake.set_alerting_version(AlertingVersion::Newer);
     let upgraded = json_of(&alerting(&fake, Method::GET, &path, Value::Null))["data"].clone();
-    assert_eq!((upgraded["savedSearchId"].clone(), upgraded["teamId"].clone()), (json!("s1"), json!("65f1a2b3c4d5e6f708190100")));
+    assert_eq!(
+        (upgraded["savedSearchId"].clone(), upgraded["teamId"].clone()),
+        (json!("s1"), json!("65f1a2b3c4d5e6f708190100"))
+    );
     fake.set_alerting_version(AlertingVersion::Older);
 
-    let refused = alerting(&fake, Method::POST, "/api/v2/alerts", json!({ "source": "saved_search", "savedSearchId": "s1",
-        "threshold": -1, "thresholdType": "above", "interval": "5m", "channel": { "type": "webhook", "webhookId": "w" } }));
-    assert_eq!((refused.status().as_u16(), json_of(&refused)), (400, json!({ "message": "threshold: must be greater than or equal to 0" })));
-    let only_channels = alerting(&fake, Method::POST, "/api/v2/alerts", json!({ "source": "saved_search", "savedSearchId": "s1",
-        "threshold": 1, "thresholdType": "above", "interval": "5m", "channels": [{ "type": "webhook", "webhookId": "w" }] }));
+    let refused = alerting(
+        &fake,
+        Method::POST,
+        "/api/v2/alerts",
+        json!({ "source": "saved_search", "savedSearchId": "s1",
+        "threshold": -1, "thresholdType": "above", "interval": "5m", "channel": { "type": "webhook", "webhookId": "w" } }),
+    );
+    assert_eq!(
+        (refused.status().as_u16(), json_of(&refused)),
+        (400, json!({ "message": "threshold: must be greater than or equal to 0" }))
+    );
+    let only_channels = alerting(
+        &fake,
+        Method::POST,
+        "/api/v2/alerts",
+        json!({ "source": "saved_search", "savedSearchId": "s1",
+        "threshold": 1, "thresholdType": "above", "interval": "5m", "channels": [{ "type": "webhook", "webhookId": "w" }] }),
+    );
     assert_eq!(json_of(&only_channels), json!({ "message": "channel: is required" }));
 
     let deleted = alerting(&fake, Method::DELETE, &path, Value::Null);
@@ -325,16 +357,25 @@ fn the_alerting_server_refuses_what_its_checks_refuse() {
         (json!({ "interval": "2m" }), "interval: must be one of"),
         (json!({ "thresholdMax": null }), "thresholdMax: is required for between and not_between"),
         (json!({ "thresholdMax": 99 }), "thresholdMax: must be a number greater than or equal to threshold"),
-        (json!({ "scheduleStartAt": null, "scheduleOffsetMinutes": 15 }), "scheduleOffsetMinutes: must be an integer from 0 to 14"),
+        (
+            json!({ "scheduleStartAt": null, "scheduleOffsetMinutes": 15 }),
+            "scheduleOffsetMinutes: must be an integer from 0 to 14",
+        ),
         (json!({ "scheduleOffsetMinutes": 1 }), "scheduleOffsetMinutes: must be 0 when scheduleStartAt is set"),
-        (json!({ "scheduleStartAt": "2027-06-01T00:00:00Z" }), "scheduleStartAt: must be a date-time at most 1 year ahead"),
+        (
+            json!({ "scheduleStartAt": "2027-06-01T00:00:00Z" }),
+            "scheduleStartAt: must be a date-time at most 1 year ahead",
+        ),
         (json!({ "channel": null }), "channel: at least one of channel or channels is required"),
         (json!({ "channels": [] }), "channels: must hold 1 to 10 channels"),
         (
             json!({ "channel": null, "channels": [{ "type": "webhook", "webhookId": "a" }, { "type": "webhook", "webhookId": "a" }] }),
             "channels[1]: is a duplicate",
         ),
-        (json!({ "channels": [{ "type": "webhook", "webhookId": "other" }] }), "channel: must match the first entry of channels"),
+        (
+            json!({ "channels": [{ "type": "webhook", "webhookId": "other" }] }),
+            "channel: must match the first entry of channels",
+        ),
         (json!({ "channel": { "type": "email", "webhookId": "w" } }), "channel.type: must be one of webhook"),
         (json!({ "name": "" }), "name: must be a string of 1 to 512 characters"),
         (json!({ "message": "m".repeat(4097) }), "message: must be a string of 1 to 4096 characters"),

@@ -4,8 +4,8 @@
 
 use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
-use serde::Serialize;
 use serde::Deserialize as _;
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use pipe_api_types::{Validate, ValidationErrors};

@@ -207,12 +207,14 @@ fn errors_are_typed() {
     assert_eq!(bad.message(), Some("thresholdMax must be greater than or equal to threshold"));
     assert_eq!(bad.operation(), "create_alert");
 
-    let newer = GetAlert::new(alert_id()).parse_response(response(404, fixture("error_404_newer_message"))).unwrap_err();
+    let newer =
+        GetAlert::new(alert_id()).parse_response(response(404, fixture("error_404_newer_message"))).unwrap_err();
     assert!(newer.is_not_found());
     let newer = newer.as_api().unwrap();
     assert_eq!((newer.code(), newer.message()), (Some("NOT_FOUND"), Some("Alert not found")));
 
-    let older = DeleteAlert::new(alert_id()).parse_response(response(404, fixture("error_404_older_plain"))).unwrap_err();
+    let older =
+        DeleteAlert::new(alert_id()).parse_response(response(404, fixture("error_404_older_plain"))).unwrap_err();
     assert!(older.is_not_found());
     assert_eq!(older.as_api().unwrap().raw_text().as_deref(), Some("Not Found"));
     assert_eq!(older.as_api().unwrap().operation(), "delete_alert");

@@ -94,10 +94,14 @@ fn get_update_and_delete_requests() {
     .build_request(&management())
     .unwrap();
     insta::assert_snapshot!("update_reverse_private_endpoint", render_request(&update));
-    let clear =
-        UpdateReversePrivateEndpoint::new(org(), service(), endpoint_id(), UpdateReversePrivateEndpointRequest::clear())
-            .build_request(&management())
-            .unwrap();
+    let clear = UpdateReversePrivateEndpoint::new(
+        org(),
+        service(),
+        endpoint_id(),
+        UpdateReversePrivateEndpointRequest::clear(),
+    )
+    .build_request(&management())
+    .unwrap();
     insta::assert_snapshot!("update_reverse_private_endpoint_clear", render_request(&clear));
     let delete =
         DeleteReversePrivateEndpoint::new(org(), service(), endpoint_id()).build_request(&management()).unwrap();

@@ -390,12 +390,10 @@ impl Validate for AlertRequest {
             // `dashboardId` and `tileId`, each non-empty.
             c.present("source", &self.source, Rule::Required, |_, _| {});
             c.known("source", &self.source);
-            let needs = |c: &mut Checker, name: &'static str, value: &Option<Text>, why: &'static str| {
-                match value {
-                    None => c.fail_at(name, Rule::RequiredBecause(why)),
-                    Some(text) if text.is_empty() => c.fail_at(name, Rule::NotBlank),
-                    Some(_) => {}
-                }
+            let needs = |c: &mut Checker, name: &'static str, value: &Option<Text>, why: &'static str| match value {
+                None => c.fail_at(name, Rule::RequiredBecause(why)),
+                Some(text) if text.is_empty() => c.fail_at(name, Rule::NotBlank),
+                Some(_) => {}
             };
             match &self.source {
                 Some(AlertSource::SavedSearch) => {

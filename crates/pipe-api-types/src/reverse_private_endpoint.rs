@@ -131,8 +131,7 @@ impl CreateReversePrivateEndpointRequest {
     /// An endpoint of type `VPC_ENDPOINT_SERVICE` to the AWS endpoint service `service_name`
     /// (`com.amazonaws.vpce.us-east-1.vpce-svc-...`).
     pub fn vpc_endpoint_service(service_name: impl Into<Text>) -> Self {
-        Self::of(ReversePrivateEndpointType::VpcEndpointService)
-            .vpc_endpoint_service_name(service_name.into())
+        Self::of(ReversePrivateEndpointType::VpcEndpointService).vpc_endpoint_service_name(service_name.into())
     }
 
     /// An endpoint of type `VPC_RESOURCE` to the AWS VPC resource `configuration_id`
@@ -153,8 +152,7 @@ impl CreateReversePrivateEndpointRequest {
     /// An endpoint of type `GCP_PSC_SERVICE_ATTACHMENT` to `service_attachment`
     /// (`projects/{project}/regions/{region}/serviceAttachments/{name}`).
     pub fn gcp_psc_service_attachment(service_attachment: impl Into<Text>) -> Self {
-        Self::of(ReversePrivateEndpointType::GcpPscServiceAttachment)
-            .gcp_service_attachment(service_attachment.into())
+        Self::of(ReversePrivateEndpointType::GcpPscServiceAttachment).gcp_service_attachment(service_attachment.into())
     }
 
     fn of(kind: ReversePrivateEndpointType) -> Self {
@@ -291,7 +289,9 @@ impl Validate for UpdateReversePrivateEndpointRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
         Checker::run(|c| {
             // The contract's only field: without it the call changes nothing.
-            c.present("customPrivateDnsMappings", &self.custom_private_dns_mappings, Rule::Required, |c, m| check_mappings(c, m));
+            c.present("customPrivateDnsMappings", &self.custom_private_dns_mappings, Rule::Required, |c, m| {
+                check_mappings(c, m)
+            });
         })
     }
 }

@@ -4,9 +4,7 @@
 //! `AlertChannels`) and the service notes (alerting interface). And an alert read from a server
 //! goes back as a request with every field it holds, unknown ones included.
 
-use pipe_api_types::{
-    Alert, AlertChannel, AlertInterval, AlertRequest, AlertSource, Rule, ThresholdType, Validate,
-};
+use pipe_api_types::{Alert, AlertChannel, AlertInterval, AlertRequest, AlertSource, Rule, ThresholdType, Validate};
 use proptest::prelude::*;
 use time::macros::datetime;
 
@@ -17,7 +15,10 @@ fn violations(request: &impl Validate) -> Vec<(String, Rule)> {
     }
 }
 
-fn at(path: &str, rule: Rule) -> Vec<(String, Rule)> {
+/// Each violation's path and rule.
+type Found = Vec<(String, Rule)>;
+
+fn at(path: &str, rule: Rule) -> Found {
     vec![(path.to_owned(), rule)]
 }
 
@@ -52,26 +53,54 @@ fn the_built_requests_are_valid() {
 #[test]
 fn each_rule_names_its_field() {
     let between = ThresholdType::Between;
-    let cases: Vec<(&str, AlertRequest, Vec<(String, Rule)>)> = vec![
+    let cases: Vec<(&str, AlertRequest, Found)> = vec![
         // Notes: `source` always; saved_search needs savedSearchId, tile dashboardId and tileId.
-        ("no source", with(search(), |r| { r.source = None; }), at("source", Rule::Required)),
+        (
+            "no source",
+            with(search(), |r| {
+                r.source = None;
+            }),
+            at("source", Rule::Required),
+        ),
         (
             "saved search without its id",
-            with(search(), |r| { r.saved_search_id = None; }),
+            with(search(), |r| {
+                r.saved_search_id = None;
+            }),
             at("savedSearchId", Rule::RequiredBecause("when source is saved_search")),
         ),
         ("empty saved search id", search().saved_search_id(""), at("savedSearchId", Rule::NotBlank)),
         (
             "tile without its dashboard",
-            with(tile(), |r| { r.dashboard_id = None; }),
+            with(tile(), |r| {
+                r.dashboard_id = None;
+            }),
             at("dashboardId", Rule::RequiredBecause("when source is tile")),
         ),
         ("empty tile id", tile().tile_id(""), at("tileId", Rule::NotBlank)),
         // Contract: threshold, interval and thresholdType are required.
-        ("no threshold", with(search(), |r| { r.threshold = None; }), at("threshold", Rule::Required)),
+        (
+            "no threshold",
+            with(search(), |r| {
+                r.threshold = None;
+            }),
+            at("threshold", Rule::Required),
+        ),
         ("NaN threshold", search().threshold(f64::NAN), at("threshold", Rule::FiniteNumber)),
-        ("no interval", with(search(), |r| { r.interval = None; }), at("interval", Rule::Required)),
-        ("no threshold type", with(search(), |r| { r.threshold_type = None; }), at("thresholdType", Rule::Required)),
+        (
+            "no interval",
+            with(search(), |r| {
+                r.interval = None;
+            }),
+            at("interval", Rule::Required),
+        ),
+        (
+            "no threshold type",
+            with(search(), |r| {
+                r.threshold_type = None;
+            }),
+            at("thresholdType", Rule::Required),
+        ),
         // Contract: thresholdMax required for between/not_between, and >= threshold.
         (
             "between without a max",
@@ -101,27 +130,57 @@ fn each_rule_names_its_field() {
             search().schedule_offset_minutes(1u32).schedule_start_at(datetime!(2026-02-08 10:00 UTC)),
             at("scheduleOffsetMinutes", Rule::Range { min: 0, max: 0 }),
         ),
-        ("zero offset with a start", search().schedule_offset_minutes(0u32).schedule_start_at(datetime!(2026-02-08 10:00 UTC)), vec![]),
+        (
+            "zero offset with a start",
+            search().schedule_offset_minutes(0u32).schedule_start_at(datetime!(2026-02-08 10:00 UTC)),
+            vec![],
+        ),
         // Contract: at least one of channel or channels; channels 1-10, no duplicates; channel
         // equal to channels[0] when both are sent.
         (
             "no channel at all",
-            with(search(), |r| { r.channel = None; r.channels = None; }),
+            with(search(), |r| {
+                r.channel = None;
+                r.channels = None;
+            }),
             at("channels", Rule::RequiredBecause("when channel is not set")),
         ),
-        ("empty channels", with(search(), |r| { r.channel = None; }).channels(Vec::<AlertChannel>::new()), at("channels", Rule::MinItems(1))),
+        (
+            "empty channels",
+            with(search(), |r| {
+                r.channel = None;
+            })
+            .channels(Vec::<AlertChannel>::new()),
+            at("channels", Rule::MinItems(1)),
+        ),
         (
             "eleven channels",
-            with(search(), |r| { r.channel = None; }).channels((0..11).map(|i| hook(&format!("w{i}")))),
+            with(search(), |r| {
+                r.channel = None;
+            })
+            .channels((0..11).map(|i| hook(&format!("w{i}")))),
             at("channels", Rule::MaxItems(10)),
         ),
-        ("ten channels", with(search(), |r| { r.channel = None; }).channels((0..10).map(|i| hook(&format!("w{i}")))), vec![]),
+        (
+            "ten channels",
+            with(search(), |r| {
+                r.channel = None;
+            })
+            .channels((0..10).map(|i| hook(&format!("w{i}")))),
+            vec![],
+        ),
         ("duplicate channels", tile().channels([hook("w1"), hook("w1")]), at("channels[1]", Rule::Unique)),
         ("channel not channels[0]", tile().channel(hook("w2")), at("channel", Rule::Equals("channels[0]"))),
-        ("channel without a webhook", search().channel(AlertChannel::default().kind("webhook")).channels([AlertChannel::default().kind("webhook")]), vec![
-            ("channel.webhookId".to_owned(), Rule::Required),
-            ("channels[0].webhookId".to_owned(), Rule::Required),
-        ]),
+        (
+            "channel without a webhook",
+            search()
+                .channel(AlertChannel::default().kind("webhook"))
+                .channels([AlertChannel::default().kind("webhook")]),
+            vec![
+                ("channel.webhookId".to_owned(), Rule::Required),
+                ("channels[0].webhookId".to_owned(), Rule::Required),
+            ],
+        ),
         // Notes: name 1-512, message and note 1-4096 (never "").
         ("empty name", search().name(""), at("name", Rule::CharsBetween { min: 1, max: 512 })),
         ("name of 512", search().name("é".repeat(512)), vec![]),

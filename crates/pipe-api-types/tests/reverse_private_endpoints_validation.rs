@@ -15,7 +15,10 @@ fn violations(request: &impl Validate) -> Vec<(String, Rule)> {
     }
 }
 
-fn at(path: &str, rule: Rule) -> Vec<(String, Rule)> {
+/// Each violation's path and rule.
+type Found = Vec<(String, Rule)>;
+
+fn at(path: &str, rule: Rule) -> Found {
     vec![(path.to_owned(), rule)]
 }
 
@@ -23,7 +26,7 @@ const GCP: &str = "projects/my-project/regions/us-central1/serviceAttachments/my
 
 #[test]
 fn each_type_needs_what_the_contract_says() {
-    let cases: Vec<(&str, Create, Vec<(String, Rule)>)> = vec![
+    let cases: Vec<(&str, Create, Found)> = vec![
         // The contract's examples, one per type: accepted.
         ("vpc endpoint service", Create::vpc_endpoint_service("com.amazonaws.vpce.us-east-1.vpce-svc-1"), vec![]),
         ("vpc resource", Create::vpc_resource("rcfg-1", "arn:aws:ram:us-east-1:1:resource-share/share-1"), vec![]),
@@ -65,10 +68,7 @@ fn each_type_needs_what_the_contract_says() {
         (
             "gcp attachment of another form",
             Create::gcp_psc_service_attachment("projects/p/regions//serviceAttachments/s"),
-            at(
-                "gcpServiceAttachment",
-                Rule::Format("projects/{project}/regions/{region}/serviceAttachments/{name}"),
-            ),
+            at("gcpServiceAttachment", Rule::Format("projects/{project}/regions/{region}/serviceAttachments/{name}")),
         ),
         // "Maximum length is 255 characters."
         ("description of 255", Create::gcp_psc_service_attachment(GCP).description("é".repeat(255)), vec![]),

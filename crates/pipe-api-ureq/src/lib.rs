@@ -47,10 +47,10 @@ pub use client::{AlertPages, Client, ClientApi};
 pub use config::{
     ClientBuilder, ConfigError, ENV_ALERTS_TOKEN, ENV_ALERTS_URL, ENV_API_KEY_ID, ENV_API_KEY_SECRET, ENV_API_URL,
 };
+pub use pipe_api_proto::wait::reverse_private_endpoint_settled;
 pub use pipe_api_proto::wait::{
     Condition, IdleRecovery, Verdict, WaitError, WaitPolicy, pipe_settled, pipe_stopped, service_running,
 };
-pub use pipe_api_proto::wait::reverse_private_endpoint_settled;
 pub use transport::{TransportConfig, UreqTransport};
 
 // What the client's methods take and return, so that a client user depends on this crate alone.

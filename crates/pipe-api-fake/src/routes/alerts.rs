@@ -25,8 +25,18 @@ const TEAM_ID: &str = "65f1a2b3c4d5e6f708190100";
 const RENAMED: [(&str, &str); 3] = [("teamId", "team"), ("dashboardId", "dashboard"), ("savedSearchId", "savedSearch")];
 
 /// What a create or update body may set, on every server (the older servers' `CreateAlert`).
-const OLDER_FIELDS: &[&str] =
-    &["source", "savedSearchId", "dashboardId", "tileId", "threshold", "thresholdType", "interval", "channel", "name", "message"];
+const OLDER_FIELDS: &[&str] = &[
+    "source",
+    "savedSearchId",
+    "dashboardId",
+    "tileId",
+    "threshold",
+    "thresholdType",
+    "interval",
+    "channel",
+    "name",
+    "message",
+];
 
 /// What newer servers also take (the alerting contract's `Alert`).
 const NEWER_FIELDS: &[&str] = &[
@@ -148,14 +158,15 @@ fn list(state: &mut State, query: Option<&str>) -> Answer {
     answer
 }
 
-/// The body of a create or update, checked as the generation the fake plays checks it.
-fn checked_body(state: &State, body: &[u8]) -> Result<Map<String, Value>, Answer> {
+/// The body of a create or update, checked as the generation the fake plays checks it; or the
+/// message of its `400`.
+fn checked_body(state: &State, body: &[u8]) -> Result<Map<String, Value>, String> {
     let newer = state.alerting_version != AlertingVersion::Older;
     let Ok(Value::Object(body)) = serde_json::from_slice::<Value>(body) else {
-        return Err(reply::alerting_error(400, "the body must be a JSON object"));
+        return Err("the body must be a JSON object".to_owned());
     };
     let as_value = Value::Object(body);
-    crate::checks::alert(&as_value, newer).map_err(|problem| reply::alerting_error(400, &problem.0))?;
+    crate::checks::alert(&as_value, newer).map_err(|problem| problem.0)?;
     let Value::Object(body) = as_value else { unreachable!("checked as an object") };
     if newer {
         // The notes: at most 1 year ahead and 10 years back.
@@ -163,10 +174,7 @@ fn checked_body(state: &State, body: &[u8]) -> Result<Map<String, Value>, Answer
             let at = at.as_str().and_then(|text| time::OffsetDateTime::parse(text, &Rfc3339).ok());
             let (earliest, latest) = (state.now - time::Duration::days(3653), state.now + time::Duration::days(366));
             if !at.is_some_and(|at| (earliest..=latest).contains(&at)) {
-                return Err(reply::alerting_error(
-                    400,
-                    "scheduleStartAt: must be a date-time at most 1 year ahead and 10 years back",
-                ));
+                return Err("scheduleStartAt: must be a date-time at most 1 year ahead and 10 years back".to_owned());
             }
         }
     }
@@ -208,7 +216,7 @@ fn timestamp(state: &State) -> Value {
 fn create(state: &mut State, body: &[u8]) -> Answer {
     let body = match checked_body(state, body) {
         Ok(body) => body,
-        Err(refused) => return refused,
+        Err(message) => return reply::alerting_error(400, &message),
     };
     let mut record = Map::new();
     record.insert("id".to_owned(), json!(state.sequence.text(24, b"0123456789abcdef")));
@@ -225,12 +233,15 @@ fn update(state: &mut State, id: &str, body: &[u8]) -> Answer {
     let Some(i) = position(state, id) else { return not_found(state) };
     let body = match checked_body(state, body) {
         Ok(body) => body,
-        Err(refused) => return refused,
+        Err(message) => return reply::alerting_error(400, &message),
     };
     let old = &state.alerts[i];
     // A full replace: only what the server itself keeps survives from the stored alert.
-    let mut record: Map<String, Value> =
-        old.iter().filter(|(name, _)| SERVER_FIELDS.contains(&name.as_str())).map(|(n, v)| (n.clone(), v.clone())).collect();
+    let mut record: Map<String, Value> = old
+        .iter()
+        .filter(|(name, _)| SERVER_FIELDS.contains(&name.as_str()))
+        .map(|(n, v)| (n.clone(), v.clone()))
+        .collect();
     take_request_fields(state, &mut record, &body);
     for name in NULLED_BY_PUT {
         record.entry(*name).or_insert(Value::Null);

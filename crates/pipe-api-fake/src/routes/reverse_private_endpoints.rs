@@ -144,7 +144,9 @@ fn unique_across_service(
     };
     let wanted = names(wanted);
     for other in stored.reverse_private_endpoints.iter().filter(|e| e.id() != except.as_deref()) {
-        if let Some(taken) = names(other.record.get("customPrivateDnsMappings")).into_iter().find(|n| wanted.contains(n)) {
+        if let Some(taken) =
+            names(other.record.get("customPrivateDnsMappings")).into_iter().find(|n| wanted.contains(n))
+        {
             return Err(Refusal::bad_request(format!("private DNS name {taken} is already used in this service")));
         }
     }
