@@ -392,3 +392,28 @@ fn the_alerting_server_refuses_what_its_checks_refuse() {
     let listed = json_of(&alerting(&fake, Method::GET, "/api/v2/alerts", Value::Null));
     assert_eq!(listed["data"], json!([]), "nothing refused was stored");
 }
+
+#[test]
+fn a_seeded_endpoint_without_mappings_can_be_given_some() {
+    let fake = fake();
+    let seeded = "7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2009";
+    fake.seed_reverse_private_endpoint(
+        ORG.parse().unwrap(),
+        SERVICE.parse().unwrap(),
+        pipe_api_types::ReversePrivateEndpoint::new(seeded.parse().unwrap())
+            .kind(pipe_api_types::ReversePrivateEndpointType::VpcEndpointService)
+            .status(pipe_api_types::ReversePrivateEndpointStatus::Ready),
+    );
+    let body = json!({ "type": "VPC_ENDPOINT_SERVICE", "vpcEndpointServiceName": "svc" });
+    assert_eq!(admin(&fake, Method::POST, &endpoints(), body).status(), 200);
+    let patched = admin(
+        &fake,
+        Method::PATCH,
+        &format!("{}/{seeded}", endpoints()),
+        json!({ "customPrivateDnsMappings": [{ "privateDnsName": "seeded.example.com" }] }),
+    );
+    assert_eq!(patched.status(), 200, "{}", String::from_utf8_lossy(patched.body()));
+    let result = json_of(&patched)["result"].clone();
+    assert_eq!(result["customPrivateDnsMappings"], json!([{ "privateDnsName": "seeded.example.com" }]));
+    assert_eq!(result["status"], "Ready");
+}
