@@ -15,7 +15,7 @@ use crate::faults::{self, FaultRule};
 use crate::routes::{self, insert_key, settle_pipes, unplan_pipe};
 use crate::seen::SeenRequest;
 use crate::server::FakeServer;
-use crate::state::{AlertingVersion, KeyCredential, State, StoredService};
+use crate::state::{AlertingVersion, KeyCredential, State, StoredEndpoint, StoredService};
 
 /// A stateful fake of the management and alerting interfaces.
 ///
@@ -162,12 +162,18 @@ impl Fake {
         service: ServiceId,
         endpoint: ReversePrivateEndpoint,
     ) {
-        self.with_service(organization, service, |stored| stored.reverse_private_endpoints.push(endpoint));
+        let record = match serde_json::to_value(endpoint) {
+            Ok(serde_json::Value::Object(record)) => record,
+            _ => unreachable!("a model serializes to an object"),
+        };
+        let stored = StoredEndpoint { record, ready_at: None, gone_at: None };
+        self.with_service(organization, service, |service| service.reverse_private_endpoints.push(stored));
     }
 
-    /// Adds an alert to the alerting interface.
+    /// Adds an alert to the alerting interface. It is kept under the newer servers' field names
+    /// (`teamId`, ...) and shown in those of the generation the fake plays.
     pub fn seed_alert(&self, alert: Alert) {
-        self.lock().alerts.push(alert);
+        self.lock().alerts.push(routes::alert_record(&alert));
     }
 
     /// Accepts `token` as `Authorization: Bearer <token>` on the alerting interface.
@@ -231,6 +237,20 @@ impl Fake {
     /// `Setup`, `Snapshot`, ... Applies to the steps planned from now on.
     pub fn set_pipe_transition_time(&self, step: Duration) {
         self.lock().pipe_transition_time = step;
+    }
+
+    /// How long a created reverse private endpoint stays `Provisioning` before it is `Ready`,
+    /// and how long a deleted one stays `Deleting` before a read answers `404`, on the fake's
+    /// clock (defaults: 60 s and 30 s).
+    pub fn set_reverse_private_endpoint_durations(&self, provisioning: Duration, deleting: Duration) {
+        self.lock().endpoint_timings = crate::state::EndpointTimings { provisioning, deleting };
+    }
+
+    /// Makes the alerting server know fields beyond its contract, as a server newer than this
+    /// crate does: a create or `PUT` keeps them, a `PUT` that leaves one out clears it, like
+    /// every other field (the server strips fields it does not know).
+    pub fn set_alert_fields_beyond_contract<S: Into<String>>(&self, names: impl IntoIterator<Item = S>) {
+        self.lock().alert_fields_beyond_contract = names.into_iter().map(Into::into).collect();
     }
 
     /// Behave like an older or a newer alerting server.

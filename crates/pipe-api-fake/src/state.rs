@@ -6,9 +6,8 @@ use std::collections::BTreeMap;
 
 use std::time::Duration;
 
-use pipe_api_types::{
-    Alert, Key, OrganizationId, Pipe, PipeId, PipeState, ReversePrivateEndpoint, Service, ServiceId, ServiceState,
-};
+use pipe_api_types::{Key, OrganizationId, Pipe, PipeId, PipeState, Service, ServiceId, ServiceState};
+use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -49,10 +48,57 @@ pub(crate) struct StoredService {
     /// fake's clock.
     pub transition: Option<(ServiceState, OffsetDateTime)>,
     pub pipes: Vec<Pipe>,
-    pub reverse_private_endpoints: Vec<ReversePrivateEndpoint>,
+    pub reverse_private_endpoints: Vec<StoredEndpoint>,
     /// The scaling shared by the database pipes (`pipesCdcScaling`), as JSON; `None` until a
     /// database pipe was provisioned.
     pub cdc_scaling: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// A reverse private endpoint as the service keeps it: its record in the service's own wire
+/// names, and when its pending transition ends. Transitions settle lazily, when the endpoint is
+/// next read, against the manual clock.
+#[derive(Clone)]
+pub(crate) struct StoredEndpoint {
+    pub record: Map<String, Value>,
+    /// When `Provisioning` becomes `Ready`.
+    pub ready_at: Option<OffsetDateTime>,
+    /// When `Deleting` ends and the endpoint is gone.
+    pub gone_at: Option<OffsetDateTime>,
+}
+
+impl StoredEndpoint {
+    /// The endpoint's id, as its record says.
+    pub fn id(&self) -> Option<&str> {
+        self.record.get("id").and_then(Value::as_str)
+    }
+
+    /// Applies the transitions due by `now`: `Provisioning` to `Ready`. Whether the endpoint is
+    /// still there (a deleted one is gone once its `Deleting` time has passed).
+    pub fn settle(&mut self, now: OffsetDateTime) -> bool {
+        if self.ready_at.is_some_and(|at| at <= now) {
+            self.ready_at = None;
+            if self.record.get("status").and_then(Value::as_str) == Some("Provisioning") {
+                self.record.insert("status".to_owned(), Value::from("Ready"));
+            }
+        }
+        self.gone_at.is_none_or(|at| at > now)
+    }
+}
+
+/// How long the fake's reverse private endpoints take to provision and to be deleted.
+#[derive(Clone, Copy)]
+pub(crate) struct EndpointTimings {
+    pub provisioning: std::time::Duration,
+    pub deleting: std::time::Duration,
+}
+
+impl Default for EndpointTimings {
+    fn default() -> Self {
+        EndpointTimings {
+            provisioning: std::time::Duration::from_secs(60),
+            deleting: std::time::Duration::from_secs(30),
+        }
+    }
 }
 
 #[derive(Clone, Default)]
@@ -70,8 +116,13 @@ pub(crate) struct State {
     pub sequence: Sequence,
     pub organizations: BTreeMap<OrganizationId, Organization>,
     pub alert_tokens: Vec<String>,
-    pub alerts: Vec<Alert>,
+    /// Alerts as the alerting server keeps them: records in the newer servers' wire names,
+    /// shown in the names of the generation the fake plays (`routes::alerts`).
+    pub alerts: Vec<Map<String, Value>>,
+    /// Fields the alerting server knows beyond its contract (`Fake::set_alert_fields_beyond_contract`).
+    pub alert_fields_beyond_contract: Vec<String>,
     pub alerting_version: AlertingVersion,
+    pub endpoint_timings: EndpointTimings,
     pub faults: Vec<FaultRule>,
     pub seen: Vec<SeenRequest>,
     /// How long each step of a pipe's lifecycle takes (`Fake::set_pipe_transition_time`).
@@ -93,7 +144,9 @@ impl State {
             organizations: BTreeMap::new(),
             alert_tokens: Vec::new(),
             alerts: Vec::new(),
+            alert_fields_beyond_contract: Vec::new(),
             alerting_version: AlertingVersion::Newer,
+            endpoint_timings: EndpointTimings::default(),
             faults: Vec::new(),
             seen: Vec::new(),
             pipe_transition_time: std::time::Duration::from_secs(30),

@@ -4,13 +4,14 @@
 
 use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
+use serde::Deserialize as _;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use pipe_api_types::{Validate, ValidationErrors};
 
 use crate::api::Api;
-use crate::api::sealed::Interface as _;
+use crate::api::sealed::{Interface as _, SuccessDecodeError};
 use crate::error::{ApiError, BuildError, BuildErrorKind, DecodeError, Error, TransportFailure};
 use crate::transport::Transport;
 
@@ -53,6 +54,63 @@ pub trait Endpoint {
     /// Completes the output with what the headers say (such as a total count).
     fn complete(&self, output: &mut Self::Output, headers: &HeaderMap) {
         let _ = (output, headers);
+    }
+
+    /// Where a success body holds the output: the body itself (the default).
+    fn success_body(&self) -> SuccessBody {
+        SuccessBody::Output
+    }
+}
+
+/// Where a success body (within the interface's envelope, if it has one) holds an endpoint's
+/// output: the one place the shapes that are not "the body is the output" are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SuccessBody {
+    /// The body is the output (the management interface: the envelope's `result`).
+    Output,
+    /// The body is `{"data": <output>}`, as the alerting interface answers with one alert.
+    InData,
+    /// The body carries nothing, for an output made from nothing (`()`): the alerting
+    /// interface's deletes answer `{}` on newer servers and the plain text `OK` on older ones,
+    /// both a success. An empty body and `null` are the same; any other body is decoded as
+    /// usual (so a management envelope with no `result` still is one).
+    Nothing,
+}
+
+/// `{"data": ...}`.
+#[derive(serde::Deserialize)]
+struct InData<T> {
+    data: T,
+}
+
+/// Whether a success body says nothing: empty, `null`, `{}` (spaces allowed), or `OK`.
+fn says_nothing(body: &[u8]) -> bool {
+    let text = body.trim_ascii();
+    text.is_empty()
+        || text.eq_ignore_ascii_case(b"ok")
+        || serde_json::from_slice::<serde_json::Value>(text)
+            .is_ok_and(|value| value.is_null() || value.as_object().is_some_and(serde_json::Map::is_empty))
+}
+
+/// Decodes a success body of `endpoint` as its [`SuccessBody`] says.
+fn decode_success_body<E: Endpoint + ?Sized>(
+    endpoint: &E,
+    body: &[u8],
+) -> Result<(E::Output, Option<String>), SuccessDecodeError> {
+    match endpoint.success_body() {
+        SuccessBody::InData => {
+            <E::Api>::decode_success::<InData<E::Output>>(body).map(|(wrapped, id)| (wrapped.data, id))
+        }
+        SuccessBody::Nothing if says_nothing(body) => {
+            let output = E::Output::deserialize(serde_json::Value::Null).map_err(|error| SuccessDecodeError {
+                path: ".".to_owned(),
+                message: format!("an empty answer does not make this output: {error}"),
+                request_id: None,
+            })?;
+            Ok((output, None))
+        }
+        SuccessBody::Output | SuccessBody::Nothing => <E::Api>::decode_success::<E::Output>(body),
     }
 }
 
@@ -138,7 +196,7 @@ pub trait EndpointExt: Endpoint {
                 body,
             ))));
         }
-        match <Self::Api>::decode_success::<Self::Output>(&body) {
+        match decode_success_body(self, &body) {
             Ok((mut value, request_id)) => {
                 self.complete(&mut value, &parts.headers);
                 Ok(Reply { value, request_id, status: parts.status })

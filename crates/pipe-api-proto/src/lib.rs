@@ -65,7 +65,7 @@ pub mod wait;
 pub use api::{Alerting, Api, Management};
 pub use auth::{BearerToken, CredentialsError, ManagementCredentials};
 pub use decode::DECODED_BYTES_PER_BODY_BYTE;
-pub use endpoint::{Endpoint, EndpointExt, Reply, USER_AGENT_VALUE};
+pub use endpoint::{Endpoint, EndpointExt, Reply, SuccessBody, USER_AGENT_VALUE};
 pub use endpoints::{
     AlertPage, ChangePipeState, CreateKey, CreatePipe, DeletePipe, GetPipe, GetService, ListAlerts, ListPipes,
     ListReversePrivateEndpoints, Raw, UpdatePipe,
@@ -74,6 +74,10 @@ pub use endpoints::{DeleteKey, DeleteService, GetKey, ListKeys, UpdateKey, Updat
 pub use endpoints::{
     DiscoverPipeSchema, GetPipeSettings, GetPipesCdcScaling, UpdatePipeScaling, UpdatePipeSettings,
     UpdatePipesCdcScaling,
+};
+pub use endpoints::{
+    CreateAlert, CreateReversePrivateEndpoint, DeleteAlert, DeleteReversePrivateEndpoint, GetAlert,
+    GetReversePrivateEndpoint, UpdateAlert, UpdateReversePrivateEndpoint,
 };
 pub use error::{
     ApiError, BODY_KEPT, BuildError, BuildErrorKind, DecodeError, Error, TransportError, TransportErrorKind,

@@ -44,6 +44,7 @@ use std::time::Duration;
 
 use http::{Method, Response};
 use pipe_api_types::{OrganizationId, Pipe, PipeState, Service, ServiceId, ServiceState};
+use pipe_api_types::{ReversePrivateEndpoint, ReversePrivateEndpointStatus};
 use time::OffsetDateTime;
 
 use crate::api::Management;
@@ -106,6 +107,19 @@ pub fn service_running(service: &Service) -> Verdict {
     match service.state {
         Some(ServiceState::Running) => Verdict::Done,
         Some(ServiceState::Stopped) => Verdict::Failed,
+        _ => Verdict::Continue,
+    }
+}
+
+/// A reverse private endpoint has left `Provisioning` (the service notes: a client polls until
+/// it is anything else). `Ready` and `PendingAcceptance` (to be accepted on the cloud side) are
+/// done; `Failed`, `Rejected` and `Expired` are failures; `Provisioning`, `Unknown` and a status
+/// this crate does not know go on.
+pub fn reverse_private_endpoint_settled(endpoint: &ReversePrivateEndpoint) -> Verdict {
+    use ReversePrivateEndpointStatus as Status;
+    match endpoint.status {
+        Some(Status::Ready | Status::PendingAcceptance) => Verdict::Done,
+        Some(Status::Failed | Status::Rejected | Status::Expired) => Verdict::Failed,
         _ => Verdict::Continue,
     }
 }

@@ -171,7 +171,12 @@ fn list_reverse_private_endpoints_success() {
     assert_eq!(endpoints[0].dns_names.as_ref().unwrap().len(), 1);
     assert_eq!(endpoints[1].kind, Some(ReversePrivateEndpointType::GcpPscServiceAttachment));
     assert_eq!(endpoints[1].status.as_ref().unwrap().as_str(), "Reconnecting");
-    assert!(endpoints[1].unknown.get("gcpServiceAttachment").is_some());
+    // Modelled since issue 18 (it was kept as an unknown field before).
+    assert_eq!(
+        endpoints[1].gcp_service_attachment.as_deref(),
+        Some("projects/p/regions/europe-west1/serviceAttachments/pg")
+    );
+    assert!(endpoints[1].unknown.is_empty());
 }
 
 #[test]

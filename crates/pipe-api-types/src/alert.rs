@@ -7,6 +7,7 @@ use time::OffsetDateTime;
 use crate::AlertId;
 use crate::Text;
 use crate::codec::{decimal, rfc3339};
+use crate::validate::{Checker, Rule, Validate, ValidationErrors};
 
 open_enum! {
     /// The state of an alert.
@@ -109,6 +110,13 @@ model! {
         "type" kind: ChannelType,
         /// The webhook to call.
         "webhookId" webhook_id: Text,
+    }
+}
+
+impl AlertChannel {
+    /// A webhook channel: notifies the webhook `webhook_id`.
+    pub fn webhook(webhook_id: impl Into<Text>) -> Self {
+        AlertChannel { kind: Some(ChannelType::Webhook), webhook_id: Some(webhook_id.into()), ..Default::default() }
     }
 }
 
@@ -217,6 +225,278 @@ impl Alert {
         match &self.channels {
             Some(channels) if !channels.is_empty() => channels.iter().collect(),
             _ => self.channel.iter().collect(),
+        }
+    }
+}
+
+impl AlertInterval {
+    /// The interval's length in minutes; `None` for a value this crate does not know.
+    pub fn minutes(&self) -> Option<u32> {
+        Some(match self {
+            AlertInterval::OneMinute => 1,
+            AlertInterval::FiveMinutes => 5,
+            AlertInterval::FifteenMinutes => 15,
+            AlertInterval::ThirtyMinutes => 30,
+            AlertInterval::OneHour => 60,
+            AlertInterval::SixHours => 360,
+            AlertInterval::TwelveHours => 720,
+            AlertInterval::OneDay => 1440,
+            AlertInterval::Unrecognized(_) => return None,
+        })
+    }
+}
+
+model! {
+    /// The body of both the create-alert (`POST`) and the update-alert (`PUT`) requests. A `PUT`
+    /// replaces the whole alert: a field left out is cleared (`scheduleStartAt` excepted, which
+    /// is kept), so update from the alert as read: `AlertRequest::from(alert)` keeps every field,
+    /// those this crate does not model included.
+    pub struct AlertRequest {
+        /// What the alert watches.
+        "source" source: AlertSource,
+        /// The saved search (`saved_search`).
+        "savedSearchId" saved_search_id: Text,
+        /// The dashboard (`tile`).
+        "dashboardId" dashboard_id: Text,
+        /// The tile of the dashboard (`tile`).
+        "tileId" tile_id: Text,
+        /// The column results are grouped by (saved searches).
+        "groupBy" group_by: Text,
+        /// The threshold (the lower bound for `between` and `not_between`).
+        "threshold" threshold: f64 as decimal,
+        /// The upper bound for `between` and `not_between`.
+        "thresholdMax" threshold_max: f64 as decimal,
+        /// How the value is compared with the threshold.
+        "thresholdType" threshold_type: ThresholdType,
+        /// How often the alert is evaluated.
+        "interval" interval: AlertInterval,
+        /// Minutes to offset the schedule by (0 to 1439, below the interval).
+        "scheduleOffsetMinutes" schedule_offset_minutes: u32,
+        /// When the schedule starts.
+        "scheduleStartAt" schedule_start_at: OffsetDateTime as rfc3339,
+        /// Where it notifies (older servers know only this one; newer ones mirror
+        /// `channels[0]` here).
+        "channel" channel: AlertChannel,
+        /// Every notification channel (1 to 10, newer servers).
+        "channels" channels: Vec<AlertChannel>,
+        /// The alert's name (1 to 512 characters).
+        "name" name: Text,
+        /// The notification message (1 to 4096 characters).
+        "message" message: Text,
+        /// A free-text note, markdown (1 to 4096 characters).
+        "note" note: Text,
+        /// Consecutive firing windows before notifying (at least 1).
+        "numConsecutiveWindows" num_consecutive_windows: u32,
+    }
+}
+
+impl AlertRequest {
+    /// An alert on the saved search `saved_search_id`: fires when the value compares with
+    /// `threshold` as `threshold_type` says, evaluated every `interval`, notifying `channels`.
+    pub fn saved_search(
+        saved_search_id: impl Into<Text>,
+        threshold_type: ThresholdType,
+        threshold: f64,
+        interval: AlertInterval,
+        channels: impl IntoIterator<Item = AlertChannel>,
+    ) -> Self {
+        AlertRequest { saved_search_id: Some(saved_search_id.into()), ..Self::condition(AlertSource::SavedSearch) }
+            .watch(threshold_type, threshold, interval, channels)
+    }
+
+    /// An alert on the tile `tile_id` of the dashboard `dashboard_id`; the rest as
+    /// [`AlertRequest::saved_search`].
+    pub fn tile(
+        dashboard_id: impl Into<Text>,
+        tile_id: impl Into<Text>,
+        threshold_type: ThresholdType,
+        threshold: f64,
+        interval: AlertInterval,
+        channels: impl IntoIterator<Item = AlertChannel>,
+    ) -> Self {
+        AlertRequest {
+            dashboard_id: Some(dashboard_id.into()),
+            tile_id: Some(tile_id.into()),
+            ..Self::condition(AlertSource::Tile)
+        }
+        .watch(threshold_type, threshold, interval, channels)
+    }
+
+    fn condition(source: AlertSource) -> Self {
+        AlertRequest { source: Some(source), ..Default::default() }
+    }
+
+    /// Sets the comparison, and the channels: all in `channels`, the first also in `channel`,
+    /// so that an older server (which knows only `channel`) and a newer one both get them.
+    fn watch(
+        mut self,
+        threshold_type: ThresholdType,
+        threshold: f64,
+        interval: AlertInterval,
+        channels: impl IntoIterator<Item = AlertChannel>,
+    ) -> Self {
+        let channels: Vec<AlertChannel> = channels.into_iter().collect();
+        self.threshold_type = Some(threshold_type);
+        self.threshold = Some(threshold);
+        self.interval = Some(interval);
+        self.channel = channels.first().cloned();
+        self.channels = Some(channels);
+        self
+    }
+}
+
+/// An alert as read, to send back in a `PUT`: every field the alert holds goes back, the
+/// fields this crate does not model included (a `PUT` clears what it leaves out). The older
+/// servers' `dashboard` and `savedSearch` go back under the names requests use
+/// (`dashboardId`, `savedSearchId`). What only a response carries (`id`, `state`, the team,
+/// `silenced`, `executionErrors`, `createdAt`, `updatedAt`) is not sent.
+impl From<Alert> for AlertRequest {
+    fn from(alert: Alert) -> Self {
+        AlertRequest {
+            dashboard_id: alert.dashboard_id.or(alert.dashboard),
+            saved_search_id: alert.saved_search_id.or(alert.saved_search),
+            source: alert.source,
+            tile_id: alert.tile_id,
+            group_by: alert.group_by,
+            threshold: alert.threshold,
+            threshold_max: alert.threshold_max,
+            threshold_type: alert.threshold_type,
+            interval: alert.interval,
+            schedule_offset_minutes: alert.schedule_offset_minutes,
+            schedule_start_at: alert.schedule_start_at,
+            channel: alert.channel,
+            channels: alert.channels,
+            name: alert.name,
+            message: alert.message,
+            note: alert.note,
+            num_consecutive_windows: alert.num_consecutive_windows,
+            unknown: alert.unknown,
+        }
+    }
+}
+
+/// The most channels an alert may have (the alerting contract's `AlertChannels`).
+const MAX_CHANNELS: usize = 10;
+
+/// The largest schedule offset: one minute short of a day (the service notes).
+const MAX_SCHEDULE_OFFSET_MINUTES: u32 = 1439;
+
+impl Validate for AlertRequest {
+    /// The alerting server's own checks of a create or update body, from the alerting contract
+    /// (`CreateAlertRequest`, `UpdateAlertRequest`, `Alert`) and the service notes.
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        Checker::run(|c| {
+            // Notes: `source` always; `saved_search` needs `savedSearchId`, `tile` needs
+            // `dashboardId` and `tileId`, each non-empty.
+            c.present("source", &self.source, Rule::Required, |_, _| {});
+            c.known("source", &self.source);
+            let needs = |c: &mut Checker, name: &'static str, value: &Option<Text>, why: &'static str| match value {
+                None => c.fail_at(name, Rule::RequiredBecause(why)),
+                Some(text) if text.is_empty() => c.fail_at(name, Rule::NotBlank),
+                Some(_) => {}
+            };
+            match &self.source {
+                Some(AlertSource::SavedSearch) => {
+                    needs(c, "savedSearchId", &self.saved_search_id, "when source is saved_search");
+                }
+                Some(AlertSource::Tile) => {
+                    needs(c, "dashboardId", &self.dashboard_id, "when source is tile");
+                    needs(c, "tileId", &self.tile_id, "when source is tile");
+                }
+                _ => {}
+            }
+            // The contract: `threshold`, `interval` and `thresholdType` are required. Any
+            // number on newer servers (older ones want >= 0, which only the server can know);
+            // JSON has no NaN or infinity.
+            c.present("threshold", &self.threshold, Rule::Required, |c, threshold| {
+                if !threshold.is_finite() {
+                    c.fail(Rule::FiniteNumber);
+                }
+            });
+            c.present("thresholdType", &self.threshold_type, Rule::Required, |_, _| {});
+            c.known("thresholdType", &self.threshold_type);
+            c.present("interval", &self.interval, Rule::Required, |_, _| {});
+            c.known("interval", &self.interval);
+            // The contract: `thresholdMax` is "Required when thresholdType is between or
+            // not_between, must be >= threshold".
+            let bounded = matches!(self.threshold_type, Some(ThresholdType::Between | ThresholdType::NotBetween));
+            match (self.threshold_max, self.threshold) {
+                (None, _) if bounded => {
+                    c.fail_at("thresholdMax", Rule::RequiredBecause("when thresholdType is between or not_between"))
+                }
+                (Some(max), _) if !max.is_finite() => c.fail_at("thresholdMax", Rule::FiniteNumber),
+                (Some(max), Some(min)) if max < min => c.fail_at("thresholdMax", Rule::NotLessThan("threshold")),
+                _ => {}
+            }
+            // Notes: `scheduleOffsetMinutes` 0-1439 and below the interval's length in minutes,
+            // and 0 when `scheduleStartAt` is set.
+            if let Some(offset) = self.schedule_offset_minutes {
+                let below_interval = self.interval.as_ref().and_then(AlertInterval::minutes).map(|m| m - 1);
+                let max = below_interval.map_or(MAX_SCHEDULE_OFFSET_MINUTES, |m| m.min(MAX_SCHEDULE_OFFSET_MINUTES));
+                let max = if self.schedule_start_at.is_some() { 0 } else { max };
+                if offset > max {
+                    c.fail_at("scheduleOffsetMinutes", Rule::Range { min: 0, max: i64::from(max) });
+                }
+            }
+            check_channels(c, self);
+            // Notes: `name` 1-512 characters, `message` and `note` 1-4096 (left out, never "").
+            check_chars(c, "name", &self.name, 512);
+            check_chars(c, "message", &self.message, 4096);
+            check_chars(c, "note", &self.note, 4096);
+            // The contract: `numConsecutiveWindows` has minimum 1.
+            if self.num_consecutive_windows == Some(0) {
+                c.fail_at("numConsecutiveWindows", Rule::Min(1));
+            }
+        })
+    }
+}
+
+/// The contract: at least one of `channel` and `channels`; `channels` holds 1 to 10, no
+/// duplicates; when both are sent, `channel` equals `channels[0]`; each channel is a webhook
+/// (`type` and `webhookId` required).
+fn check_channels(c: &mut Checker, request: &AlertRequest) {
+    let same = |a: &AlertChannel, b: &AlertChannel| a.kind == b.kind && a.webhook_id == b.webhook_id;
+    let check_one = |c: &mut Checker, channel: &AlertChannel| {
+        c.present("type", &channel.kind, Rule::Required, |_, _| {});
+        c.known("type", &channel.kind);
+        match &channel.webhook_id {
+            None => c.fail_at("webhookId", Rule::Required),
+            Some(id) if id.is_empty() => c.fail_at("webhookId", Rule::NotBlank),
+            Some(_) => {}
+        }
+    };
+    match (&request.channel, &request.channels) {
+        (None, None) => c.fail_at("channels", Rule::RequiredBecause("when channel is not set")),
+        (Some(channel), Some(channels)) if channels.first().is_some_and(|first| !same(channel, first)) => {
+            c.fail_at("channel", Rule::Equals("channels[0]"));
+        }
+        _ => {}
+    }
+    if let Some(channel) = &request.channel {
+        c.field("channel", |c| check_one(c, channel));
+    }
+    if let Some(channels) = &request.channels {
+        c.field("channels", |c| {
+            if channels.is_empty() {
+                c.fail(Rule::MinItems(1));
+            } else if channels.len() > MAX_CHANNELS {
+                c.fail(Rule::MaxItems(MAX_CHANNELS));
+            }
+            c.each(channels, |c, channel| check_one(c, channel));
+            for (i, channel) in channels.iter().enumerate() {
+                if channels[..i].iter().any(|earlier| same(earlier, channel)) {
+                    c.nested_index(i, |c| c.fail(Rule::UniqueItems));
+                }
+            }
+        });
+    }
+}
+
+/// A text, when present, from 1 to `max` characters.
+fn check_chars(c: &mut Checker, name: &'static str, value: &Option<Text>, max: usize) {
+    if let Some(text) = value {
+        if text.is_empty() || (text.len() > max && text.chars().count() > max) {
+            c.fail_at(name, Rule::CharsBetween { min: 1, max });
         }
     }
 }

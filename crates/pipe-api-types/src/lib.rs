@@ -62,8 +62,8 @@ pub(crate) mod unknown;
 pub(crate) mod validate;
 
 pub use alert::{
-    Alert, AlertChannel, AlertErrorType, AlertExecutionError, AlertInterval, AlertSilenced, AlertSource, AlertState,
-    ChannelType, PaginationMeta, ThresholdType,
+    Alert, AlertChannel, AlertErrorType, AlertExecutionError, AlertInterval, AlertRequest, AlertSilenced, AlertSource,
+    AlertState, ChannelType, PaginationMeta, ThresholdType,
 };
 pub use codec::{format_zoneless, parse_rfc3339, parse_zoneless};
 pub use id::{AlertId, IdError, KeyId, OrganizationId, PipeId, ReversePrivateEndpointId, RoleId, ServiceId};
@@ -91,7 +91,8 @@ pub use pipe_update::{
 };
 pub use quantity::{Quantity, parse_kubernetes_quantity};
 pub use reverse_private_endpoint::{
-    MskAuthentication, ReversePrivateEndpoint, ReversePrivateEndpointStatus, ReversePrivateEndpointType,
+    CreateReversePrivateEndpointRequest, CustomPrivateDnsMapping, MskAuthentication, ReversePrivateEndpoint,
+    ReversePrivateEndpointStatus, ReversePrivateEndpointType, UpdateReversePrivateEndpointRequest,
 };
 pub use secret::Secret;
 pub use service::{

@@ -71,6 +71,21 @@ pub enum Rule {
     Consistent(&'static str),
     /// The field is not supported here (the text says where it is).
     Unsupported(&'static str),
+    /// The text must be from `min` to `max` characters long.
+    CharsBetween {
+        /// The fewest characters.
+        min: usize,
+        /// The most characters.
+        max: usize,
+    },
+    /// The number must be finite: JSON has no NaN or infinity.
+    FiniteNumber,
+    /// The number must not be less than the field named here.
+    NotLessThan(&'static str),
+    /// The value must equal the field named here.
+    Equals(&'static str),
+    /// The text must have the form described here.
+    Format(&'static str),
 }
 
 impl fmt::Display for Rule {
@@ -101,6 +116,11 @@ impl fmt::Display for Rule {
             Rule::MultipleOf(step) => write!(f, "must be a multiple of {step}"),
             Rule::Consistent(how) => write!(f, "must be {how}"),
             Rule::Unsupported(why) => write!(f, "is not supported {why}"),
+            Rule::CharsBetween { min, max } => write!(f, "must be from {min} to {max} characters long"),
+            Rule::FiniteNumber => f.write_str("must be a finite number"),
+            Rule::NotLessThan(other) => write!(f, "must not be less than `{other}`"),
+            Rule::Equals(other) => write!(f, "must equal `{other}`"),
+            Rule::Format(form) => write!(f, "must have the form {form}"),
         }
     }
 }

@@ -277,6 +277,10 @@ fn reverse_private_endpoint() -> Kind {
         ("dnsNames", list(Text)),
         ("privateDnsNames", list(Text)),
         ("status", known(ReversePrivateEndpointStatus::KNOWN)),
+        ("vpcResourceConfigurationId", Text),
+        ("vpcResourceShareArn", Text),
+        ("gcpServiceAttachment", Text),
+        ("customPrivateDnsMappings", list(object(&[("privateDnsName", Text)]))),
     ])
 }
 

@@ -49,6 +49,7 @@ pub use clock::{Clock, SystemClock, VirtualClock};
 pub use config::{
     ClientBuilder, ConfigError, ENV_ALERTS_TOKEN, ENV_ALERTS_URL, ENV_API_KEY_ID, ENV_API_KEY_SECRET, ENV_API_URL,
 };
+pub use pipe_api_proto::wait::reverse_private_endpoint_settled;
 pub use pipe_api_proto::wait::{
     Condition, IdleRecovery, Verdict, WaitError, WaitPolicy, pipe_settled, pipe_stopped, service_running,
 };
@@ -71,6 +72,16 @@ pub use pipe_api_types::{
 };
 pub use pipe_api_types::{
     PipeSchemaDiscoveryRequest, PipeSchemaDiscoveryResponse, PipeSettings, PipesCdcScaling, Scaling,
+};
+
+pub use pipe_api_proto::{
+    CreateAlert, CreateReversePrivateEndpoint, DeleteAlert, DeleteReversePrivateEndpoint, GetAlert,
+    GetReversePrivateEndpoint, ListReversePrivateEndpoints, UpdateAlert, UpdateReversePrivateEndpoint,
+};
+pub use pipe_api_types::{
+    Alert, AlertChannel, AlertId, AlertInterval, AlertRequest, AlertSource, AlertState, ChannelType,
+    CreateReversePrivateEndpointRequest, CustomPrivateDnsMapping, MskAuthentication, ReversePrivateEndpointId,
+    ReversePrivateEndpointStatus, ReversePrivateEndpointType, ThresholdType, UpdateReversePrivateEndpointRequest,
 };
 
 pub use pipe_api_proto as proto;

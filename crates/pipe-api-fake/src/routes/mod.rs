@@ -18,6 +18,7 @@ use crate::permissions;
 use crate::reply::{self, Answer, Refusal};
 use crate::state::{State, StoredService};
 
+pub(crate) use alerts::alert_record;
 pub(crate) use keys::insert_key;
 pub(crate) use pipes::{settle as settle_pipes, unplan as unplan_pipe};
 

@@ -1,11 +1,23 @@
-//! `GET /api/v2/alerts`.
+//! `/api/v2/alerts`: list, create (`POST`), get, update (`PUT`, a full replace), delete.
 
 use http::{HeaderMap, Method};
-use pipe_api_types::{Alert, PaginationMeta, Rule, ValidationErrors, Violation};
+use pipe_api_types::{Alert, AlertId, AlertRequest, PaginationMeta, Rule, ValidationErrors, Violation};
 use serde::Deserialize;
 
 use crate::api::Alerting;
-use crate::endpoint::Endpoint;
+use crate::endpoint::{Endpoint, SuccessBody, json_body};
+use crate::error::BuildErrorKind;
+use crate::url::PathBuilder;
+
+/// `/api/v2/alerts`.
+fn collection_path() -> PathBuilder {
+    PathBuilder::new().literal("api").literal("v2").literal("alerts")
+}
+
+/// `/api/v2/alerts/{id}` (an alert id is text, encoded as a path segment).
+fn item_path(id: &AlertId) -> String {
+    collection_path().segment(id.as_str()).finish()
+}
 
 /// The largest page the alerting server serves.
 pub const MAX_ALERTS_LIMIT: u32 = 1000;
@@ -67,7 +79,7 @@ impl Endpoint for ListAlerts {
     }
 
     fn path(&self) -> String {
-        crate::url::PathBuilder::new().literal("api").literal("v2").literal("alerts").finish()
+        collection_path().finish()
     }
 
     fn query(&self) -> Vec<(String, String)> {
@@ -94,5 +106,156 @@ impl Endpoint for ListAlerts {
     fn complete(&self, page: &mut AlertPage, headers: &HeaderMap) {
         let header_total = || headers.get("x-total-count")?.to_str().ok()?.trim().parse::<u64>().ok();
         page.total = page.meta.as_ref().and_then(|meta| meta.total).or_else(header_total);
+    }
+}
+
+/// Creates an alert. The server answers `{"data": <alert>}`. Never re-sent automatically.
+#[derive(Clone, Debug)]
+pub struct CreateAlert {
+    /// The alert to create.
+    pub request: AlertRequest,
+}
+
+impl CreateAlert {
+    /// Creates `request`.
+    pub fn new(request: AlertRequest) -> Self {
+        CreateAlert { request }
+    }
+}
+
+impl Endpoint for CreateAlert {
+    type Api = Alerting;
+    type Output = Alert;
+
+    fn operation(&self) -> &'static str {
+        "create_alert"
+    }
+
+    fn method(&self) -> Method {
+        Method::POST
+    }
+
+    fn path(&self) -> String {
+        collection_path().finish()
+    }
+
+    fn body(&self) -> Result<Option<Vec<u8>>, BuildErrorKind> {
+        json_body(&self.request)
+    }
+
+    fn success_body(&self) -> SuccessBody {
+        SuccessBody::InData
+    }
+}
+
+/// Reads one alert (`{"data": <alert>}`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GetAlert {
+    /// The alert.
+    pub alert_id: AlertId,
+}
+
+impl GetAlert {
+    /// Reads `alert_id`.
+    pub fn new(alert_id: AlertId) -> Self {
+        GetAlert { alert_id }
+    }
+}
+
+impl Endpoint for GetAlert {
+    type Api = Alerting;
+    type Output = Alert;
+
+    fn operation(&self) -> &'static str {
+        "get_alert"
+    }
+
+    fn method(&self) -> Method {
+        Method::GET
+    }
+
+    fn path(&self) -> String {
+        item_path(&self.alert_id)
+    }
+
+    fn success_body(&self) -> SuccessBody {
+        SuccessBody::InData
+    }
+}
+
+/// Replaces an alert (`PUT`): a field left out is cleared, so build the request from the alert
+/// as read (`AlertRequest::from(alert)`), which keeps the fields this crate does not model.
+#[derive(Clone, Debug)]
+pub struct UpdateAlert {
+    /// The alert.
+    pub alert_id: AlertId,
+    /// What the alert is to be, in full.
+    pub request: AlertRequest,
+}
+
+impl UpdateAlert {
+    /// Replaces `alert_id` with `request`.
+    pub fn new(alert_id: AlertId, request: AlertRequest) -> Self {
+        UpdateAlert { alert_id, request }
+    }
+}
+
+impl Endpoint for UpdateAlert {
+    type Api = Alerting;
+    type Output = Alert;
+
+    fn operation(&self) -> &'static str {
+        "update_alert"
+    }
+
+    fn method(&self) -> Method {
+        Method::PUT
+    }
+
+    fn path(&self) -> String {
+        item_path(&self.alert_id)
+    }
+
+    fn body(&self) -> Result<Option<Vec<u8>>, BuildErrorKind> {
+        json_body(&self.request)
+    }
+
+    fn success_body(&self) -> SuccessBody {
+        SuccessBody::InData
+    }
+}
+
+/// Deletes an alert. Newer servers answer `{}`, older ones the plain text `OK`: both are `()`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeleteAlert {
+    /// The alert.
+    pub alert_id: AlertId,
+}
+
+impl DeleteAlert {
+    /// Deletes `alert_id`.
+    pub fn new(alert_id: AlertId) -> Self {
+        DeleteAlert { alert_id }
+    }
+}
+
+impl Endpoint for DeleteAlert {
+    type Api = Alerting;
+    type Output = ();
+
+    fn operation(&self) -> &'static str {
+        "delete_alert"
+    }
+
+    fn method(&self) -> Method {
+        Method::DELETE
+    }
+
+    fn path(&self) -> String {
+        item_path(&self.alert_id)
+    }
+
+    fn success_body(&self) -> SuccessBody {
+        SuccessBody::Nothing
     }
 }

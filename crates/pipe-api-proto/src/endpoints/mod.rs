@@ -9,14 +9,17 @@ mod reverse_private_endpoints;
 mod schema_discovery;
 mod services;
 
-pub use alerts::{AlertPage, ListAlerts};
+pub use alerts::{AlertPage, CreateAlert, DeleteAlert, GetAlert, ListAlerts, UpdateAlert};
 pub use keys::{CreateKey, DeleteKey, GetKey, ListKeys, UpdateKey};
 pub use pipe_settings::{
     GetPipeSettings, GetPipesCdcScaling, UpdatePipeScaling, UpdatePipeSettings, UpdatePipesCdcScaling,
 };
 pub use pipes::{ChangePipeState, CreatePipe, DeletePipe, GetPipe, ListPipes, UpdatePipe};
 pub use raw::Raw;
-pub use reverse_private_endpoints::ListReversePrivateEndpoints;
+pub use reverse_private_endpoints::{
+    CreateReversePrivateEndpoint, DeleteReversePrivateEndpoint, GetReversePrivateEndpoint, ListReversePrivateEndpoints,
+    UpdateReversePrivateEndpoint,
+};
 pub use schema_discovery::DiscoverPipeSchema;
 pub use services::{DeleteService, GetService, UpdateService, UpdateServiceState};
 
