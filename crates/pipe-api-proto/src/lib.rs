@@ -70,14 +70,14 @@ pub use endpoints::{
     AlertPage, ChangePipeState, CreateKey, CreatePipe, DeletePipe, GetPipe, GetService, ListAlerts, ListPipes,
     ListReversePrivateEndpoints, Raw, UpdatePipe,
 };
+pub use endpoints::{
+    CreateAlert, CreateReversePrivateEndpoint, DeleteAlert, DeleteReversePrivateEndpoint, GetAlert,
+    GetReversePrivateEndpoint, UpdateAlert, UpdateReversePrivateEndpoint,
+};
 pub use endpoints::{DeleteKey, DeleteService, GetKey, ListKeys, UpdateKey, UpdateService, UpdateServiceState};
 pub use endpoints::{
     DiscoverPipeSchema, GetPipeSettings, GetPipesCdcScaling, UpdatePipeScaling, UpdatePipeSettings,
     UpdatePipesCdcScaling,
-};
-pub use endpoints::{
-    CreateAlert, CreateReversePrivateEndpoint, DeleteAlert, DeleteReversePrivateEndpoint, GetAlert,
-    GetReversePrivateEndpoint, UpdateAlert, UpdateReversePrivateEndpoint,
 };
 pub use error::{
     ApiError, BODY_KEPT, BuildError, BuildErrorKind, DecodeError, Error, TransportError, TransportErrorKind,

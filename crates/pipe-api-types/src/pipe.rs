@@ -4,7 +4,7 @@
 use time::OffsetDateTime;
 
 use crate::Text;
-use crate::codec::rfc3339;
+use crate::codec::{integer, rfc3339};
 use crate::pipe_source::{
     Authentication, Credentials, IteratorType, KafkaType, ObjectStorageType, OffsetStrategy, PipeSource,
 };
@@ -52,9 +52,9 @@ model! {
     /// How a pipe scales.
     pub struct Scaling {
         /// Number of replicas.
-        "replicas" replicas: u32,
+        "replicas" replicas: u32 as integer,
         /// Concurrency (object storage).
-        "concurrency" concurrency: u32,
+        "concurrency" concurrency: u32 as integer,
         /// CPU per replica, in millicores; read from a number or a quantity such as `"500m"`.
         "replicaCpuMillicores" replica_cpu_millicores: Quantity as millicores,
         /// Memory per replica, in GB; read from a number or a quantity such as `"2Gi"`.
@@ -146,25 +146,25 @@ model! {
     /// Pipe-level tuning settings.
     pub struct PipeSettings {
         /// Longest wait before an insert, in ms.
-        "streaming_max_insert_wait_ms" streaming_max_insert_wait_ms: u64,
+        "streaming_max_insert_wait_ms" streaming_max_insert_wait_ms: u64 as integer,
         /// Files processed concurrently.
-        "object_storage_concurrency" object_storage_concurrency: u64,
+        "object_storage_concurrency" object_storage_concurrency: u64 as integer,
         /// Polling interval of continuous ingestion, in ms.
-        "object_storage_polling_interval_ms" object_storage_polling_interval_ms: u64,
+        "object_storage_polling_interval_ms" object_storage_polling_interval_ms: u64 as integer,
         /// Bytes per insert batch.
-        "object_storage_max_insert_bytes" object_storage_max_insert_bytes: u64,
+        "object_storage_max_insert_bytes" object_storage_max_insert_bytes: u64 as integer,
         /// Files per insert batch.
-        "object_storage_max_file_count" object_storage_max_file_count: u64,
+        "object_storage_max_file_count" object_storage_max_file_count: u64 as integer,
         /// Threads for file processing.
-        "engine_max_threads" engine_max_threads: u64,
+        "engine_max_threads" engine_max_threads: u64 as integer,
         /// Insert threads.
-        "engine_max_insert_threads" engine_max_insert_threads: u64,
+        "engine_max_insert_threads" engine_max_insert_threads: u64 as integer,
         /// Smallest insert block, in bytes.
-        "engine_min_insert_block_size_bytes" engine_min_insert_block_size_bytes: u64,
+        "engine_min_insert_block_size_bytes" engine_min_insert_block_size_bytes: u64 as integer,
         /// Download threads.
-        "engine_max_download_threads" engine_max_download_threads: u64,
+        "engine_max_download_threads" engine_max_download_threads: u64 as integer,
         /// Parallel distributed insert-select mode.
-        "engine_parallel_distributed_insert_select" engine_parallel_distributed_insert_select: u64,
+        "engine_parallel_distributed_insert_select" engine_parallel_distributed_insert_select: u64 as integer,
         /// Whether to use the cluster function.
         "object_storage_use_cluster_function" object_storage_use_cluster_function: bool,
         /// Whether attached views are fed in parallel.

@@ -1,8 +1,11 @@
 //! The whole product in one run.
 //!
 //! With no configuration it starts the built-in fake of both services on 127.0.0.1 and, through
-//! the real ureq client over HTTP, creates a key, reads the service, creates a pipe of each of
-//! the four source kinds, lists and gets pipes, lists reverse private endpoints and alerts.
+//! the real ureq client over HTTP, walks a pipe's whole life: creates a key and works with it,
+//! reads the service, creates a pipe of each source kind, waits until one runs, scales it,
+//! changes a setting, stops it, deletes it and shows the typed 404 that follows; creates a
+//! reverse private endpoint, waits until it is ready and deletes it; creates, updates and
+//! deletes an alert; and lists what is left.
 //!
 //! With `PIPE_API_URL`, `PIPE_API_KEY_ID`, `PIPE_API_KEY_SECRET`, `PIPE_API_ORG_ID` and
 //! `PIPE_API_SERVICE_ID` set (and optionally `PIPE_ALERTS_URL` and `PIPE_ALERTS_TOKEN`), it runs
@@ -14,16 +17,19 @@
 //! ```
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use pipe_api_fake::Fake;
-use pipe_api_proto::ListAlerts;
+use pipe_api_proto::wait::reverse_private_endpoint_settled;
+use pipe_api_proto::{GetReversePrivateEndpoint, ListAlerts};
 use pipe_api_types::{
-    Authentication, CreateKeyRequest, CreateKeyResponse, CreatePipeRequest, Credentials, DataFormat, Destination,
-    DestinationColumn, FieldMapping, IpAccessEntry, IteratorType, KafkaOffset, KafkaSource, KafkaType, KeyRole,
-    KinesisSource, ObjectStorageSource, ObjectStorageType, OffsetStrategy, OrganizationId, PipeId, PipeSource,
-    PostgresSettings, PostgresSource, PostgresTableMapping, ReplicationMode, ServiceId,
+    AlertChannel, AlertInterval, AlertRequest, Authentication, CreateKeyRequest, CreateKeyResponse, CreatePipeRequest,
+    CreateReversePrivateEndpointRequest, Credentials, DataFormat, Destination, DestinationColumn, FieldMapping,
+    IpAccessEntry, IteratorType, KafkaOffset, KafkaSource, KafkaType, KeyRole, KinesisSource, ObjectStorageSource,
+    ObjectStorageType, OffsetStrategy, OrganizationId, Pipe, PipeCommand, PipeSource, PostgresSettings, PostgresSource,
+    PostgresTableMapping, ReplicationMode, ReversePrivateEndpoint, Scaling, ServiceId, ThresholdType,
 };
-use pipe_api_ureq::Client;
+use pipe_api_ureq::{Client, WaitPolicy, pipe_settled, pipe_stopped};
 
 type Outcome = Result<(), Box<dyn std::error::Error>>;
 
@@ -43,9 +49,13 @@ fn main() -> ExitCode {
     }
 }
 
-/// Everything, against the fake served on 127.0.0.1.
+/// A pipe's whole life, against the fake served on 127.0.0.1.
 fn against_fake() -> Outcome {
-    let server = Fake::demo().serve()?;
+    let fake = Fake::demo();
+    // The fake's clock moves 10 s with each request, so that what takes the real services
+    // minutes (a pipe provisioning, an endpoint becoming ready) happens within a few polls.
+    fake.advance_per_request(Duration::from_secs(10));
+    let server = fake.serve()?;
     println!("fake services listening on {}", server.base_url());
     let org = pipe_api_fake::DEMO_ORGANIZATION_ID;
     let service = pipe_api_fake::DEMO_SERVICE_ID;
@@ -72,30 +82,99 @@ fn against_fake() -> Outcome {
         .management(&server.base_url(), &key_id, key_secret)
         .alerting(&server.base_url(), pipe_api_fake::DEMO_ALERTS_TOKEN)
         .build()?;
+    // Polls every 50 to 200 ms: the fake moves on per request, not per second.
+    let mut poll = WaitPolicy::default();
+    poll.initial_delay = Duration::from_millis(50);
+    poll.max_delay = Duration::from_millis(200);
 
     read_service(&client, org, service)?;
 
-    step("create pipes");
+    step("create a pipe of each source kind");
+    let mut created_pipes = Vec::new();
     for request in demo_pipe_requests() {
         let pipe = client.create_pipe(org, service, request)?;
-        println!(
-            "  {} {:<22} {:<15} {}",
-            pipe.id,
-            pipe.name.as_deref().unwrap_or("-"),
-            pipe.source.as_ref().and_then(|s| s.kind()).map(|k| k.to_string()).unwrap_or_default(),
-            pipe.state.as_ref().map(|s| s.to_string()).unwrap_or_default(),
-        );
+        print_pipe(&pipe);
+        created_pipes.push(pipe.id);
+    }
+    let pipe = created_pipes[0];
+
+    step("wait until the Kafka pipe runs (polling get)");
+    print_pipe(&client.wait_for_pipe(org, service, pipe, pipe_settled, poll.clone())?);
+
+    step("scale it to 2 replicas");
+    let scaled = client.update_pipe_scaling(org, service, pipe, Scaling::default().replicas(2))?;
+    println!("  replicas {}", scaled.scaling.as_ref().and_then(|s| s.replicas).unwrap_or_default());
+
+    step("change a setting (read, change, replace: unknown settings are kept)");
+    let settings = client.get_pipe_settings(org, service, pipe)?;
+    let settings = client.update_pipe_settings(org, service, pipe, settings.streaming_max_insert_wait_ms(500))?;
+    println!("  streaming_max_insert_wait_ms {}", settings.streaming_max_insert_wait_ms.unwrap_or_default());
+
+    step("stop it, and wait until it has stopped");
+    print_pipe(&client.change_pipe_state(org, service, pipe, PipeCommand::Stop)?);
+    print_pipe(&client.wait_for_pipe(org, service, pipe, pipe_stopped, poll.clone())?);
+
+    step("delete it");
+    client.delete_pipe(org, service, pipe)?;
+    match client.get_pipe(org, service, pipe) {
+        Ok(pipe) => println!("  unexpectedly still there: {}", pipe.id),
+        // A typed 404: the error names the operation, the status and the server's message.
+        Err(error) if error.is_not_found() => println!("  gone: {error}"),
+        Err(error) => return Err(error.into()),
     }
 
-    read_pipes_and_more(&client, org, service, true)?;
+    step("create a reverse private endpoint, wait until it is ready, delete it");
+    let endpoint = client.create_reverse_private_endpoint(
+        org,
+        service,
+        CreateReversePrivateEndpointRequest::vpc_endpoint_service(
+            "com.amazonaws.vpce.eu-west-1.vpce-svc-0123456789abcdef0",
+        )
+        .description("kafka brokers"),
+    )?;
+    print_endpoint(&endpoint);
+    let get = GetReversePrivateEndpoint::new(org, service, endpoint.id);
+    print_endpoint(&client.wait(&get, reverse_private_endpoint_settled, poll)?);
+    client.delete_reverse_private_endpoint(org, service, endpoint.id)?;
+    println!("  deleted {}", endpoint.id);
 
-    step("what an error looks like (a pipe that does not exist)");
-    let missing: PipeId = "00000000-0000-4000-8000-000000000000".parse()?;
-    match client.get_pipe(org, service, missing) {
-        Ok(pipe) => println!("  unexpectedly found {}", pipe.id),
-        Err(error) => println!("  {error}"),
-    }
-    Ok(())
+    step("create, update and delete an alert");
+    let request = AlertRequest::saved_search(
+        "65f5e4a3c9e77d0a1b2c3d4e",
+        ThresholdType::Above,
+        100.0,
+        AlertInterval::FiveMinutes,
+        [AlertChannel::webhook("65f5e4a3c9e77d0a1b2c3d4f")],
+    )
+    .name("too many errors");
+    let alert = client.create_alert(request)?;
+    println!("  created {} {:?}", alert.id, alert.name.as_deref().unwrap_or("-"));
+    // A PUT replaces the whole alert: start from the alert as read, so nothing is lost.
+    let alert = client.update_alert(alert.id.clone(), AlertRequest::from(alert).threshold(250.0))?;
+    println!("  threshold now {}", alert.threshold.unwrap_or_default());
+    client.delete_alert(alert.id.clone())?;
+    println!("  deleted {}", alert.id);
+
+    read_pipes_and_more(&client, org, service, true)
+}
+
+fn print_pipe(pipe: &Pipe) {
+    println!(
+        "  {} {:<16} {:<15} {}",
+        pipe.id,
+        pipe.name.as_deref().unwrap_or("-"),
+        pipe.source.as_ref().and_then(|s| s.kind()).map(|k| k.to_string()).unwrap_or_default(),
+        pipe.state.as_ref().map(|s| s.to_string()).unwrap_or_default(),
+    );
+}
+
+fn print_endpoint(endpoint: &ReversePrivateEndpoint) {
+    println!(
+        "  {} {:<24} {}",
+        endpoint.id,
+        endpoint.kind.as_ref().map(|k| k.to_string()).unwrap_or_default(),
+        endpoint.status.as_ref().map(|s| s.to_string()).unwrap_or_default()
+    );
 }
 
 /// What a user who asked for a key is shown: the one time the secret exists outside the
