@@ -42,10 +42,8 @@
 use std::fmt;
 use std::time::Duration;
 
-use http::Response;
-use pipe_api_types::{
-    OrganizationId, Pipe, PipeState, Service, ServiceCommand, ServiceId, ServiceState, UpdateServiceStateRequest,
-};
+use http::{Method, Response};
+use pipe_api_types::{OrganizationId, Pipe, PipeState, Service, ServiceId, ServiceState};
 use pipe_api_types::{ReversePrivateEndpoint, ReversePrivateEndpointStatus};
 use time::OffsetDateTime;
 
@@ -53,7 +51,7 @@ use crate::api::Management;
 use crate::api::sealed::Interface as _;
 use crate::call::{Call, Machine, Next};
 use crate::endpoint::Endpoint;
-use crate::endpoints::{GetService, UpdateServiceState};
+use crate::endpoints::{GetService, Raw};
 use crate::error::{Error, TransportError};
 use crate::retry::{Pacer, RetryPolicy};
 
@@ -308,7 +306,7 @@ enum Phase<'e, E: Endpoint> {
     /// A poll is under way.
     Polling(Box<Call<'e, E>>),
     /// Asking an idle service to wake up, since `since`.
-    Waking { call: Box<Call<'static, UpdateServiceState>>, since: Duration },
+    Waking { call: Box<Call<'static, Raw<Management>>>, since: Duration },
     /// Reading the service until it runs; the next read at `at`, if none is under way.
     Reading { call: Option<Box<Call<'static, GetService>>>, at: Duration, since: Duration },
     /// Over.
@@ -453,18 +451,24 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
     /// Starts waking the service; the last step instead when the wait is over.
     fn wake(&mut self, recovery: &IdleRecovery, now: Duration) -> Option<WaitStep<E::Output>> {
         let Some(retry) = self.call_policy(now) else { return Some(self.timed_out(now)) };
-        let awake = UpdateServiceState::new(
-            recovery.organization_id,
-            recovery.service_id,
-            UpdateServiceStateRequest::new(ServiceCommand::Awake),
+        let path = format!(
+            "/v1/organizations/{}/services/{}/state",
+            recovery.organization_id.as_uuid(),
+            recovery.service_id.as_uuid()
         );
-        let call = match self.management() {
+        // Sent raw, not as the typed `UpdateServiceState`: waking needs only a 2xx, whatever the
+        // body holds (servers answer the service, or a bare envelope).
+        let awake = Raw::<Management>::new(Method::PATCH, path)
+            .and_then(|raw| raw.json(&serde_json::json!({"command": "awake"})))
+            .map_err(Error::Build);
+        let api = self.management();
+        let call = awake.and_then(|awake| match api {
             Some(api) => Call::owned(awake, api, &retry, self.seed(1), now),
             None => Err(Error::Build(crate::error::BuildError::new(
-                "update_service_state",
+                "raw",
                 crate::error::BuildErrorKind::NotConfigured("management"),
             ))),
-        };
+        });
         match call {
             Ok(call) => {
                 self.phase = Phase::Waking { call: Box::new(call), since: now };
