@@ -86,7 +86,10 @@ fn list_keys_success() {
     assert_eq!(second.expire_at, Some(datetime!(2026-12-31 00:00:00 UTC)));
     assert_eq!(second.used_at, None);
     assert_eq!(second.ip_access_list, Some(vec![]), "an empty list (denies all) is not absent");
-    assert!(second.unknown.get("assignedRoles").is_some(), "newer fields are kept");
+    let assigned = second.assigned_roles.as_ref().unwrap();
+    assert_eq!(assigned[0].role_name.as_deref(), Some("Developer"));
+    assert_eq!(assigned[0].role_type, Some(pipe_api_types::RoleType::System));
+    assert_eq!(assigned[0].role_id, Some("0d9c8b7a-6f5e-4d3c-8b2a-190817161514".parse().unwrap()));
 }
 
 #[test]

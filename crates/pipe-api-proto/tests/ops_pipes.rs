@@ -159,7 +159,7 @@ fn update_pipe_success() {
     assert_eq!(tables[0].target_table.as_deref(), Some("public_users"));
     assert_eq!(tables[0].excluded_columns.as_deref(), Some(&["password_hash".into()][..]));
     assert_eq!(tables[0].table_engine, Some(TableEngineType::ReplacingMergeTree));
-    assert!(tables[0].unknown.get("partitionByExpr").is_some(), "a field not modelled here is kept");
+    assert!(tables[0].partition_by_expr.is_some(), "a field of the contract, modelled");
     assert_eq!(pipe.destination.as_ref().and_then(|d| d.database.as_deref()), Some("shop"));
     assert_eq!(pipe.settings.as_ref().and_then(|s| s.streaming_max_insert_wait_ms), Some(1000));
     assert_eq!(pipe.created_at, Some(datetime!(2026-02-10 12:00:00 UTC)));

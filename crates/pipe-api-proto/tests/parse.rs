@@ -71,7 +71,9 @@ fn create_key_success() {
     assert!(key.never_expires(), "expireAt \"\" means never");
     let access = key.ip_access_list.unwrap();
     assert_eq!(access[0].source.as_deref(), Some("203.0.113.0/24"));
-    assert!(key.unknown.get("assignedRoles").is_some(), "newer fields are kept");
+    let assigned = key.assigned_roles.as_ref().unwrap();
+    assert_eq!(assigned[0].role_id, Some("8d0e3c1a-0b2f-4c5d-9e8f-7a6b5c4d3e2f".parse().unwrap()));
+    assert_eq!(assigned[0].role_name.as_deref(), Some("Developer"));
 }
 
 #[test]

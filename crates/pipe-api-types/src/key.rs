@@ -31,6 +31,28 @@ open_enum! {
     }
 }
 
+open_enum! {
+    /// Whether an assigned role is predefined or the organization's own.
+    pub enum RoleType {
+        /// A predefined role.
+        System => "system",
+        /// A role the organization defined.
+        Custom => "custom",
+    }
+}
+
+model! {
+    /// A role assigned to a key (the contract's `AssignedRole`).
+    pub struct AssignedRole {
+        /// The role's id, as `assignedRoleIds` takes it.
+        "roleId" role_id: RoleId,
+        /// The role's name.
+        "roleName" role_name: Text,
+        /// System or custom.
+        "roleType" role_type: RoleType,
+    }
+}
+
 model! {
     /// An entry of an IP access list: who may use a key or reach a service.
     pub struct IpAccessEntry {
@@ -58,8 +80,10 @@ model! {
         "name" name: Text,
         /// Whether the key may be used.
         "state" state: KeyState,
-        /// The key's roles.
+        /// The key's roles (older servers; frozen once an organization uses custom roles).
         "roles" roles: Vec<KeyRole>,
+        /// The system and custom roles assigned to the key (newer servers).
+        "assignedRoles" assigned_roles: Vec<AssignedRole>,
         /// The last characters of the key id, to recognise it.
         "keySuffix" key_suffix: Text,
         /// When the key was created.
@@ -106,6 +130,8 @@ model! {
         "hashData" hash_data: KeyHashData,
         /// The key's roles: at least 1.
         "roles" roles: Vec<KeyRole>,
+        /// The ids of the roles to assign (newer servers).
+        "assignedRoleIds" assigned_role_ids: Vec<RoleId>,
         /// Where the key may be used from.
         "ipAccessList" ip_access_list: Vec<IpAccessEntry>,
     }

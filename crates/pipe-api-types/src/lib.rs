@@ -69,8 +69,8 @@ pub use codec::{format_zoneless, parse_rfc3339, parse_zoneless};
 pub use id::{AlertId, IdError, KeyId, OrganizationId, PipeId, ReversePrivateEndpointId, RoleId, ServiceId};
 pub use into_field::IntoField;
 pub use key::{
-    CreateKeyRequest, CreateKeyResponse, IpAccessEntry, Key, KeyExpiry, KeyHashData, KeyRole, KeyState,
-    UpdateKeyRequest,
+    AssignedRole, CreateKeyRequest, CreateKeyResponse, IpAccessEntry, Key, KeyExpiry, KeyHashData, KeyRole, KeyState,
+    RoleType, UpdateKeyRequest,
 };
 pub use pipe::{
     CreatePipeRequest, Destination, DestinationColumn, FieldMapping, Pipe, PipeSettings, PipeState, Scaling,

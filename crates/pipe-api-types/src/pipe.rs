@@ -118,6 +118,8 @@ model! {
         "tableDefinition" table_definition: TableDefinition,
         /// The table's columns.
         "columns" columns: Vec<DestinationColumn>,
+        /// Roles granted to the database user the pipe creates (the default role when absent).
+        "roles" roles: Vec<Text>,
     }
 }
 

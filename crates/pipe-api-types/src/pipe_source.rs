@@ -433,6 +433,11 @@ model! {
         "useCustomSortingKey" use_custom_sorting_key: bool,
         /// The custom sorting key.
         "sortingKeys" sorting_keys: Vec<Text>,
+        /// The column used to split the initial snapshot into parallel parts (an indexed
+        /// integer, date or timestamp column; unrelated to the table's partitioning).
+        "partitionKey" partition_key: Text,
+        /// The `PARTITION BY` expression of the destination table the pipe creates.
+        "partitionByExpr" partition_by_expr: Text,
         /// The destination table's engine.
         "tableEngine" table_engine: TableEngineType,
     }
@@ -482,6 +487,9 @@ model! {
         "kinesis" kinesis: Box<KinesisSource>,
         /// Postgres replication.
         "postgres" postgres: Box<PostgresSource>,
+        /// Whether the service also checks samples of the data, not only the connection, before
+        /// creating (no effect on Postgres pipes).
+        "validateSamples" validate_samples: bool,
     }
 }
 
