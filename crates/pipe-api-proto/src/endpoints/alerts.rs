@@ -5,8 +5,7 @@ use pipe_api_types::{Alert, AlertId, AlertRequest, PaginationMeta, Rule, Validat
 use serde::Deserialize;
 
 use crate::api::Alerting;
-use crate::endpoint::{Endpoint, SuccessBody, json_body};
-use crate::error::BuildErrorKind;
+use crate::endpoint::Endpoint;
 use crate::url::PathBuilder;
 
 /// `/api/v2/alerts`.
@@ -15,8 +14,8 @@ fn collection_path() -> PathBuilder {
 }
 
 /// `/api/v2/alerts/{id}` (an alert id is text, encoded as a path segment).
-fn item_path(id: &AlertId) -> String {
-    collection_path().segment(id.as_str()).finish()
+fn item_path(id: &AlertId) -> PathBuilder {
+    collection_path().segment(id.as_str())
 }
 
 /// The largest page the alerting server serves.
@@ -109,153 +108,63 @@ impl Endpoint for ListAlerts {
     }
 }
 
-/// Creates an alert. The server answers `{"data": <alert>}`. Never re-sent automatically.
-#[derive(Clone, Debug)]
-pub struct CreateAlert {
-    /// The alert to create.
-    pub request: AlertRequest,
-}
-
-impl CreateAlert {
+endpoint! {
+    /// Creates an alert. The server answers `{"data": <alert>}`. Never re-sent automatically.
+    #[derive(Clone, Debug)]
+    pub struct CreateAlert {
+        /// The alert to create.
+        pub request: AlertRequest,
+    }
     /// Creates `request`.
-    pub fn new(request: AlertRequest) -> Self {
-        CreateAlert { request }
-    }
+    fn new;
+    Alerting "create_alert": POST -> Alert,
+    path: |_| collection_path(),
+    body: request,
+    success: InData,
 }
 
-impl Endpoint for CreateAlert {
-    type Api = Alerting;
-    type Output = Alert;
-
-    fn operation(&self) -> &'static str {
-        "create_alert"
+endpoint! {
+    /// Reads one alert (`{"data": <alert>}`).
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct GetAlert {
+        /// The alert.
+        pub alert_id: AlertId,
     }
-
-    fn method(&self) -> Method {
-        Method::POST
-    }
-
-    fn path(&self) -> String {
-        collection_path().finish()
-    }
-
-    fn body(&self) -> Result<Option<Vec<u8>>, BuildErrorKind> {
-        json_body(&self.request)
-    }
-
-    fn success_body(&self) -> SuccessBody {
-        SuccessBody::InData
-    }
-}
-
-/// Reads one alert (`{"data": <alert>}`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GetAlert {
-    /// The alert.
-    pub alert_id: AlertId,
-}
-
-impl GetAlert {
     /// Reads `alert_id`.
-    pub fn new(alert_id: AlertId) -> Self {
-        GetAlert { alert_id }
-    }
+    fn new;
+    Alerting "get_alert": GET -> Alert,
+    path: |e| item_path(&e.alert_id),
+    success: InData,
 }
 
-impl Endpoint for GetAlert {
-    type Api = Alerting;
-    type Output = Alert;
-
-    fn operation(&self) -> &'static str {
-        "get_alert"
+endpoint! {
+    /// Replaces an alert (`PUT`): a field left out is cleared, so build the request from the alert
+    /// as read (`AlertRequest::from(alert)`), which keeps the fields this crate does not model.
+    #[derive(Clone, Debug)]
+    pub struct UpdateAlert {
+        /// The alert.
+        pub alert_id: AlertId,
+        /// What the alert is to be, in full.
+        pub request: AlertRequest,
     }
-
-    fn method(&self) -> Method {
-        Method::GET
-    }
-
-    fn path(&self) -> String {
-        item_path(&self.alert_id)
-    }
-
-    fn success_body(&self) -> SuccessBody {
-        SuccessBody::InData
-    }
-}
-
-/// Replaces an alert (`PUT`): a field left out is cleared, so build the request from the alert
-/// as read (`AlertRequest::from(alert)`), which keeps the fields this crate does not model.
-#[derive(Clone, Debug)]
-pub struct UpdateAlert {
-    /// The alert.
-    pub alert_id: AlertId,
-    /// What the alert is to be, in full.
-    pub request: AlertRequest,
-}
-
-impl UpdateAlert {
     /// Replaces `alert_id` with `request`.
-    pub fn new(alert_id: AlertId, request: AlertRequest) -> Self {
-        UpdateAlert { alert_id, request }
-    }
+    fn new;
+    Alerting "update_alert": PUT -> Alert,
+    path: |e| item_path(&e.alert_id),
+    body: request,
+    success: InData,
 }
 
-impl Endpoint for UpdateAlert {
-    type Api = Alerting;
-    type Output = Alert;
-
-    fn operation(&self) -> &'static str {
-        "update_alert"
+endpoint! {
+    /// Deletes an alert. Newer servers answer `{}`, older ones the plain text `OK`: both are `()`.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct DeleteAlert {
+        /// The alert.
+        pub alert_id: AlertId,
     }
-
-    fn method(&self) -> Method {
-        Method::PUT
-    }
-
-    fn path(&self) -> String {
-        item_path(&self.alert_id)
-    }
-
-    fn body(&self) -> Result<Option<Vec<u8>>, BuildErrorKind> {
-        json_body(&self.request)
-    }
-
-    fn success_body(&self) -> SuccessBody {
-        SuccessBody::InData
-    }
-}
-
-/// Deletes an alert. Newer servers answer `{}`, older ones the plain text `OK`: both are `()`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DeleteAlert {
-    /// The alert.
-    pub alert_id: AlertId,
-}
-
-impl DeleteAlert {
     /// Deletes `alert_id`.
-    pub fn new(alert_id: AlertId) -> Self {
-        DeleteAlert { alert_id }
-    }
-}
-
-impl Endpoint for DeleteAlert {
-    type Api = Alerting;
-    type Output = ();
-
-    fn operation(&self) -> &'static str {
-        "delete_alert"
-    }
-
-    fn method(&self) -> Method {
-        Method::DELETE
-    }
-
-    fn path(&self) -> String {
-        item_path(&self.alert_id)
-    }
-
-    fn success_body(&self) -> SuccessBody {
-        SuccessBody::Nothing
-    }
+    fn new;
+    Alerting "delete_alert": DELETE -> (),
+    path: |e| item_path(&e.alert_id),
+    success: Nothing,
 }

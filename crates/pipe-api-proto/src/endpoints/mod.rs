@@ -1,5 +1,8 @@
 //! One file per resource: each endpoint says only its method, path, query, body and output.
 
+#[macro_use]
+mod macros;
+
 mod alerts;
 mod keys;
 mod pipe_settings;
@@ -23,7 +26,7 @@ pub use reverse_private_endpoints::{
 pub use schema_discovery::DiscoverPipeSchema;
 pub use services::{DeleteService, GetService, UpdateService, UpdateServiceState};
 
-use pipe_api_types::{OrganizationId, ServiceId};
+use pipe_api_types::{OrganizationId, PipeId, ServiceId};
 
 use crate::url::PathBuilder;
 
@@ -35,4 +38,9 @@ fn organization_path(organization_id: &OrganizationId) -> PathBuilder {
 /// `/v1/organizations/{organizationId}/services/{serviceId}`, to go on with.
 fn service_path(organization_id: &OrganizationId, service_id: &ServiceId) -> PathBuilder {
     organization_path(organization_id).literal("services").id(service_id.as_uuid())
+}
+
+/// `/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}`, to go on with.
+fn pipe_path(organization_id: &OrganizationId, service_id: &ServiceId, pipe_id: &PipeId) -> PathBuilder {
+    service_path(organization_id, service_id).literal("pipes").id(pipe_id.as_uuid())
 }
