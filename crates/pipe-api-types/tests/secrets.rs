@@ -51,7 +51,7 @@ fn a_created_key_prints_its_secret_redacted() {
         .key_secret(MARKER);
     assert_eq!(
         format!("{response:?}"),
-        r#"CreateKeyResponse { key: Some(Key { id: KeyId(00000000-0000-0000-0000-000000000000), name: None, state: None, roles: None, key_suffix: None, created_at: None, expire_at: None, used_at: None, ip_access_list: None, unknown: {} }), key_id: Some("AbCdEfGhIjKlMnOpQrSt"), key_secret: Some(Secret([redacted])), unknown: {} }"#
+        r#"CreateKeyResponse { key: Some(Key { id: KeyId(00000000-0000-0000-0000-000000000000), name: None, state: None, roles: None, assigned_roles: None, key_suffix: None, created_at: None, expire_at: None, used_at: None, ip_access_list: None, unknown: {} }), key_id: Some("AbCdEfGhIjKlMnOpQrSt"), key_secret: Some(Secret([redacted])), unknown: {} }"#
     );
     // Read from the wire, the same.
     let read: CreateKeyResponse =
@@ -97,7 +97,7 @@ fn unknown_fields_show_their_names_only() {
         serde_json::from_str(&format!(r#"{{"pubsub":{{"serviceAccountKey":"{MARKER}"}}}}"#)).unwrap();
     assert_eq!(
         format!("{source:?}"),
-        r#"PipeSource { kafka: None, object_storage: None, kinesis: None, postgres: None, unknown: {"pubsub"} }"#
+        r#"PipeSource { kafka: None, object_storage: None, kinesis: None, postgres: None, validate_samples: None, unknown: {"pubsub"} }"#
     );
     assert!(serde_json::to_string(&source).unwrap().contains(MARKER));
 }
