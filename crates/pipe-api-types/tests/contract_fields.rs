@@ -47,8 +47,7 @@ fn a_key_reads_its_assigned_roles_and_a_create_sends_assigned_role_ids() {
     assert_eq!(assigned[1].role_type, Some(RoleType::Custom));
     assert_eq!(assigned[1].role_name.as_deref(), Some("Pipe operators"));
 
-    let request =
-        CreateKeyRequest::new("ci", [KeyRole::Developer]).assigned_role_ids([assigned[1].role_id.clone().unwrap()]);
+    let request = CreateKeyRequest::new("ci", [KeyRole::Developer]).assigned_role_ids([assigned[1].role_id.unwrap()]);
     assert_eq!(
         serde_json::to_value(&request).unwrap()["assignedRoleIds"],
         json!(["1e0d9c8b-7a6f-4e5d-9c3b-2a1908171615"])
