@@ -152,17 +152,20 @@ impl Validate for CreateKeyRequest {
             }
             if let Some(hash) = &self.hash_data {
                 c.field("hashData", |c| {
-                    for (name, value) in [
-                        ("keyIdHash", &hash.key_id_hash),
-                        ("keyIdSuffix", &hash.key_id_suffix),
-                        ("keySecretHash", &hash.key_secret_hash),
-                    ] {
+                    for (name, value) in [("keyIdHash", &hash.key_id_hash), ("keySecretHash", &hash.key_secret_hash)] {
                         c.present(name, value, Rule::Required, |c, text| {
                             if !is_base64_of_32_bytes(text) {
                                 c.fail(Rule::Base64Of32Bytes);
                             }
                         });
                     }
+                    // The contract's `ApiKeyHashData.keyIdSuffix` reads both "last 4 digits of
+                    // the key ID" and a SHA-256 recipe: either reading is accepted.
+                    c.present("keyIdSuffix", &hash.key_id_suffix, Rule::Required, |c, text| {
+                        if !is_base64_of_32_bytes(text) && !is_key_id_suffix(text) {
+                            c.fail(Rule::Format(KEY_ID_SUFFIX_FORMS));
+                        }
+                    });
                 });
             }
             // The spec: a key's roles list contains at least 1 element (absent has none).
@@ -287,6 +290,14 @@ fn check_roles(c: &mut Checker, roles: &[KeyRole]) {
             c.nested_index(i, |c| c.fail(Rule::KnownValue { known: KeyRole::known_texts() }));
         }
     }
+}
+
+/// The two readings of `keyIdSuffix` the contract allows.
+const KEY_ID_SUFFIX_FORMS: &str = "of the key id's last 4 characters, or the base64 of a SHA-256 digest";
+
+/// The last 4 characters of a key id (letters and digits, as key ids are made of).
+fn is_key_id_suffix(text: &str) -> bool {
+    text.len() == 4 && text.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 /// An IP access entry's `source` is an address or CIDR block; texts hold no control characters.

@@ -74,3 +74,24 @@ proptest! {
         prop_assert_eq!(violations(&UpdateKeyRequest::new().roles(roles)), vec![]);
     }
 }
+
+/// The contract's `ApiKeyHashData.keyIdSuffix` says "Last 4 digits of the key ID" and then gives
+/// a SHA-256 recipe: both readings are accepted, anything else is refused with the field's path.
+#[test]
+fn a_key_id_suffix_is_the_last_4_characters_or_a_sha256_in_base64() {
+    use pipe_api_types::{CreateKeyRequest, KeyHashData};
+    let sha256 = "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=";
+    let with_suffix = |suffix: &str| {
+        let hash = KeyHashData::default().key_id_hash(sha256).key_id_suffix(suffix).key_secret_hash(sha256);
+        violations(&CreateKeyRequest::new("k", [KeyRole::Admin]).hash_data(hash))
+    };
+    for accepted in ["9ZxP", "abcd", "0000", sha256] {
+        assert_eq!(with_suffix(accepted), [], "{accepted}");
+    }
+    for refused in ["9Zx", "9ZxP1", "9Z-P", "", "not base64 of 32 bytes=="] {
+        let found = with_suffix(refused);
+        assert_eq!(found.len(), 1, "{refused}: {found:?}");
+        assert_eq!(found[0].0, "hashData.keyIdSuffix", "{refused}");
+        assert!(matches!(found[0].1, Rule::Format(_) | Rule::NotBlank | Rule::Required), "{refused}: {found:?}");
+    }
+}
