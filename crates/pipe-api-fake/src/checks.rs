@@ -284,6 +284,14 @@ pub(crate) fn create_pipe(body: &Value) -> Checked {
                 Some("IAM_ROLE") => required_text(kind, path, "iamRole")?,
                 _ => {}
             }
+            // PipeKafkaSchemaRegistry.url: "HTTPS required".
+            if let Some(registry) = kind.get("schemaRegistry").filter(|v| !v.is_null()) {
+                let registry = object(registry, "source.kafka.schemaRegistry")?;
+                let url = registry.get("url").and_then(Value::as_str).unwrap_or_default();
+                if !url.to_ascii_lowercase().starts_with("https://") {
+                    return fail("source.kafka.schemaRegistry.url", "must be an https URL");
+                }
+            }
         }
         "objectStorage" => {
             let path = "source.objectStorage.";
@@ -318,6 +326,9 @@ pub(crate) fn create_pipe(body: &Value) -> Checked {
             if mappings.is_none_or(Vec::is_empty) {
                 return fail("source.postgres.tableMappings", "must have at least 1 element");
             }
+            if let Some(settings) = kind.get("settings").filter(|v| !v.is_null()) {
+                postgres_settings(object(settings, "source.postgres.settings")?)?;
+            }
         }
         _ => {}
     }
@@ -333,6 +344,26 @@ pub(crate) fn create_pipe(body: &Value) -> Checked {
     }
     if let Some(settings) = members.get("settings") {
         settings_at(object(settings, "settings")?, "settings.")?;
+    }
+    Ok(())
+}
+
+/// `PipePostgresPipeSettings`: the stated minimums, and a replication slot named only in
+/// `cdc_only` mode ("Only valid for cdc_only mode").
+fn postgres_settings(settings: &Map<String, Value>) -> Checked {
+    let path = "source.postgres.settings.";
+    for (name, min) in [
+        ("syncIntervalSeconds", 1),
+        ("pullBatchSize", 1),
+        ("initialLoadParallelism", 1),
+        ("snapshotNumRowsPerPartition", 1000),
+        ("snapshotNumberOfParallelTables", 1),
+    ] {
+        integer_in(settings, path, name, min, i64::MAX)?;
+    }
+    let slot = settings.get("replicationSlotName").is_some_and(|v| !v.is_null());
+    if slot && settings.get("replicationMode").and_then(Value::as_str) != Some("cdc_only") {
+        return fail("source.postgres.settings.replicationSlotName", "is only valid for cdc_only mode");
     }
     Ok(())
 }

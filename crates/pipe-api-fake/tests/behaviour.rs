@@ -299,6 +299,16 @@ fn create_pipe_bodies_are_checked_as_the_service_checks_them() {
             "credentials": {"username": "u", "password": "p"}, "settings": {"replicationMode": "cdc"},
             "tableMappings": [{"sourceSchemaName": "public", "sourceTable": "orders", "targetTable": "orders"}]}},
             "destination": {"database": "shop"}}),
+        // CDC only, with the replication slot it may name.
+        json!({"name": "cdc-only", "source": {"postgres": {"host": "db", "port": 5432, "database": "shop",
+            "credentials": {"username": "u", "password": "p"},
+            "settings": {"replicationMode": "cdc_only", "replicationSlotName": "pipes_slot", "snapshotNumRowsPerPartition": 1000},
+            "tableMappings": [{"sourceSchemaName": "public", "sourceTable": "orders", "targetTable": "orders"}]}},
+            "destination": {"database": "shop"}}),
+        json!({"name": "avro", "source": {"kafka": {"type": "confluent", "format": "AvroConfluent", "brokers": "b:9092",
+            "topics": "t", "authentication": "PLAIN", "credentials": {"username": "u", "password": "p"},
+            "schemaRegistry": {"url": "https://psrc-aa00.us-east-2.aws.confluent.cloud/schemas/ids/100004"}}},
+            "destination": destination}),
     ];
     for body in &accepted {
         let response = admin(&fake, Method::POST, &path, &body.to_string());
@@ -308,6 +318,11 @@ fn create_pipe_bodies_are_checked_as_the_service_checks_them() {
         let mut body = json!({"name": "k", "source": {"kafka": {"type": "kafka", "format": "Avro", "brokers": "b:9092",
             "topics": "t", "authentication": "SCRAM-SHA-512", "credentials": {"username": "u", "password": "p"}}},
             "destination": destination.clone(), "scaling": {"replicas": 2}});
+        change(&mut body);
+        body
+    };
+    let postgres = |change: &dyn Fn(&mut serde_json::Value)| {
+        let mut body = accepted[4].clone();
         change(&mut body);
         body
     };
@@ -343,6 +358,24 @@ fn create_pipe_bodies_are_checked_as_the_service_checks_them() {
             json!({"name": "x", "source": {"postgres": {"host": "db", "port": 70000, "database": "d", "tableMappings": []}},
                 "destination": {}}),
             "source.postgres.port: must be an integer from 1 to 65535",
+        ),
+        (
+            kafka(&|b| b["source"]["kafka"]["schemaRegistry"] = json!({"url": "http://registry:8081"})),
+            "source.kafka.schemaRegistry.url: must be an https URL",
+        ),
+        (
+            postgres(&|b| b["source"]["postgres"]["settings"] = json!({"snapshotNumRowsPerPartition": 999})),
+            "source.postgres.settings.snapshotNumRowsPerPartition: must be an integer from 1000",
+        ),
+        (
+            postgres(&|b| b["source"]["postgres"]["settings"] = json!({"pullBatchSize": 0})),
+            "source.postgres.settings.pullBatchSize: must be an integer from 1",
+        ),
+        (
+            postgres(&|b| {
+                b["source"]["postgres"]["settings"] = json!({"replicationMode": "cdc", "replicationSlotName": "s"})
+            }),
+            "source.postgres.settings.replicationSlotName: is only valid for cdc_only mode",
         ),
     ];
     let before = fake.pipes(org(), service()).len();

@@ -7,6 +7,7 @@ use crate::Text;
 use crate::codec::{integer, rfc3339};
 use crate::pipe_source::{
     Authentication, Credentials, IteratorType, KafkaType, ObjectStorageType, OffsetStrategy, PipeSource,
+    PostgresSettings, ReplicationMode,
 };
 use crate::quantity::{Quantity, gigabytes, millicores};
 use crate::validate::{Checker, Rule, Validate, ValidationErrors};
@@ -318,6 +319,12 @@ pub(crate) fn check_source(c: &mut Checker, source: &PipeSource) {
             } else {
                 check_credentials(c, kafka.authentication.as_ref(), &kafka.credentials, "credentials", &kafka.iam_role);
             }
+            // PipeKafkaSchemaRegistry.url: "HTTPS required".
+            if let Some(url) = kafka.schema_registry.as_ref().and_then(|registry| registry.url.as_deref()) {
+                if !url.get(..8).is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://")) {
+                    c.field("schemaRegistry", |c| c.fail_at("url", Rule::Format("of an https URL")));
+                }
+            }
             if let Some(offset) = &kafka.offset {
                 if offset.strategy == Some(OffsetStrategy::FromTimestamp) && offset.timestamp.is_none() {
                     c.field("offset", |c| {
@@ -375,7 +382,7 @@ pub(crate) fn check_source(c: &mut Checker, source: &PipeSource) {
             c.known("type", &postgres.kind);
             c.known("authentication", &postgres.authentication);
             if let Some(settings) = &postgres.settings {
-                c.field("settings", |c| c.known("replicationMode", &settings.replication_mode));
+                c.field("settings", |c| check_postgres_settings(c, settings));
             }
             c.present("port", &postgres.port, Rule::Required, |c, port| {
                 if *port == 0 {
@@ -386,14 +393,31 @@ pub(crate) fn check_source(c: &mut Checker, source: &PipeSource) {
             let auth = postgres.authentication.as_ref().unwrap_or(&Authentication::Basic);
             check_credentials(c, Some(auth), &postgres.credentials, "credentials", &postgres.iam_role);
             c.field("tableMappings", |c| match &postgres.table_mappings {
-                Some(mappings) if !mappings.is_empty() => c.each(mappings, |c, m| {
-                    c.required_text("sourceSchemaName", &m.source_schema_name);
-                    c.required_text("sourceTable", &m.source_table);
-                    c.required_text("targetTable", &m.target_table);
-                }),
+                Some(mappings) if !mappings.is_empty() => c.each(mappings, crate::pipe_update::check_table_mapping),
                 _ => c.fail(Rule::MinItems(1)),
             });
         });
+    }
+}
+
+/// `PipePostgresPipeSettings`: each `minimum` as the contract states it, and
+/// `replicationSlotName` "only valid for cdc_only mode".
+fn check_postgres_settings(c: &mut Checker, settings: &PostgresSettings) {
+    c.known("replicationMode", &settings.replication_mode);
+    let minimums = [
+        ("syncIntervalSeconds", settings.sync_interval_seconds.map(u64::from), 1),
+        ("pullBatchSize", settings.pull_batch_size.map(u64::from), 1),
+        ("initialLoadParallelism", settings.initial_load_parallelism.map(u64::from), 1),
+        ("snapshotNumRowsPerPartition", settings.snapshot_num_rows_per_partition, 1000),
+        ("snapshotNumberOfParallelTables", settings.snapshot_number_of_parallel_tables.map(u64::from), 1),
+    ];
+    for (name, value, min) in minimums {
+        if value.is_some_and(|value| value < min) {
+            c.fail_at(name, Rule::Min(min as i64));
+        }
+    }
+    if settings.replication_slot_name.is_some() && settings.replication_mode != Some(ReplicationMode::CdcOnly) {
+        c.fail_at("replicationSlotName", Rule::NotAllowedBecause("unless replicationMode is cdc_only"));
     }
 }
 

@@ -401,6 +401,8 @@ model! {
         "snapshotNumberOfParallelTables" snapshot_number_of_parallel_tables: u32 as integer,
         /// Failover replication slots (Postgres 17+).
         "enableFailoverSlots" enable_failover_slots: bool,
+        /// Whether a Postgres `DELETE` deletes rows for good in a `ReplacingMergeTree` table.
+        "deleteOnMerge" delete_on_merge: bool,
     }
 }
 
