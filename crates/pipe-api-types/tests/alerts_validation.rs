@@ -4,16 +4,13 @@
 //! `AlertChannels`) and the service notes (alerting interface). And an alert read from a server
 //! goes back as a request with every field it holds, unknown ones included.
 
-use pipe_api_types::{Alert, AlertChannel, AlertInterval, AlertRequest, AlertSource, Rule, ThresholdType, Validate};
+mod common;
+
+use common::violations;
+
+use pipe_api_types::{Alert, AlertChannel, AlertInterval, AlertRequest, AlertSource, Rule, ThresholdType};
 use proptest::prelude::*;
 use time::macros::datetime;
-
-fn violations(request: &impl Validate) -> Vec<(String, Rule)> {
-    match request.validate() {
-        Ok(()) => Vec::new(),
-        Err(errors) => errors.violations().iter().map(|v| (v.path.clone(), v.rule.clone())).collect(),
-    }
-}
 
 /// Each violation's path and rule.
 type Found = Vec<(String, Rule)>;

@@ -3,17 +3,14 @@
 //! (`PipePostgresPipeSettings`), table mappings (`PipePostgresPipeTableMapping`) and the schema
 //! registry's https (`PipeKafkaSchemaRegistry`).
 
+mod common;
+
+use common::violations;
+
 use pipe_api_types::{
     Authentication, CreatePipeRequest, Credentials, DataFormat, Destination, KafkaSource, KafkaType, PipeSource,
-    PostgresSettings, PostgresSource, PostgresTableMapping, ReplicationMode, Rule, SchemaRegistry, Validate,
+    PostgresSettings, PostgresSource, PostgresTableMapping, ReplicationMode, Rule, SchemaRegistry,
 };
-
-fn violations(request: &impl Validate) -> Vec<(String, Rule)> {
-    match request.validate() {
-        Ok(()) => Vec::new(),
-        Err(errors) => errors.violations().iter().map(|v| (v.path.clone(), v.rule.clone())).collect(),
-    }
-}
 
 fn orders() -> PostgresTableMapping {
     PostgresTableMapping::default().source_schema_name("public").source_table("orders").target_table("orders")

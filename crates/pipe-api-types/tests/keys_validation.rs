@@ -1,16 +1,13 @@
 //! The update-key request's rules: roles, when sent, at least 1 (the spec) and known; state
 //! known; IP entries an address or block; `expireAt` a time or an explicit `null` for never.
 
-use pipe_api_types::{IpAccessEntry, KeyExpiry, KeyRole, KeyState, Rule, UpdateKeyRequest, Validate};
+mod common;
+
+use common::violations;
+
+use pipe_api_types::{IpAccessEntry, KeyExpiry, KeyRole, KeyState, Rule, UpdateKeyRequest};
 use proptest::prelude::*;
 use time::macros::datetime;
-
-fn violations(request: &impl Validate) -> Vec<(String, Rule)> {
-    match request.validate() {
-        Ok(()) => Vec::new(),
-        Err(errors) => errors.violations().iter().map(|v| (v.path.clone(), v.rule.clone())).collect(),
-    }
-}
 
 #[test]
 fn an_empty_update_is_valid_and_sends_nothing() {

@@ -2,18 +2,15 @@
 //! (`PipeScalingPatchRequest`, `PipeSettingsPutRequest`, `PipeSchemaDiscoveryRequest`,
 //! `PipesCdcScalingPatchRequest`).
 
+mod common;
+
+use common::violations;
+
 use pipe_api_types::{
     Authentication, CreatePipeRequest, DataFormat, Destination, IteratorType, KafkaSource, KafkaType, KinesisSource,
     ObjectStorageSource, PipeSchemaDiscoveryRequest, PipeSettings, PipeSource, PipesCdcScaling, PostgresSource, Rule,
-    Scaling, Validate,
+    Scaling,
 };
-
-fn violations(request: &impl Validate) -> Vec<(String, Rule)> {
-    match request.validate() {
-        Ok(()) => Vec::new(),
-        Err(errors) => errors.violations().iter().map(|v| (v.path.clone(), v.rule.clone())).collect(),
-    }
-}
 
 fn one(path: &str, rule: Rule) -> Vec<(String, Rule)> {
     vec![(path.to_owned(), rule)]

@@ -1,19 +1,16 @@
 //! The update-pipe and change-pipe-state requests: each rule, with its source, refuses what it
 //! should and nothing else; every violation is reported at once with its path.
 
+mod common;
+
+use common::violations;
+
 use pipe_api_types::{
     Authentication, ChangePipeStateRequest, DestinationColumn, DestinationPatch, FieldMapping, KafkaSourcePatch,
     KinesisSourcePatch, ObjectStorageSourcePatch, PipeCommand, PipeSettings, PipeSourcePatch, PostgresSettingsPatch,
     PostgresSourcePatch, PostgresTableMapping, Rule, TableEngineType, UpdatePipeRequest, Validate,
 };
 use proptest::prelude::*;
-
-fn violations(request: &impl Validate) -> Vec<(String, Rule)> {
-    match request.validate() {
-        Ok(()) => Vec::new(),
-        Err(errors) => errors.violations().iter().map(|v| (v.path.clone(), v.rule.clone())).collect(),
-    }
-}
 
 fn with_source(source: PipeSourcePatch) -> UpdatePipeRequest {
     UpdatePipeRequest::default().source(source)

@@ -2,18 +2,15 @@
 //! allows and refuses the rest, naming the field. Sources: the management OpenAPI contract
 //! (`CreateReversePrivateEndpoint`, `UpdateReversePrivateEndpoint`, `CustomPrivateDnsMapping`).
 
+mod common;
+
+use common::violations;
+
 use pipe_api_types::{
     CreateReversePrivateEndpointRequest as Create, CustomPrivateDnsMapping, MskAuthentication,
-    ReversePrivateEndpointType, Rule, UpdateReversePrivateEndpointRequest as Update, Validate,
+    ReversePrivateEndpointType, Rule, UpdateReversePrivateEndpointRequest as Update,
 };
 use proptest::prelude::*;
-
-fn violations(request: &impl Validate) -> Vec<(String, Rule)> {
-    match request.validate() {
-        Ok(()) => Vec::new(),
-        Err(errors) => errors.violations().iter().map(|v| (v.path.clone(), v.rule.clone())).collect(),
-    }
-}
 
 /// Each violation's path and rule.
 type Found = Vec<(String, Rule)>;

@@ -1,20 +1,17 @@
 //! The update-service and service-state requests' rules, each from the contract
 //! (`ServicePatchRequest`, `ResourceTagsV1`, `InstanceTagsPatch`, `ServiceStatePatchRequest`).
 
+mod common;
+
+use common::violations;
+
 use pipe_api_types::{
     EndpointProtocol, IpAccessEntry, IpAccessListPatch, PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, Rule,
-    ServiceCommand, ServiceEndpointChange, TagsPatch, UpdateServiceRequest, UpdateServiceStateRequest, Validate,
+    ServiceCommand, ServiceEndpointChange, TagsPatch, UpdateServiceRequest, UpdateServiceStateRequest,
 };
 use proptest::prelude::*;
 
 const TAG_CHARACTERS: Rule = Rule::OnlyCharacters("letters, digits, `.`, `_` and `-`");
-
-fn violations(request: &impl Validate) -> Vec<(String, Rule)> {
-    match request.validate() {
-        Ok(()) => Vec::new(),
-        Err(errors) => errors.violations().iter().map(|v| (v.path.clone(), v.rule.clone())).collect(),
-    }
-}
 
 #[test]
 fn an_empty_update_is_valid_and_sends_nothing() {

@@ -1,6 +1,10 @@
 //! Each validation rule accepts exactly the values it should, checked by property against an
 //! independent description of the rule, and every violation is reported at once with its path.
 
+mod common;
+
+use common::violations;
+
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use base64::Engine as _;
@@ -12,13 +16,6 @@ use proptest::prelude::*;
 
 fn valid_key() -> CreateKeyRequest {
     CreateKeyRequest::new("ci", [KeyRole::Developer])
-}
-
-fn violations(request: &impl Validate) -> Vec<(String, Rule)> {
-    match request.validate() {
-        Ok(()) => Vec::new(),
-        Err(errors) => errors.violations().iter().map(|v| (v.path.clone(), v.rule.clone())).collect(),
-    }
 }
 
 fn any_role() -> impl Strategy<Value = KeyRole> {

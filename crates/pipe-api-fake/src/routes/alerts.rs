@@ -49,18 +49,8 @@ const NEWER_FIELDS: &[&str] = &[
     "numConsecutiveWindows",
 ];
 
-/// What newer servers send that older ones do not.
-const NEWER_ONLY_OUTPUT: &[&str] = &[
-    "groupBy",
-    "thresholdMax",
-    "scheduleOffsetMinutes",
-    "scheduleStartAt",
-    "channels",
-    "note",
-    "numConsecutiveWindows",
-    "silenced",
-    "executionErrors",
-];
+/// What newer servers send but never take, beside [`NEWER_FIELDS`]: older servers send neither.
+const NEWER_OUTPUT_ONLY: &[&str] = &["silenced", "executionErrors"];
 
 /// What a `PUT` that leaves it out sets to `null` (the service notes); `scheduleStartAt` is kept
 /// instead, and the rest is removed.
@@ -110,7 +100,7 @@ fn shown(state: &State, record: &Map<String, Value>) -> Map<String, Value> {
                 shown.insert(older.to_owned(), value);
             }
         }
-        shown.retain(|name, _| !NEWER_ONLY_OUTPUT.contains(&name.as_str()));
+        shown.retain(|name, _| !NEWER_FIELDS.contains(&name.as_str()) && !NEWER_OUTPUT_ONLY.contains(&name.as_str()));
     }
     shown
 }
