@@ -249,9 +249,9 @@ macro_rules! open_enum {
             /// a known value is refused by validation, as a likely typo). A known text gives its
             /// variant.
             pub fn not_yet_known(text: &str) -> Self {
-                match $name::from(text) {
-                    $name::Unrecognized(_) => $name::Unrecognized($crate::Unrecognized::vouched(text)),
-                    known => known,
+                match text {
+                    $( $text => $name::$variant, )*
+                    _ => $name::Unrecognized($crate::Unrecognized::vouched(text)),
                 }
             }
         }
