@@ -204,7 +204,12 @@ impl Fake {
     ///
     /// # Panics
     /// If the service was not seeded first, or `endpoint` is not an object.
-    pub fn seed_reverse_private_endpoint_json(&self, organization: OrganizationId, service: ServiceId, endpoint: Value) {
+    pub fn seed_reverse_private_endpoint_json(
+        &self,
+        organization: OrganizationId,
+        service: ServiceId,
+        endpoint: Value,
+    ) {
         let stored = StoredEndpoint { record: object(endpoint, "an endpoint"), ready_at: None, gone_at: None };
         self.with_service(organization, service, |service| service.reverse_private_endpoints.push(stored));
     }
@@ -401,7 +406,8 @@ fn as_json(model: &impl Serialize) -> Value {
 
 /// A stored record read as the client's model, for the inspection helpers.
 fn as_model<T: DeserializeOwned>(record: Value) -> T {
-    serde_json::from_value(record).unwrap_or_else(|error| panic!("the client's model cannot read the fake's JSON: {error}"))
+    serde_json::from_value(record)
+        .unwrap_or_else(|error| panic!("the client's model cannot read the fake's JSON: {error}"))
 }
 
 /// The members of a seeded JSON object.

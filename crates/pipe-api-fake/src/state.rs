@@ -105,7 +105,7 @@ pub(crate) struct StoredService {
 /// next read, against the manual clock.
 #[derive(Clone)]
 pub(crate) struct StoredEndpoint {
-    pub record: Map<String, Value>,
+    pub record: Record,
     /// When `Provisioning` becomes `Ready`.
     pub ready_at: Option<OffsetDateTime>,
     /// When `Deleting` ends and the endpoint is gone.
@@ -242,7 +242,13 @@ impl StoredService {
         if !record.get("state").is_some_and(Value::is_string) {
             record.insert("state".to_owned(), Value::from(RUNNING));
         }
-        StoredService { record, transition: None, pipes: Vec::new(), reverse_private_endpoints: Vec::new(), cdc_scaling: None }
+        StoredService {
+            record,
+            transition: None,
+            pipes: Vec::new(),
+            reverse_private_endpoints: Vec::new(),
+            cdc_scaling: None,
+        }
     }
 
     /// The service's state now, in the contract's words (`running`, `idle`, ...).

@@ -57,8 +57,9 @@ fn update(call: &mut Call<'_>, key: KeyId) -> Result<Answer, Refusal> {
     let body: Map<String, Value> = call.body(crate::checks::update_key)?;
     let request_id = call.request_id;
     let record = &mut find(call.state, call.organization, key)?.record;
+    // `null` changes nothing: a patch names what changes.
     for name in ["name", "state", "roles", "ipAccessList"] {
-        if let Some(value) = body.get(name) {
+        if let Some(value) = body.get(name).filter(|value| !value.is_null()) {
             record.insert(name.to_owned(), value.clone());
         }
     }
@@ -114,7 +115,8 @@ fn create(call: &mut Call<'_>) -> Result<Answer, Refusal> {
     // With `hashData` the client made the key itself: the server stores the hashes and returns
     // no key id nor secret. Otherwise it makes them and returns them, this once.
     let hash = body.get("hashData").and_then(Value::as_object);
-    let hashed = |name: &str| hash.and_then(|hash| hash.get(name)).and_then(Value::as_str).unwrap_or_default().to_owned();
+    let hashed =
+        |name: &str| hash.and_then(|hash| hash.get(name)).and_then(Value::as_str).unwrap_or_default().to_owned();
     let (credential, plain, suffix) = match hash {
         Some(_) => (
             KeyCredential::Hashed { key_id_hash: hashed("keyIdHash"), key_secret_hash: hashed("keySecretHash") },

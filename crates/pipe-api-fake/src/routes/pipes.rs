@@ -106,7 +106,16 @@ const SOURCE_FIELDS: &[(&str, &[&str])] = &[
     ),
     (
         "kinesis",
-        &["format", "streamName", "region", "useEnhancedFanOut", "iteratorType", "timestamp", "authentication", "iamRole"],
+        &[
+            "format",
+            "streamName",
+            "region",
+            "useEnhancedFanOut",
+            "iteratorType",
+            "timestamp",
+            "authentication",
+            "iamRole",
+        ],
     ),
     (
         "postgres",

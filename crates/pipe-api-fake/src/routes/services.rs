@@ -41,7 +41,7 @@ fn update(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
     let stored = found(call, service)?;
     let mut json = Value::Object(std::mem::take(&mut stored.record));
     for name in ["name", "releaseChannel", "transparentDataEncryptionKeyId", "enableCoreDumps"] {
-        if let Some(value) = body.get(name) {
+        if let Some(value) = body.get(name).filter(|value| !value.is_null()) {
             json[name] = value.clone();
         }
     }
