@@ -52,7 +52,7 @@ pub(crate) struct Call<'a> {
 
 impl Call<'_> {
     /// Reads the body as JSON, applies the service's own checks (`check`, from
-    /// [`crate::checks`]), then decodes it for the fake's state.
+    /// [`crate::checks`]), then hands it over as JSON (a `Value`, or an object's members).
     pub fn body<T: DeserializeOwned>(
         &self,
         check: fn(&serde_json::Value) -> Result<(), crate::checks::Problem>,
