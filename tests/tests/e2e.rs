@@ -90,7 +90,7 @@ fn every_operation_over_http_with_a_created_key() {
         };
         assert_eq!(request.header("authorization"), Some(expected.as_str()), "{} {}", request.method, request.path);
     }
-    let stored = serde_json::to_string(&fake.pipes(ORG, SERVICE)).unwrap();
+    let stored = serde_json::to_string(&fake.pipes_json(ORG, SERVICE)).unwrap();
     assert!(!stored.contains("marker"), "{stored}");
 }
 

@@ -6,16 +6,19 @@ use std::time::Duration;
 use http::{Request, Response};
 use pipe_api_proto::{Transport, TransportError};
 use pipe_api_types::{
-    Alert, IpAccessEntry, Key, KeyId, KeyRole, KeyState, OrganizationId, Pipe, PipeId, PipeState,
-    ReversePrivateEndpoint, Service, ServiceId, ServiceState,
+    Alert, Key, KeyRole, OrganizationId, Pipe, PipeId, PipeState, ReversePrivateEndpoint, Service, ServiceId,
+    ServiceState,
 };
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use crate::faults::{self, FaultRule};
 use crate::routes::{self, insert_key, settle_pipes, unplan_pipe};
 use crate::seen::SeenRequest;
 use crate::server::FakeServer;
-use crate::state::{AlertingVersion, KeyCredential, State, StoredEndpoint, StoredService};
+use crate::state::{AlertingVersion, KeyCredential, Record, State, StoredEndpoint, StoredService, date_time, text};
 
 /// A stateful fake of the management and alerting interfaces.
 ///
@@ -95,10 +98,14 @@ impl Fake {
         answer
     }
 
-    // --- seeding -------------------------------------------------------------------------
+    // --- seeding ---------------------------------------------------------------------------
+    //
+    // The fake keeps every resource as its own JSON record in the contract's wire names. Seeds
+    // given as the client's models are turned into JSON once, here; the `*_json` seeds take the
+    // server's JSON as it is.
 
     /// Adds a key whose credentials are `key_id` and `key_secret`, enabled, with `roles`, to
-    /// `organization` (created if new), and returns it.
+    /// `organization` (created if new), and returns it as the client reads it.
     pub fn seed_key(
         &self,
         organization: OrganizationId,
@@ -107,35 +114,51 @@ impl Fake {
         roles: impl IntoIterator<Item = KeyRole>,
     ) -> Key {
         let mut state = self.lock();
-        let mut key = Key::new(KeyId::from_uuid(state.sequence.uuid()));
-        key.name = Some(format!("seeded {key_id}").into());
-        key.state = Some(KeyState::Enabled);
-        key.roles = Some(roles.into_iter().collect());
         let suffix: String = key_id.chars().rev().take(4).collect::<Vec<_>>().into_iter().rev().collect();
-        key.key_suffix = Some(suffix.into());
-        key.created_at = Some(state.now);
-        key.ip_access_list = Some(vec![IpAccessEntry::new("0.0.0.0/0", "")]);
+        let roles: Vec<String> = roles.into_iter().map(|role| role.as_str().to_owned()).collect();
+        let record = json!({
+            "id": state.sequence.uuid(),
+            "name": format!("seeded {key_id}"),
+            "state": "enabled",
+            "roles": roles,
+            "keySuffix": suffix,
+            "createdAt": date_time(state.now),
+            "ipAccessList": [{ "source": "0.0.0.0/0", "description": "" }],
+        });
         let credential = KeyCredential::Plain { key_id: key_id.to_owned(), key_secret: key_secret.to_owned() };
-        insert_key(&mut state, organization, key.clone(), credential);
-        key
+        insert_key(&mut state, organization, object(record.clone(), "a key"), credential);
+        as_model(record)
     }
 
     /// Adds a key as given (its `state`, `expireAt` and `roles` are honoured when it is used).
     pub fn seed_key_as(&self, organization: OrganizationId, key: Key, key_id: &str, key_secret: &str) {
         let credential = KeyCredential::Plain { key_id: key_id.to_owned(), key_secret: key_secret.to_owned() };
-        insert_key(&mut self.lock(), organization, key, credential);
+        insert_key(&mut self.lock(), organization, object(as_json(&key), "a key"), credential);
     }
 
     /// Adds (or replaces) a service of `organization` (created if new).
     pub fn seed_service(&self, organization: OrganizationId, service: Service) {
+        self.seed_service_json(organization, as_json(&service));
+    }
+
+    /// Adds (or replaces) a service of `organization` (created if new), given as the service's
+    /// JSON (`Service`); without a `state` it is `running`.
+    ///
+    /// # Panics
+    /// If `service` is not an object whose `id` is a service id.
+    pub fn seed_service_json(&self, organization: OrganizationId, service: Value) {
+        let record = object(service, "a service");
+        let id: ServiceId = text(&record, "id")
+            .and_then(|id| id.parse().ok())
+            .unwrap_or_else(|| panic!("a seeded service needs an `id` that is a service id: {record:?}"));
+        let seeded = StoredService::new(record);
         let mut state = self.lock();
         let services = &mut state.organizations.entry(organization).or_default().services;
-        let seeded = StoredService::new(service);
-        match services.entry(seeded.service.id) {
+        match services.entry(id) {
             // Replacing keeps the service's pipes and endpoints.
             std::collections::btree_map::Entry::Occupied(mut entry) => {
                 let stored = entry.get_mut();
-                stored.service = seeded.service;
+                stored.record = seeded.record;
                 stored.transition = None;
             }
             std::collections::btree_map::Entry::Vacant(entry) => {
@@ -149,7 +172,18 @@ impl Fake {
     /// # Panics
     /// If the service was not seeded first.
     pub fn seed_pipe(&self, organization: OrganizationId, service: ServiceId, pipe: Pipe) {
-        self.with_service(organization, service, |stored| stored.pipes.push(pipe));
+        self.seed_pipe_json(organization, service, as_json(&pipe));
+    }
+
+    /// Adds a pipe to a seeded service, given as the service's JSON (`Pipe`), kept as it is:
+    /// it answers exactly this, and stays in its `state` until a command or a test moves it.
+    ///
+    /// # Panics
+    /// If the service was not seeded first, or `pipe` is not an object with a text `id`.
+    pub fn seed_pipe_json(&self, organization: OrganizationId, service: ServiceId, pipe: Value) {
+        let record = object(pipe, "a pipe");
+        assert!(text(&record, "id").is_some(), "a seeded pipe needs a text `id`: {record:?}");
+        self.with_service(organization, service, |stored| stored.pipes.push(record));
     }
 
     /// Adds a reverse private endpoint to a seeded service.
@@ -162,11 +196,21 @@ impl Fake {
         service: ServiceId,
         endpoint: ReversePrivateEndpoint,
     ) {
-        let record = match serde_json::to_value(endpoint) {
-            Ok(serde_json::Value::Object(record)) => record,
-            _ => unreachable!("a model serializes to an object"),
-        };
-        let stored = StoredEndpoint { record, ready_at: None, gone_at: None };
+        self.seed_reverse_private_endpoint_json(organization, service, as_json(&endpoint));
+    }
+
+    /// Adds a reverse private endpoint to a seeded service, given as the service's JSON
+    /// (`ReversePrivateEndpoint`), kept as it is.
+    ///
+    /// # Panics
+    /// If the service was not seeded first, or `endpoint` is not an object.
+    pub fn seed_reverse_private_endpoint_json(
+        &self,
+        organization: OrganizationId,
+        service: ServiceId,
+        endpoint: Value,
+    ) {
+        let stored = StoredEndpoint { record: object(endpoint, "an endpoint"), ready_at: None, gone_at: None };
         self.with_service(organization, service, |service| service.reverse_private_endpoints.push(stored));
     }
 
@@ -200,7 +244,7 @@ impl Fake {
     /// # Panics
     /// If the service was not seeded first.
     pub fn set_service_state(&self, organization: OrganizationId, service: ServiceId, state: ServiceState) {
-        self.with_service(organization, service, |stored| stored.set_state(state));
+        self.with_service(organization, service, |stored| stored.set_state(state.as_str()));
     }
 
     /// How long a service stays `awaking`, `starting` or `stopping` on the fake's clock before
@@ -219,15 +263,14 @@ impl Fake {
         pipe: PipeId,
         state: PipeState,
     ) -> bool {
-        let mut guard = self.lock();
-        unplan_pipe(&mut guard, pipe);
-        let now = guard.now;
-        let found =
-            guard.service_mut(organization, service).and_then(|stored| stored.pipes.iter_mut().find(|p| p.id == pipe));
+        let (mut guard, id) = (self.lock(), pipe.to_string());
+        unplan_pipe(&mut guard, &id);
+        let now = date_time(guard.now);
+        let found = guard.service_mut(organization, service).and_then(|stored| stored.pipe_mut(&id));
         found
-            .map(|p| {
-                p.state = Some(state);
-                p.updated_at = Some(now);
+            .map(|record| {
+                record.insert("state".to_owned(), Value::from(state.as_str()));
+                record.insert("updatedAt".to_owned(), now);
             })
             .is_some()
     }
@@ -309,21 +352,36 @@ impl Fake {
         self.lock().seen.clear();
     }
 
-    /// The pipes of a service, as stored now.
+    /// The pipes of a service, as stored now, read as the client reads the fake's answers.
+    ///
+    /// # Panics
+    /// If the client's `Pipe` cannot read a stored pipe.
     pub fn pipes(&self, organization: OrganizationId, service: ServiceId) -> Vec<Pipe> {
-        let mut state = self.lock();
-        settle_pipes(&mut state);
-        state.service_mut(organization, service).map(|s| s.pipes.clone()).unwrap_or_default()
+        self.pipes_json(organization, service).into_iter().map(as_model).collect()
     }
 
-    /// The keys of an organization, as stored now.
+    /// The pipes of a service, as stored now: the JSON a `GET` answers, in the fake's own wire
+    /// names.
+    pub fn pipes_json(&self, organization: OrganizationId, service: ServiceId) -> Vec<Value> {
+        let mut state = self.lock();
+        settle_pipes(&mut state);
+        let stored = state.service_mut(organization, service);
+        stored.map(|s| s.pipes.iter().cloned().map(Value::Object).collect()).unwrap_or_default()
+    }
+
+    /// The keys of an organization, as stored now, read as the client reads the fake's answers.
+    ///
+    /// # Panics
+    /// If the client's `Key` cannot read a stored key.
     pub fn keys(&self, organization: OrganizationId) -> Vec<Key> {
+        self.keys_json(organization).into_iter().map(as_model).collect()
+    }
+
+    /// The keys of an organization, as stored now: the JSON a `GET` answers.
+    pub fn keys_json(&self, organization: OrganizationId) -> Vec<Value> {
         let state = self.lock();
-        state
-            .organizations
-            .get(&organization)
-            .map(|org| org.keys.iter().map(|k| k.key.clone()).collect())
-            .unwrap_or_default()
+        let keys = state.organizations.get(&organization).map(|org| org.keys.as_slice()).unwrap_or_default();
+        keys.iter().map(|k| Value::Object(k.record.clone())).collect()
     }
 
     fn with_service(&self, organization: OrganizationId, service: ServiceId, change: impl FnOnce(&mut StoredService)) {
@@ -337,6 +395,26 @@ impl Fake {
     /// A panic in one test thread must not hide the fake's state from the others.
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// A seed given as a client model, as the JSON the model writes: the one place a model enters
+/// the fake's state.
+fn as_json(model: &impl Serialize) -> Value {
+    serde_json::to_value(model).expect("a model serializes")
+}
+
+/// A stored record read as the client's model, for the inspection helpers.
+fn as_model<T: DeserializeOwned>(record: Value) -> T {
+    serde_json::from_value(record)
+        .unwrap_or_else(|error| panic!("the client's model cannot read the fake's JSON: {error}"))
+}
+
+/// The members of a seeded JSON object.
+fn object(value: Value, what: &str) -> Record {
+    match value {
+        Value::Object(record) => record,
+        other => panic!("{what} is seeded as a JSON object, not {other}"),
     }
 }
 

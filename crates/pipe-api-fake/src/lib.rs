@@ -49,6 +49,11 @@
 //!   [`Fake::set_service_transition_time`] and settle in `running` or `stopped`; pipe calls answer
 //!   `424 ... Current state: <state>` until it runs. Keys are listed, read, updated and deleted
 //!   (a key cannot delete itself).
+//! * Every resource is kept as the fake's own JSON record, in the contract's wire names written
+//!   in the fake: a create builds it from the checked body (what the contract's answer has no
+//!   place for, credentials included, is not kept) and adds what the server owns (`id`,
+//!   `createdAt`, `state`, ...); an update changes it; an answer is the record. A client model
+//!   with a wrong wire name therefore disagrees with the fake, as it would with the service.
 //! * Alerts answer as newer servers (`limit`, `offset`, `meta`, `X-Total-Count`) or older ones.
 //! * A pipe's scaling (`PATCH .../scaling`) and settings (`PUT .../settings`, a full replace
 //!   that stores settings the fake does not know as sent) show in the next get; schema discovery
@@ -56,8 +61,10 @@
 //!   a database pipe left `Provisioning`, and must keep 4 GiB per core.
 //!
 //! # What it adds for tests
-//! * Seeding ([`Fake::seed_service`], [`Fake::seed_pipe`], ...), a manual clock, deterministic
-//!   ids and secrets ([`Fake::with_seed`]).
+//! * Seeding from the server's JSON ([`Fake::seed_service_json`], [`Fake::seed_pipe_json`], ...)
+//!   or from the client's models ([`Fake::seed_service`], [`Fake::seed_pipe`], ..., written as
+//!   JSON once), inspection as JSON ([`Fake::pipes_json`], [`Fake::keys_json`]), a manual
+//!   clock, deterministic ids and secrets ([`Fake::with_seed`]).
 //! * Faults ([`Fault`], [`FaultRule`]): the next N requests, or those on a path, answer a given
 //!   status, headers and body, or answer late, or take effect and then fail.
 //! * Every request is recorded ([`Fake::requests`]), so a test can prove what was sent, or that

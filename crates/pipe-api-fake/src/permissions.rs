@@ -5,7 +5,6 @@
 //! manages nothing. A role the fake does not know grants nothing.
 
 use http::Method;
-use pipe_api_types::KeyRole;
 
 /// What an operation touches, as permissions are granted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,11 +49,10 @@ pub(crate) fn operation(method: &Method, tail: &[&str]) -> Option<(Resource, Acc
     Some((resource, access))
 }
 
-/// Whether any of `roles` grants `access` to `resource`.
-pub(crate) fn may(roles: &[KeyRole], resource: Resource, access: Access) -> bool {
+/// Whether any of `roles` (the key's `roles`, as its record writes them) grants `access` to
+/// `resource`.
+pub(crate) fn may(roles: &[String], resource: Resource, access: Access) -> bool {
     roles.iter().any(|role| {
-        GRANTS.iter().any(|(granted, on, accesses)| {
-            *granted == role.as_str() && role.is_known() && *on == resource && accesses.contains(&access)
-        })
+        GRANTS.iter().any(|(granted, on, accesses)| *granted == role && *on == resource && accesses.contains(&access))
     })
 }

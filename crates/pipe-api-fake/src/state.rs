@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use std::time::Duration;
 
-use pipe_api_types::{Key, OrganizationId, Pipe, PipeId, PipeState, Service, ServiceId, ServiceState};
+use pipe_api_types::{OrganizationId, ServiceId};
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -34,20 +34,66 @@ pub(crate) enum KeyCredential {
     Hashed { key_id_hash: String, key_secret_hash: String },
 }
 
+/// A resource as the service keeps it: a JSON object in the service's own wire names (the
+/// contract's, written in the fake), answered as it is.
+pub(crate) type Record = Map<String, Value>;
+
+/// The text member `name` of a record.
+pub(crate) fn text<'r>(record: &'r Record, name: &str) -> Option<&'r str> {
+    record.get(name).and_then(Value::as_str)
+}
+
+/// A date-time as the service writes it (RFC 3339, UTC as `Z`).
+pub(crate) fn date_time(at: OffsetDateTime) -> Value {
+    Value::String(at.format(&time::format_description::well_known::Rfc3339).unwrap_or_default())
+}
+
 #[derive(Clone)]
 pub(crate) struct StoredKey {
-    pub key: Key,
+    /// The key as the contract's `ApiKey`: `id`, `name`, `state`, `roles`, `keySuffix`, ...
+    pub record: Record,
     pub credential: KeyCredential,
+}
+
+impl StoredKey {
+    /// The key's management id, as its record says.
+    pub fn id(&self) -> Option<&str> {
+        text(&self.record, "id")
+    }
+
+    /// Whether the key may be used at `now`: `enabled` (or no state), and not past `expireAt`
+    /// (absent, `null` or `""` all mean never, per the contract's `ApiKey.expireAt`). An
+    /// `expireAt` that is no date-time is treated as expired: a key nobody can read the
+    /// expiry of opens nothing.
+    pub fn usable(&self, now: OffsetDateTime) -> bool {
+        let enabled = self.record.get("state").is_none_or(|state| state == "enabled");
+        let unexpired = match self.record.get("expireAt") {
+            None | Some(Value::Null) => true,
+            Some(Value::String(at)) if at.is_empty() => true,
+            Some(Value::String(at)) => OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339)
+                .is_ok_and(|expiry| expiry > now),
+            Some(_) => false,
+        };
+        enabled && unexpired
+    }
+
+    /// The role names in `roles`.
+    pub fn roles(&self) -> Vec<String> {
+        let roles = self.record.get("roles").and_then(Value::as_array);
+        roles.into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect()
+    }
 }
 
 #[derive(Clone)]
 pub(crate) struct StoredService {
-    /// The service; its `state` is where its lifecycle is (a service seeded without one runs).
-    pub service: Service,
+    /// The service as the contract's `Service`; its `state` is where its lifecycle is (a
+    /// service seeded without one runs).
+    pub record: Record,
     /// Where a passing state (`awaking`, `starting`, `stopping`) leads, and when, on the
     /// fake's clock.
-    pub transition: Option<(ServiceState, OffsetDateTime)>,
-    pub pipes: Vec<Pipe>,
+    pub transition: Option<(&'static str, OffsetDateTime)>,
+    /// The pipes as the contract's `Pipe`.
+    pub pipes: Vec<Record>,
     pub reverse_private_endpoints: Vec<StoredEndpoint>,
     /// The scaling shared by the database pipes (`pipesCdcScaling`), as JSON; `None` until a
     /// database pipe was provisioned.
@@ -59,7 +105,7 @@ pub(crate) struct StoredService {
 /// next read, against the manual clock.
 #[derive(Clone)]
 pub(crate) struct StoredEndpoint {
-    pub record: Map<String, Value>,
+    pub record: Record,
     /// When `Provisioning` becomes `Ready`.
     pub ready_at: Option<OffsetDateTime>,
     /// When `Deleting` ends and the endpoint is gone.
@@ -130,7 +176,8 @@ pub(crate) struct State {
     /// The states each pipe still moves through on its own, each with the time it is due, in
     /// order; settled whenever pipes are read (see `routes::pipes::settle`). A pipe without an
     /// entry stays as it is (a seeded pipe, or one whose state a test set).
-    pub pipe_plans: BTreeMap<PipeId, Vec<(OffsetDateTime, PipeState)>>,
+    /// Keyed by the pipe's id as its record writes it.
+    pub pipe_plans: BTreeMap<String, Vec<(OffsetDateTime, &'static str)>>,
 }
 
 impl State {
@@ -190,11 +237,13 @@ impl State {
 pub(crate) const DEFAULT_SERVICE_TRANSITION_TIME: std::time::Duration = std::time::Duration::from_secs(30);
 
 impl StoredService {
-    /// A service as seeded: running unless it says otherwise.
-    pub fn new(mut service: Service) -> StoredService {
-        service.state.get_or_insert(ServiceState::Running);
+    /// A service as seeded: running unless its record says otherwise.
+    pub fn new(mut record: Record) -> StoredService {
+        if !record.get("state").is_some_and(Value::is_string) {
+            record.insert("state".to_owned(), Value::from(RUNNING));
+        }
         StoredService {
-            service,
+            record,
             transition: None,
             pipes: Vec::new(),
             reverse_private_endpoints: Vec::new(),
@@ -202,33 +251,41 @@ impl StoredService {
         }
     }
 
-    /// The service's state now.
-    pub fn state(&self) -> ServiceState {
-        self.service.state.clone().unwrap_or(ServiceState::Running)
+    /// The service's state now, in the contract's words (`running`, `idle`, ...).
+    pub fn state(&self) -> &str {
+        text(&self.record, "state").unwrap_or(RUNNING)
     }
 
     /// Moves to `passing` now, and on to `settled` after `takes`.
-    pub fn begin(&mut self, passing: ServiceState, settled: ServiceState, now: OffsetDateTime, takes: Duration) {
-        self.service.state = Some(passing);
+    pub fn begin(&mut self, passing: &'static str, settled: &'static str, now: OffsetDateTime, takes: Duration) {
+        self.record.insert("state".to_owned(), Value::from(passing));
         self.transition = Some((settled, now + takes));
     }
 
     /// Puts the service in `state` at once, ending any transition.
-    pub fn set_state(&mut self, state: ServiceState) {
-        self.service.state = Some(state);
+    pub fn set_state(&mut self, state: &str) {
+        self.record.insert("state".to_owned(), Value::from(state));
         self.transition = None;
+    }
+
+    /// The pipe with id `id` (as its record writes it).
+    pub fn pipe_mut(&mut self, id: &str) -> Option<&mut Record> {
+        self.pipes.iter_mut().find(|pipe| text(pipe, "id") == Some(id))
     }
 
     /// Ends a transition whose time has come.
     fn settle(&mut self, now: OffsetDateTime) {
-        if let Some((settled, at)) = &self.transition {
-            if now >= *at {
-                self.service.state = Some(settled.clone());
+        if let Some((settled, at)) = self.transition {
+            if now >= at {
+                self.record.insert("state".to_owned(), Value::from(settled));
                 self.transition = None;
             }
         }
     }
 }
+
+/// The one service state in which pipe calls are served (`Service.state`).
+pub(crate) const RUNNING: &str = "running";
 
 /// The base64 of a SHA-256, the form of every `hashData` field.
 pub(crate) fn sha256_base64(text: &str) -> String {

@@ -258,6 +258,129 @@ fn a_created_pipe_is_provisioning_listed_and_never_echoes_credentials() {
     assert_eq!(json_of(&got)["result"]["state"], "Running");
 }
 
+/// The fake builds its answers from its own record, in the contract's names written by hand
+/// here: a create answers the management OpenAPI's `Pipe` (the `PipePostRequest` members it
+/// keeps, the kind's `PipeKafkaSource` less credentials, the server's `id`, `serviceId`,
+/// `state`, `createdAt`, `updatedAt`), so a client model with a wrong wire name fails against
+/// it, and what the contract has no place for (an unknown member, `validateSamples`,
+/// `destination.roles`, every credential) is not kept.
+#[test]
+fn a_created_pipe_answers_exactly_the_contracts_pipe() {
+    let fake = seeded();
+    let body = json!({
+        "name": "orders",
+        "colour": "blue",
+        "source": {
+            "validateSamples": true,
+            "kafka": {
+                "type": "confluent", "format": "AvroConfluent", "brokers": "b:9092", "topics": "orders",
+                "consumerGroup": "pipe-orders", "authentication": "PLAIN",
+                "credentials": {"username": "u", "password": "PASSWORD-MARKER"},
+                "offset": {"strategy": "from_timestamp", "timestamp": "2021-01-01T00:00"},
+                "schemaRegistry": {"url": "https://registry.example.invalid/schemas/ids/7", "authentication": "PLAIN",
+                    "credentials": {"username": "r", "password": "REGISTRY-MARKER"}},
+                "notInTheContract": 1
+            }
+        },
+        "destination": {"database": "default", "table": "orders", "managedTable": true, "roles": ["writer"],
+            "columns": [{"name": "id", "type": "UInt64"}]},
+        "fieldMappings": [{"sourceField": "order_id", "destinationField": "id"}],
+        "scaling": {"replicas": 2, "concurrency": 1},
+        "settings": {"streaming_max_insert_wait_ms": 500}
+    });
+    let response = admin(&fake, Method::POST, &format!("{}/pipes", service_path()), &body.to_string());
+    assert_eq!(response.status(), 200, "{}", text(&response));
+    let created = json_of(&response)["result"].clone();
+    let id = created["id"].as_str().expect("the server gives the id").to_owned();
+    let expected = |state: &str, updated_at: &str| {
+        json!({
+            "id": id,
+            "serviceId": SERVICE,
+            "name": "orders",
+            "state": state,
+            "scaling": {"replicas": 2, "concurrency": 1},
+            "source": {"kafka": {
+                "type": "confluent", "format": "AvroConfluent", "brokers": "b:9092", "topics": "orders",
+                "consumerGroup": "pipe-orders", "authentication": "PLAIN",
+                "offset": {"strategy": "from_timestamp", "timestamp": "2021-01-01T00:00"},
+                "schemaRegistry": {"url": "https://registry.example.invalid/schemas/ids/7", "authentication": "PLAIN"}
+            }},
+            "destination": {"database": "default", "table": "orders", "managedTable": true,
+                "columns": [{"name": "id", "type": "UInt64"}]},
+            "fieldMappings": [{"sourceField": "order_id", "destinationField": "id"}],
+            "settings": {"streaming_max_insert_wait_ms": 500},
+            "createdAt": "2026-01-01T00:00:00Z",
+            "updatedAt": updated_at
+        })
+    };
+    assert_eq!(created, expected("Provisioning", "2026-01-01T00:00:00Z"));
+    let got = admin(&fake, Method::GET, &format!("{}/pipes/{id}", service_path()), "");
+    assert_eq!(json_of(&got)["result"], created, "a get answers what the create answered");
+    fake.advance(Duration::from_secs(30));
+    let got = admin(&fake, Method::GET, &format!("{}/pipes/{id}", service_path()), "");
+    assert_eq!(json_of(&got)["result"], expected("Running", "2026-01-01T00:00:30Z"));
+    assert_eq!(fake.pipes_json(org(), service())[1], expected("Running", "2026-01-01T00:00:30Z"));
+}
+
+/// The same for a key: `ApiKeyPostResponse` with exactly `key`, `keyId`, `keySecret`, and the
+/// key exactly the contract's `ApiKey` members the fake fills, whatever else the body carried.
+#[test]
+fn a_created_key_answers_exactly_the_contracts_api_key() {
+    let fake = seeded();
+    let body = json!({
+        "name": "ci", "roles": ["developer"], "state": "disabled", "expireAt": "2027-01-01T00:00:00Z",
+        "ipAccessList": [{"source": "10.0.0.0/8", "description": "vpn"}], "colour": "blue"
+    });
+    let response = admin(&fake, Method::POST, &format!("/v1/organizations/{ORG}/keys"), &body.to_string());
+    assert_eq!(response.status(), 200, "{}", text(&response));
+    let result = json_of(&response)["result"].clone();
+    let members: Vec<&str> = result.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(members, ["key", "keyId", "keySecret"]);
+    let key_id = result["keyId"].as_str().unwrap();
+    assert_eq!(key_id.len(), 20);
+    let expected = json!({
+        "id": result["key"]["id"],
+        "name": "ci",
+        "state": "disabled",
+        "roles": ["developer"],
+        "keySuffix": &key_id[16..],
+        "createdAt": "2026-01-01T00:00:00Z",
+        "expireAt": "2027-01-01T00:00:00Z",
+        "ipAccessList": [{"source": "10.0.0.0/8", "description": "vpn"}]
+    });
+    assert!(result["key"]["id"].as_str().is_some_and(|id| uuid::Uuid::try_parse(id).is_ok()));
+    assert_eq!(result["key"], expected);
+    let id = result["key"]["id"].as_str().unwrap();
+    let got = admin(&fake, Method::GET, &format!("/v1/organizations/{ORG}/keys/{id}"), "");
+    assert_eq!(json_of(&got)["result"], expected);
+
+    // An update changes the record by the contract's names: `expireAt: ""` means never.
+    let patch =
+        json!({"state": "enabled", "expireAt": "", "assignedRoleIds": ["00000000-0000-4000-8000-000000000001"]});
+    let updated = admin(&fake, Method::PATCH, &format!("/v1/organizations/{ORG}/keys/{id}"), &patch.to_string());
+    let mut expected = expected;
+    let key = expected.as_object_mut().unwrap();
+    key.insert("state".into(), json!("enabled"));
+    key.remove("expireAt");
+    key.insert("assignedRoles".into(), json!([{"roleId": "00000000-0000-4000-8000-000000000001"}]));
+    assert_eq!(json_of(&updated)["result"], expected);
+}
+
+/// A pipe seeded as JSON answers exactly as seeded: quantity strings, fields beyond this
+/// crate's models and all.
+#[test]
+fn a_pipe_seeded_as_json_answers_as_seeded() {
+    let fake = seeded();
+    let seeded = json!({
+        "id": "2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19009", "serviceId": SERVICE, "name": "raw", "state": "Resync",
+        "scaling": {"replicas": 1, "replicaCpuMillicores": "500m", "replicaMemoryGb": "2Gi"},
+        "source": {"pubsub": {"subscription": "s"}}, "newerField": {"a": 1}
+    });
+    fake.seed_pipe_json(org(), service(), seeded.clone());
+    let got = admin(&fake, Method::GET, &format!("{}/pipes/2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19009", service_path()), "");
+    assert_eq!(json_of(&got)["result"], seeded);
+}
+
 #[test]
 fn a_create_pipe_body_with_two_source_kinds_is_refused() {
     let fake = seeded();

@@ -197,7 +197,11 @@ fn update_applies_each_patch_and_shows_in_the_next_get() {
     assert_eq!(read["tags"], json!([{"key": "env", "value": "prod"}]));
     let endpoints = read["endpoints"].as_array().unwrap();
     assert_eq!(endpoints.len(), 2);
-    assert_eq!(endpoints[1], json!({"protocol": "mysql", "host": "svc.example.invalid", "port": 3306}));
+    // `ServiceEndpoint.username` is `string | null`; the fake writes the `null` (notes: "may be null").
+    assert_eq!(
+        endpoints[1],
+        json!({"protocol": "mysql", "host": "svc.example.invalid", "port": 3306, "username": null})
+    );
 
     let off = admin(
         &fake,

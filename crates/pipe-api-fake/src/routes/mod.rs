@@ -11,7 +11,7 @@ mod services;
 use base64::Engine as _;
 use http::{Request, header};
 use pipe_api_proto::percent_decode;
-use pipe_api_types::{KeyId, KeyState, OrganizationId, ServiceId, ServiceState};
+use pipe_api_types::{OrganizationId, ServiceId};
 use serde::de::DeserializeOwned;
 
 use crate::permissions;
@@ -43,15 +43,16 @@ pub(crate) fn route(state: &mut State, request: &Request<Vec<u8>>) -> Answer {
 pub(crate) struct Call<'a> {
     pub state: &'a mut State,
     pub organization: OrganizationId,
-    /// The management id of the key making the call (a key cannot delete itself).
-    pub caller: KeyId,
+    /// The management id of the key making the call, as its record writes it (a key cannot
+    /// delete itself).
+    pub caller: String,
     pub request_id: &'a str,
     pub body: &'a [u8],
 }
 
 impl Call<'_> {
     /// Reads the body as JSON, applies the service's own checks (`check`, from
-    /// [`crate::checks`]), then decodes it for the fake's state.
+    /// [`crate::checks`]), then hands it over as JSON (a `Value`, or an object's members).
     pub fn body<T: DeserializeOwned>(
         &self,
         check: fn(&serde_json::Value) -> Result<(), crate::checks::Problem>,
@@ -70,7 +71,7 @@ impl Call<'_> {
     pub fn running_service(&mut self, service: ServiceId) -> Result<&mut StoredService, Refusal> {
         let stored = self.state.service_mut(self.organization, service).ok_or_else(|| Refusal::not_found(service))?;
         let state = stored.state();
-        if state != ServiceState::Running {
+        if state != crate::state::RUNNING {
             return Err(Refusal::failed_dependency(format!("Service is not running. Current state: {state}")));
         }
         Ok(stored)
@@ -80,13 +81,10 @@ impl Call<'_> {
 fn management(state: &mut State, request: &Request<Vec<u8>>, rest: &str, request_id: &str) -> Result<Answer, Refusal> {
     let (key_id, key_secret) = basic_credentials(request).ok_or(Refusal::Unauthorized)?;
     let (key_organization, stored) = state.key_for(&key_id, &key_secret).ok_or(Refusal::Unauthorized)?;
-    let key = &stored.key;
-    let usable = key.state.as_ref().is_none_or(|state| *state == KeyState::Enabled)
-        && key.expire_at.is_none_or(|expiry| expiry > state.now);
-    if !usable {
+    if !stored.usable(state.now) {
         return Err(Refusal::Unauthorized);
     }
-    let (caller, roles) = (key.id, key.roles.clone().unwrap_or_default());
+    let (caller, roles) = (stored.id().unwrap_or_default().to_owned(), stored.roles());
 
     let segments: Vec<String> = rest.split('/').map(|s| percent_decode(s).unwrap_or_else(|| s.to_owned())).collect();
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();

@@ -1,17 +1,17 @@
 //! Tuning pipes: `PATCH .../pipes/{pipeId}/scaling`, `GET|PUT .../pipes/{pipeId}/settings`,
 //! `POST .../pipes/schemaDiscovery`, and `GET|PATCH .../pipesCdcScaling`.
 //!
-//! Stored pipes are edited as JSON with the wire names written here, so a wrong name in a
-//! client model shows as a missing value, not as a change the fake agreed with.
+//! Stored pipes are records in the wire names written here, so a wrong name in a client model
+//! shows as a missing value, not as a change the fake agreed with.
 
 use http::Method;
-use pipe_api_types::{Pipe, PipeId, ServiceId};
+use pipe_api_types::{PipeId, ServiceId};
 use serde_json::{Map, Value, json};
 
 use super::{Call, Routed};
 use crate::checks;
 use crate::reply::{self, Answer, Refusal};
-use crate::state::StoredService;
+use crate::state::{Record, date_time, text};
 
 /// The operations above (`rest` starts with `pipes` or `pipesCdcScaling`); `None` for others.
 pub(super) fn route(call: &mut Call<'_>, method: &Method, service: ServiceId, rest: &[&str]) -> Routed {
@@ -35,34 +35,9 @@ pub(super) fn route(call: &mut Call<'_>, method: &Method, service: ServiceId, re
 /// settings (management OpenAPI, `pipeCdcScalingGet`).
 const DATABASE_KINDS: &[&str] = &["postgres", "mysql", "mongodb", "bigquery"];
 
-/// A stored pipe as the JSON the service would send.
-fn as_json(pipe: &Pipe) -> Map<String, Value> {
-    match serde_json::to_value(pipe) {
-        Ok(Value::Object(members)) => members,
-        _ => Map::new(),
-    }
-}
-
-fn is_database(pipe: &Map<String, Value>) -> bool {
+fn is_database(pipe: &Record) -> bool {
     let source = pipe.get("source").and_then(Value::as_object);
     source.is_some_and(|source| DATABASE_KINDS.iter().any(|kind| source.contains_key(*kind)))
-}
-
-/// The pipe `id` of a running service, as JSON to edit, and where it is stored.
-fn find(stored: &mut StoredService, id: PipeId) -> Result<(&mut Pipe, Map<String, Value>), Refusal> {
-    let pipe = stored.pipes.iter_mut().find(|p| p.id == id).ok_or_else(|| Refusal::not_found(id))?;
-    let json = as_json(pipe);
-    Ok((pipe, json))
-}
-
-/// Stores the edited JSON back; what the fake accepted always reads back.
-fn store(pipe: &mut Pipe, json: Map<String, Value>) -> Result<(), Refusal> {
-    *pipe = serde_json::from_value(Value::Object(json)).map_err(|error| Refusal::Error {
-        status: 500,
-        code: "INTERNAL_SERVER_ERROR",
-        text: format!("the fake could not store the pipe: {error}"),
-    })?;
-    Ok(())
 }
 
 /// Database pipes have no ingestion settings: the service answers as if there were none
@@ -73,49 +48,42 @@ fn no_ingestion(id: PipeId) -> Refusal {
 
 fn scale(call: &mut Call<'_>, service: ServiceId, id: PipeId) -> Result<Answer, Refusal> {
     let patch: Map<String, Value> = call.body(checks::scale_pipe)?;
-    let (now, request_id) = (time_text(call), call.request_id);
-    let (pipe, mut json) = find(call.running_service(service)?, id)?;
-    if is_database(&json) {
+    let (now, request_id) = (date_time(call.state.now), call.request_id);
+    let pipe = super::pipes::stored_pipe(call, service, id)?;
+    if is_database(pipe) {
         return Err(Refusal::bad_request(
             "database pipes are scaled together for the service: use PATCH .../pipesCdcScaling",
         ));
     }
-    let scaling = json.entry("scaling").or_insert_with(|| json!({}));
+    let scaling = pipe.entry("scaling").or_insert_with(|| json!({}));
     if let Value::Object(scaling) = scaling {
         // `null` leaves a field as it is: the patch names only what changes.
         scaling.extend(patch.into_iter().filter(|(_, value)| !value.is_null()));
     }
-    json.insert("updatedAt".to_owned(), Value::String(now));
-    store(pipe, json)?;
+    pipe.insert("updatedAt".to_owned(), now);
     Ok(reply::management_ok(request_id, pipe))
 }
 
 fn settings(call: &mut Call<'_>, service: ServiceId, id: PipeId) -> Result<Answer, Refusal> {
     let request_id = call.request_id;
-    let (_, json) = find(call.running_service(service)?, id)?;
-    if is_database(&json) {
+    let pipe = super::pipes::stored_pipe(call, service, id)?;
+    if is_database(pipe) {
         return Err(no_ingestion(id));
     }
-    Ok(reply::management_ok(request_id, json.get("settings").unwrap_or(&json!({}))))
+    Ok(reply::management_ok(request_id, pipe.get("settings").unwrap_or(&json!({}))))
 }
 
 fn replace_settings(call: &mut Call<'_>, service: ServiceId, id: PipeId) -> Result<Answer, Refusal> {
     let settings: Map<String, Value> = call.body(checks::pipe_settings)?;
-    let (now, request_id) = (time_text(call), call.request_id);
-    let (pipe, mut json) = find(call.running_service(service)?, id)?;
-    if is_database(&json) {
+    let (now, request_id) = (date_time(call.state.now), call.request_id);
+    let pipe = super::pipes::stored_pipe(call, service, id)?;
+    if is_database(pipe) {
         return Err(no_ingestion(id));
     }
     // A full replace: the whole object as sent, fields the fake does not know included.
-    json.insert("settings".to_owned(), Value::Object(settings.clone()));
-    json.insert("updatedAt".to_owned(), Value::String(now));
-    store(pipe, json)?;
+    pipe.insert("settings".to_owned(), Value::Object(settings.clone()));
+    pipe.insert("updatedAt".to_owned(), now);
     Ok(reply::management_ok(request_id, &settings))
-}
-
-/// The fake's clock as the service writes dates.
-fn time_text(call: &Call<'_>) -> String {
-    call.state.now.format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
 }
 
 /// `GET` (no patch) or `PATCH` the service's CDC scaling, which exists once a database pipe
@@ -126,9 +94,9 @@ fn cdc_scaling(call: &mut Call<'_>, service: ServiceId, patch: Option<Map<String
     let request_id = call.request_id;
     let stored = call.running_service(service)?;
     if stored.cdc_scaling.is_none() {
-        let provisioned = stored.pipes.iter().map(as_json).any(|pipe| {
-            let state = pipe.get("state").and_then(Value::as_str);
-            is_database(&pipe) && !matches!(state, None | Some("Provisioning"))
+        let provisioned = stored.pipes.iter().any(|pipe| {
+            let state = text(pipe, "state");
+            is_database(pipe) && !matches!(state, None | Some("Provisioning"))
         });
         if provisioned {
             let initial = json!({ "replicaCpuMillicores": 2000, "replicaMemoryGb": 8 });

@@ -16,12 +16,12 @@
 //!   `Completed`).
 
 use http::Method;
-use pipe_api_types::{CreatePipeRequest, Pipe, PipeId, PipeSource, PipeState, ReplicationMode, ServiceId};
-use serde_json::{Map, Value};
+use pipe_api_types::{PipeId, ServiceId};
+use serde_json::{Map, Value, json};
 
 use super::{Call, Routed};
 use crate::reply::{self, Answer, Refusal};
-use crate::state::State;
+use crate::state::{Record, State, date_time, text};
 
 /// `.../services/{serviceId}/pipes` and below, and `.../pipesCdcScaling` (`rest` starts with
 /// either name).
@@ -52,33 +52,127 @@ fn get(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result<Answer, 
 }
 
 /// The pipe of a running service, or the service's refusal, or `404 NOT_FOUND: <pipe id>`.
-fn stored_pipe<'c>(call: &'c mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result<&'c mut Pipe, Refusal> {
+pub(super) fn stored_pipe<'c>(
+    call: &'c mut Call<'_>,
+    service: ServiceId,
+    pipe: PipeId,
+) -> Result<&'c mut Record, Refusal> {
     let stored = call.running_service(service)?;
-    stored.pipes.iter_mut().find(|p| p.id == pipe).ok_or_else(|| Refusal::not_found(pipe))
+    stored.pipe_mut(&pipe.to_string()).ok_or_else(|| Refusal::not_found(pipe))
 }
 
+/// The members of the contract's `Pipe` a create copies from its body (`PipePostRequest`);
+/// the rest of a `Pipe` (`id`, `serviceId`, `state`, `createdAt`, `updatedAt`) is the server's.
+const CREATED_FROM_BODY: &[&str] = &["name", "scaling", "source", "destination", "fieldMappings", "settings"];
+
+/// What each source kind of a `Pipe` answers (`PipeKafkaSource`, `PipeObjectStorageSource`,
+/// `PipeKinesisSource`, `PipePostgresSource`): its `PipePost*Source` less the credentials.
+/// Anything else sent is not kept, as a server reading into its own schema drops it.
+const SOURCE_FIELDS: &[(&str, &[&str])] = &[
+    (
+        "kafka",
+        &[
+            "type",
+            "format",
+            "brokers",
+            "topics",
+            "consumerGroup",
+            "authentication",
+            "iamRole",
+            "offset",
+            "schemaRegistry",
+            "caCertificate",
+            "reversePrivateEndpointIds",
+            "exactlyOnce",
+        ],
+    ),
+    (
+        "objectStorage",
+        &[
+            "type",
+            "format",
+            "url",
+            "delimiter",
+            "compression",
+            "isContinuous",
+            "queueUrl",
+            "skipInitialLoad",
+            "startAfter",
+            "authentication",
+            "iamRole",
+            "path",
+            "azureContainerName",
+        ],
+    ),
+    (
+        "kinesis",
+        &[
+            "format",
+            "streamName",
+            "region",
+            "useEnhancedFanOut",
+            "iteratorType",
+            "timestamp",
+            "authentication",
+            "iamRole",
+        ],
+    ),
+    (
+        "postgres",
+        &[
+            "type",
+            "host",
+            "port",
+            "database",
+            "authentication",
+            "iamRole",
+            "tlsHost",
+            "caCertificate",
+            "disableTls",
+            "skipCertVerification",
+            "settings",
+            "tableMappings",
+        ],
+    ),
+];
+
+/// `PipeDestination`: `PipeMutateDestination` less `roles`, which a create uses and no answer shows.
+const DESTINATION_FIELDS: &[&str] = &["database", "table", "managedTable", "tableDefinition", "columns"];
+
+/// `PipeScaling`.
+const SCALING_FIELDS: &[&str] = &["replicas", "concurrency", "replicaCpuMillicores", "replicaMemoryGb"];
+
+/// `POST .../pipes`: the pipe's record is built here from the checked body, member by member
+/// in the contract's names, with what the server owns added; credentials are never kept where
+/// an answer would show them (service notes, "Credentials are never echoed back in responses").
 fn create(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
-    let request: CreatePipeRequest = call.body(crate::checks::create_pipe)?;
+    let body: Record = call.body(crate::checks::create_pipe)?;
     call.running_service(service)?;
-    let now = call.state.now;
-    let mut pipe = Pipe::new(PipeId::from_uuid(call.state.sequence.uuid()));
-    pipe.service_id = Some(service);
-    pipe.name = request.name;
-    pipe.state = Some(PipeState::Provisioning);
-    pipe.scaling = request.scaling;
-    pipe.source = request.source.map(without_credentials);
-    pipe.destination = request.destination;
-    pipe.field_mappings = request.field_mappings;
-    pipe.settings = request.settings;
-    pipe.created_at = Some(now);
-    pipe.updated_at = Some(now);
+    let now = date_time(call.state.now);
+    let id = call.state.sequence.uuid().to_string();
+    let mut pipe = Record::new();
+    pipe.insert("id".to_owned(), json!(id));
+    pipe.insert("serviceId".to_owned(), json!(service));
+    for name in CREATED_FROM_BODY {
+        let Some(value) = body.get(*name).filter(|value| !value.is_null()) else { continue };
+        let kept = match (*name, value) {
+            ("source", Value::Object(source)) => Value::Object(stored_source(source)),
+            ("destination", Value::Object(destination)) => Value::Object(only(destination, DESTINATION_FIELDS)),
+            ("scaling", Value::Object(scaling)) => Value::Object(only(scaling, SCALING_FIELDS)),
+            _ => value.clone(),
+        };
+        pipe.insert((*name).to_owned(), kept);
+    }
+    pipe.insert("state".to_owned(), json!("Provisioning"));
+    pipe.insert("createdAt".to_owned(), now.clone());
+    pipe.insert("updatedAt".to_owned(), now);
     let plan = match Flow::of(&pipe) {
-        Flow::Streaming => vec![PipeState::Running],
-        Flow::Cdc => vec![PipeState::Setup, PipeState::Snapshot, PipeState::Running],
-        Flow::CdcOnly => vec![PipeState::Setup, PipeState::Running],
-        Flow::SnapshotOnly => vec![PipeState::Setup, PipeState::Snapshot, PipeState::Completed],
+        Flow::Streaming => vec!["Running"],
+        Flow::Cdc => vec!["Setup", "Snapshot", "Running"],
+        Flow::CdcOnly => vec!["Setup", "Running"],
+        Flow::SnapshotOnly => vec!["Setup", "Snapshot", "Completed"],
     };
-    schedule(call.state, pipe.id, plan);
+    schedule(call.state, &id, plan);
 
     let request_id = call.request_id;
     let stored = call.running_service(service)?;
@@ -86,18 +180,44 @@ fn create(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
     Ok(reply::management_ok(request_id, stored.pipes.last().expect("just pushed")))
 }
 
+/// The members of `object` named in `fields`, `null`s left out.
+fn only(object: &Map<String, Value>, fields: &[&str]) -> Map<String, Value> {
+    let kept = object.iter().filter(|(name, value)| fields.contains(&name.as_str()) && !value.is_null());
+    kept.map(|(name, value)| (name.clone(), value.clone())).collect()
+}
+
+/// A `PipePostSource` as the `PipeSource` the pipe keeps: the one kind sent, with the members
+/// its answer has; `validateSamples` (a create option) and credentials are not kept.
+fn stored_source(source: &Map<String, Value>) -> Map<String, Value> {
+    let mut kept = Map::new();
+    for (kind, fields) in SOURCE_FIELDS {
+        if let Some(Value::Object(sent)) = source.get(*kind) {
+            let mut members = only(sent, fields);
+            // The schema registry's credentials (`PipeKafkaSchemaRegistryCredentials`) are
+            // not in `PipeKafkaSchemaRegistry`.
+            if let Some(Value::Object(registry)) = members.get_mut("schemaRegistry") {
+                registry.remove("credentials");
+            }
+            kept.insert((*kind).to_owned(), Value::Object(members));
+        }
+    }
+    kept
+}
+
 fn delete(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result<Answer, Refusal> {
+    let id = pipe.to_string();
     let stored = call.running_service(service)?;
     let before = stored.pipes.len();
-    stored.pipes.retain(|p| p.id != pipe);
+    stored.pipes.retain(|p| text(p, "id") != Some(id.as_str()));
     if stored.pipes.len() == before {
         return Err(Refusal::not_found(pipe));
     }
-    call.state.pipe_plans.remove(&pipe);
+    call.state.pipe_plans.remove(&id);
     Ok(reply::management_ok_empty(call.request_id))
 }
 
-/// `PATCH .../pipes/{pipeId}/state` with `{"command": "start" | "stop" | "resync"}`.
+/// `PATCH .../pipes/{pipeId}/state` with `{"command": "start" | "stop" | "resync"}`, by the
+/// pipe states of the notes (PascalCase; one the fake does not know is taken as `Unknown`).
 fn change_state(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result<Answer, Refusal> {
     let body: Value = call.body(crate::checks::change_pipe_state)?;
     let command = body["command"].as_str().unwrap_or_default().to_owned();
@@ -105,37 +225,37 @@ fn change_state(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result
     let request_id = call.request_id;
     let found = stored_pipe(call, service, pipe)?;
     let flow = Flow::of(found);
-    let current = found.state.clone().unwrap_or(PipeState::Unknown);
-    let (at_once, plan) = match command.as_str() {
-        "stop" => match current {
-            PipeState::Completed => return Err(Refusal::bad_request("a completed pipe can only be resynced")),
+    let current = text(found, "state").unwrap_or("Unknown").to_owned();
+    let (at_once, plan): (&str, Vec<&'static str>) = match command.as_str() {
+        "stop" => match current.as_str() {
+            "Completed" => return Err(Refusal::bad_request("a completed pipe can only be resynced")),
             // Already at rest: nothing to do.
-            PipeState::Stopped | PipeState::Paused => (current, Vec::new()),
-            _ if flow.is_database() => (PipeState::Pausing, vec![PipeState::Paused]),
-            _ => (PipeState::Stopping, vec![PipeState::Stopped]),
+            "Stopped" | "Paused" => (current.as_str(), Vec::new()),
+            _ if flow.is_database() => ("Pausing", vec!["Paused"]),
+            _ => ("Stopping", vec!["Stopped"]),
         },
-        "start" => match current {
-            PipeState::Stopped | PipeState::Paused | PipeState::Failed => match flow {
-                Flow::SnapshotOnly => (PipeState::Provisioning, vec![PipeState::Snapshot, PipeState::Completed]),
-                _ => (PipeState::Provisioning, vec![PipeState::Running]),
+        "start" => match current.as_str() {
+            "Stopped" | "Paused" | "Failed" => match flow {
+                Flow::SnapshotOnly => ("Provisioning", vec!["Snapshot", "Completed"]),
+                _ => ("Provisioning", vec!["Running"]),
             },
-            PipeState::Running | PipeState::Degraded => return Err(Refusal::bad_request("pipe is already running")),
-            PipeState::Completed => return Err(Refusal::bad_request("a completed pipe can only be resynced")),
+            "Running" | "Degraded" => return Err(Refusal::bad_request("pipe is already running")),
+            "Completed" => return Err(Refusal::bad_request("a completed pipe can only be resynced")),
             _ => return Err(Refusal::conflict(format!("pipe is {current}: a state transition is in progress"))),
         },
         // The checks let nothing else through; resync is the only command left.
         _ => match flow {
-            Flow::SnapshotOnly => (PipeState::Resync, vec![PipeState::Snapshot, PipeState::Completed]),
-            Flow::Cdc | Flow::CdcOnly => (PipeState::Resync, vec![PipeState::Snapshot, PipeState::Running]),
+            Flow::SnapshotOnly => ("Resync", vec!["Snapshot", "Completed"]),
+            Flow::Cdc | Flow::CdcOnly => ("Resync", vec!["Snapshot", "Running"]),
             Flow::Streaming => return Err(Refusal::bad_request("resync is only supported for database pipes")),
         },
     };
-    if found.state.as_ref() != Some(&at_once) {
-        found.state = Some(at_once);
-        found.updated_at = Some(now);
+    if text(found, "state") != Some(at_once) {
+        found.insert("state".to_owned(), json!(at_once));
+        found.insert("updatedAt".to_owned(), date_time(now));
     }
     let answer = reply::management_ok(request_id, found);
-    schedule(call.state, pipe, plan);
+    schedule(call.state, &pipe.to_string(), plan);
     Ok(answer)
 }
 
@@ -146,14 +266,16 @@ fn update(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result<Answe
     let now = call.state.now;
     let request_id = call.request_id;
     let found = stored_pipe(call, service, pipe)?;
-    let mut json = serde_json::to_value(&*found).expect("a stored pipe serializes");
-    let root = json.as_object_mut().expect("a pipe is an object");
+    // Changed on a copy, so a refused patch leaves the pipe as it was.
+    let mut changed = found.clone();
+    let root = &mut changed;
+    let state = text(found, "state").map(str::to_owned);
 
     if let Some(name) = patch.get("name").filter(|v| !v.is_null()) {
         root.insert("name".to_owned(), name.clone());
     }
     if let Some(source) = patch.get("source").and_then(Value::as_object) {
-        patch_source(root, source, found.state.as_ref())?;
+        patch_source(root, source, state.as_deref())?;
     }
     if let Some(columns) = patch.get("destination").and_then(|d| d.get("columns")).filter(|v| !v.is_null()) {
         member(root, "destination").insert("columns".to_owned(), columns.clone());
@@ -164,8 +286,8 @@ fn update(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result<Answe
     if let Some(settings) = patch.get("settings").and_then(Value::as_object) {
         merge(member(root, "settings"), settings, &[]);
     }
-    *found = serde_json::from_value(json).map_err(|e| Refusal::bad_request(format!("invalid request: {e}")))?;
-    found.updated_at = Some(now);
+    changed.insert("updatedAt".to_owned(), date_time(now));
+    *found = changed;
     Ok(reply::management_ok(request_id, found))
 }
 
@@ -183,7 +305,7 @@ const PATCHABLE: &[(&str, &[&str])] = &[
 fn patch_source(
     pipe: &mut Map<String, Value>,
     source: &Map<String, Value>,
-    state: Option<&PipeState>,
+    state: Option<&str>,
 ) -> Result<(), Refusal> {
     for (kind, patch) in source.iter().filter(|(_, v)| v.is_object()) {
         let Some((_, fields)) = PATCHABLE.iter().find(|(name, ..)| name == kind) else { continue };
@@ -204,7 +326,7 @@ fn patch_source(
 fn patch_tables(
     postgres: &mut Map<String, Value>,
     patch: &Map<String, Value>,
-    state: Option<&PipeState>,
+    state: Option<&str>,
 ) -> Result<(), Refusal> {
     if let Some(settings) = patch.get("settings").and_then(Value::as_object) {
         merge(member(postgres, "settings"), settings, &["syncIntervalSeconds", "pullBatchSize"]);
@@ -214,7 +336,7 @@ fn patch_tables(
     if added.is_empty() && removed.is_empty() {
         return Ok(());
     }
-    if !matches!(state, Some(PipeState::Paused | PipeState::Stopped | PipeState::Failed)) {
+    if !matches!(state, Some("Paused" | "Stopped" | "Failed")) {
         return Err(Refusal::bad_request("pipe must be paused to edit table mappings"));
     }
     let names = |m: &Value| ["sourceSchemaName", "sourceTable", "targetTable"].map(|k| m.get(k).cloned());
@@ -256,13 +378,15 @@ enum Flow {
 }
 
 impl Flow {
-    fn of(pipe: &Pipe) -> Flow {
-        let Some(postgres) = pipe.source.as_ref().and_then(|s| s.postgres.as_ref()) else {
+    /// A pipe is a database pipe when its source is `postgres`; its
+    /// `settings.replicationMode` (`cdc`, `snapshot`, `cdc_only`; `cdc` when absent) says which.
+    fn of(pipe: &Record) -> Flow {
+        let Some(postgres) = pipe.get("source").and_then(|source| source.get("postgres")) else {
             return Flow::Streaming;
         };
-        match postgres.settings.as_ref().and_then(|s| s.replication_mode.as_ref()) {
-            Some(ReplicationMode::Snapshot) => Flow::SnapshotOnly,
-            Some(ReplicationMode::CdcOnly) => Flow::CdcOnly,
+        match postgres.get("settings").and_then(|settings| settings.get("replicationMode")).and_then(Value::as_str) {
+            Some("snapshot") => Flow::SnapshotOnly,
+            Some("cdc_only") => Flow::CdcOnly,
             _ => Flow::Cdc,
         }
     }
@@ -272,15 +396,16 @@ impl Flow {
     }
 }
 
-/// Plans `states` for `pipe`, one every transition time from now, replacing what was planned.
-fn schedule(state: &mut State, pipe: PipeId, states: Vec<PipeState>) {
+/// Plans `states` for the pipe `id`, one every transition time from now, replacing what was
+/// planned.
+fn schedule(state: &mut State, id: &str, states: Vec<&'static str>) {
     if states.is_empty() {
-        state.pipe_plans.remove(&pipe);
+        state.pipe_plans.remove(id);
         return;
     }
     let (now, step) = (state.now, state.pipe_transition_time);
     let plan = states.into_iter().zip(1u32..).map(|(next, n)| (now + step * n, next)).collect();
-    state.pipe_plans.insert(pipe, plan);
+    state.pipe_plans.insert(id.to_owned(), plan);
 }
 
 /// Moves every planned pipe to the last state due by now, stamping `updatedAt` with the time
@@ -293,41 +418,20 @@ pub(crate) fn settle(state: &mut State) {
     let now = *now;
     let pipes = organizations.values_mut().flat_map(|o| o.services.values_mut()).flat_map(|s| s.pipes.iter_mut());
     for pipe in pipes {
-        let Some(plan) = pipe_plans.get_mut(&pipe.id) else { continue };
+        let Some(id) = text(pipe, "id").map(str::to_owned) else { continue };
+        let Some(plan) = pipe_plans.get_mut(&id) else { continue };
         let due = plan.iter().take_while(|(at, _)| *at <= now).count();
         if let Some((at, next)) = plan.drain(..due).next_back() {
-            pipe.state = Some(next);
-            pipe.updated_at = Some(at);
+            pipe.insert("state".to_owned(), json!(next));
+            pipe.insert("updatedAt".to_owned(), date_time(at));
         }
         if plan.is_empty() {
-            pipe_plans.remove(&pipe.id);
+            pipe_plans.remove(&id);
         }
     }
 }
 
-/// Forgets what was planned for `pipe`, so a state a test sets stays.
-pub(crate) fn unplan(state: &mut State, pipe: PipeId) {
-    state.pipe_plans.remove(&pipe);
-}
-
-/// Credentials are never echoed back in responses.
-fn without_credentials(mut source: PipeSource) -> PipeSource {
-    if let Some(kafka) = source.kafka.as_mut() {
-        kafka.credentials = None;
-        if let Some(registry) = kafka.schema_registry.as_mut() {
-            registry.credentials = None;
-        }
-    }
-    if let Some(storage) = source.object_storage.as_mut() {
-        storage.access_key = None;
-        storage.connection_string = None;
-        storage.service_account_key = None;
-    }
-    if let Some(kinesis) = source.kinesis.as_mut() {
-        kinesis.access_key = None;
-    }
-    if let Some(postgres) = source.postgres.as_mut() {
-        postgres.credentials = None;
-    }
-    source
+/// Forgets what was planned for the pipe `id`, so a state a test sets stays.
+pub(crate) fn unplan(state: &mut State, id: &str) {
+    state.pipe_plans.remove(id);
 }

@@ -2,7 +2,7 @@
 //! lifecycle commands of `.../state`, driven by the fake's clock.
 
 use http::Method;
-use pipe_api_types::{ServiceId, ServiceState};
+use pipe_api_types::ServiceId;
 use serde_json::{Value, json};
 
 use super::{Call, Routed};
@@ -28,20 +28,20 @@ fn get(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
     // Reading the service itself works in any state; only pipe calls need it running.
     let request_id = call.request_id;
     let stored = found(call, service)?;
-    Ok(reply::management_ok(request_id, &stored.service))
+    Ok(reply::management_ok(request_id, &stored.record))
 }
 
 /// What identifies an element of a list patch.
 type Identity = fn(&Value) -> Value;
 
-/// Applies a `ServicePatchRequest` by the wire names written here, on the service as JSON.
+/// Applies a `ServicePatchRequest` by the wire names written here, to the service's record.
 fn update(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
     let body: Value = call.body(crate::checks::update_service)?;
     let request_id = call.request_id;
     let stored = found(call, service)?;
-    let mut json = serde_json::to_value(&stored.service).expect("a stored service serializes");
+    let mut json = Value::Object(std::mem::take(&mut stored.record));
     for name in ["name", "releaseChannel", "transparentDataEncryptionKeyId", "enableCoreDumps"] {
-        if let Some(value) = body.get(name) {
+        if let Some(value) = body.get(name).filter(|value| !value.is_null()) {
             json[name] = value.clone();
         }
     }
@@ -74,8 +74,10 @@ fn update(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
         }
         json["endpoints"] = Value::Array(endpoints);
     }
-    stored.service = serde_json::from_value(json).expect("a changed service reads back");
-    Ok(reply::management_ok(request_id, &stored.service))
+    if let Value::Object(record) = json {
+        stored.record = record;
+    }
+    Ok(reply::management_ok(request_id, &stored.record))
 }
 
 fn delete(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
@@ -90,25 +92,24 @@ fn delete(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
 /// asks for what is already so changes nothing; one against a transition under way is a 409;
 /// a stopped service is started, not woken.
 fn change_state(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
-    use ServiceState::{Awaking, Idle, Running, Starting, Stopped, Stopping};
-
     let body: Value = call.body(crate::checks::service_state)?;
     let (now, takes, request_id) = (call.state.now, call.state.service_transition_time, call.request_id);
     let stored = found(call, service)?;
     let command = body["command"].as_str().unwrap_or_default();
-    let state = stored.state();
+    let state = stored.state().to_owned();
     let refused =
         |why: &str| Err(Refusal::bad_request(format!("cannot {command} the service: {why}. Current state: {state}")));
-    match (command, &state) {
-        ("start", Running | Starting) | ("awake", Running | Awaking) | ("stop", Stopped | Stopping) => {}
-        (_, Starting | Stopping | Awaking) => {
+    // The service states of the notes ("Service `state` values").
+    match (command, state.as_str()) {
+        ("start", "running" | "starting") | ("awake", "running" | "awaking") | ("stop", "stopped" | "stopping") => {}
+        (_, "starting" | "stopping" | "awaking") => {
             return Err(Refusal::conflict(format!("a state transition is in progress. Current state: {state}")));
         }
-        ("start", Stopped | Idle) => stored.begin(Starting, Running, now, takes),
-        ("awake", Idle) => stored.begin(Awaking, Running, now, takes),
-        ("awake", Stopped) => return refused("a stopped service is started, not woken"),
-        ("stop", Running | Idle) => stored.begin(Stopping, Stopped, now, takes),
+        ("start", "stopped" | "idle") => stored.begin("starting", "running", now, takes),
+        ("awake", "idle") => stored.begin("awaking", "running", now, takes),
+        ("awake", "stopped") => return refused("a stopped service is started, not woken"),
+        ("stop", "running" | "idle") => stored.begin("stopping", "stopped", now, takes),
         _ => return refused("not from this state"),
     }
-    Ok(reply::management_ok(request_id, &stored.service))
+    Ok(reply::management_ok(request_id, &stored.record))
 }
