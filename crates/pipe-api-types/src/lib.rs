@@ -89,7 +89,7 @@ pub use pipe_update::{
     ChangePipeStateRequest, DestinationPatch, KafkaSourcePatch, KinesisSourcePatch, ObjectStorageSourcePatch,
     PipeCommand, PipeSourcePatch, PostgresSettingsPatch, PostgresSourcePatch, UpdatePipeRequest,
 };
-pub use quantity::{Quantity, parse_kubernetes_quantity};
+pub use quantity::{CpuMillicores, Gigabytes, MemoryGb, Millicores, Quantity, Unit, parse_kubernetes_quantity};
 pub use reverse_private_endpoint::{
     CreateReversePrivateEndpointRequest, CustomPrivateDnsMapping, MskAuthentication, ReversePrivateEndpoint,
     ReversePrivateEndpointStatus, ReversePrivateEndpointType, UpdateReversePrivateEndpointRequest,

@@ -5,6 +5,7 @@ use time::OffsetDateTime;
 use crate::Text;
 use crate::codec::{decimal, integer, rfc3339};
 use crate::key::check_ip_access_entry;
+use crate::quantity::{MemoryGb, amount};
 use crate::validate::{Checker, OpenEnum as _, Rule, Validate, ValidationErrors};
 use crate::{IntoField, IpAccessEntry, ServiceId};
 
@@ -80,13 +81,13 @@ model! {
         /// Where the service can be reached.
         "endpoints" endpoints: Vec<ServiceEndpoint>,
         /// Minimum total memory, in GB.
-        "minTotalMemoryGb" min_total_memory_gb: f64 as decimal,
+        "minTotalMemoryGb" min_total_memory_gb: MemoryGb as amount,
         /// Maximum total memory, in GB.
-        "maxTotalMemoryGb" max_total_memory_gb: f64 as decimal,
+        "maxTotalMemoryGb" max_total_memory_gb: MemoryGb as amount,
         /// Minimum memory per replica, in GB.
-        "minReplicaMemoryGb" min_replica_memory_gb: f64 as decimal,
+        "minReplicaMemoryGb" min_replica_memory_gb: MemoryGb as amount,
         /// Maximum memory per replica, in GB.
-        "maxReplicaMemoryGb" max_replica_memory_gb: f64 as decimal,
+        "maxReplicaMemoryGb" max_replica_memory_gb: MemoryGb as amount,
         /// Number of replicas.
         "numReplicas" num_replicas: f64 as decimal,
         /// Whether the service idles when unused.
@@ -136,7 +137,7 @@ model! {
         /// `vertical` or `horizontal`.
         "autoscalingMode" autoscaling_mode: Text,
         /// Memory per replica, in GB.
-        "replicaMemoryGb" replica_memory_gb: f64 as decimal,
+        "replicaMemoryGb" replica_memory_gb: MemoryGb as amount,
         /// The release channel (`slow`, `default`, `fast`).
         "releaseChannel" release_channel: Text,
         /// The hardware profile.

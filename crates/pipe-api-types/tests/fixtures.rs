@@ -3,8 +3,9 @@
 
 use pipe_api_types::{
     Alert, AlertInterval, AlertState, Authentication, ChannelType, DataFormat, EndpointProtocol, IteratorType, Key,
-    KeyRole, KeyState, MskAuthentication, OffsetStrategy, Pipe, PipeState, ReplicationMode, ReversePrivateEndpoint,
-    ReversePrivateEndpointStatus, ReversePrivateEndpointType, Service, SourceKind, TableEngineType, ThresholdType,
+    KeyRole, KeyState, MemoryGb, MskAuthentication, OffsetStrategy, Pipe, PipeState, ReplicationMode,
+    ReversePrivateEndpoint, ReversePrivateEndpointStatus, ReversePrivateEndpointType, Service, SourceKind,
+    TableEngineType, ThresholdType,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -217,7 +218,7 @@ fn service_with_null_usernames_and_newer_fields() {
     assert_eq!(endpoints[0].username, None);
     assert_eq!(endpoints[2].username.as_deref(), Some("abc_user"));
     assert_eq!(endpoints[3].protocol.as_ref().unwrap().as_str(), "grpc");
-    assert_eq!(service.min_total_memory_gb, Some(24.0));
+    assert_eq!(service.min_total_memory_gb, Some(MemoryGb::gigabytes(24.0)));
     assert_eq!(service.num_replicas, Some(3.0));
     assert_eq!(service.idle_scaling, Some(true));
     assert_eq!(service.ip_access_list.as_ref().unwrap()[0].source.as_deref(), Some("0.0.0.0/0"));
