@@ -262,7 +262,7 @@ fn reverse_private_endpoint_with_an_unknown_status() {
 /// fields (state, provider, region, ...) are modelled.
 #[test]
 fn a_service_reads_any_number_and_its_newer_fields() {
-    use pipe_api_types::{Service, ServiceState};
+    use pipe_api_types::{ServiceRegion, ServiceState};
     let service: Service = serde_json::from_str(
         r#"{"id":"4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002","numReplicas":3.0,"idleTimeoutMinutes":7.5,
             "state":"partially_running","provider":"aws","region":"eu-west-1","tier":"production",
@@ -273,8 +273,8 @@ fn a_service_reads_any_number_and_its_newer_fields() {
     assert_eq!(service.num_replicas, Some(3.0));
     assert_eq!(service.idle_timeout_minutes, Some(7.5));
     assert_eq!(service.state, Some(ServiceState::PartiallyRunning));
-    assert_eq!(service.region.as_deref(), Some("eu-west-1"));
-    assert_eq!(service.max_replicas, Some(6.0));
+    assert_eq!(service.region, Some(ServiceRegion::AwsEuWest1));
+    assert_eq!(service.max_replicas, Some(6));
     assert_eq!(service.enable_core_dumps, Some(false));
     assert!(service.unknown.is_empty(), "{:?}", service.unknown);
     // Written back as it came (whole numbers without a fraction, as the servers write them).

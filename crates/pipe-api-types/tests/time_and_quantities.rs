@@ -1,8 +1,8 @@
 //! Dates, times and quantities as the servers write them, and leniency towards their quirks.
 
 use pipe_api_types::{
-    CpuMillicores, Gigabytes, KafkaOffset, Key, KinesisSource, MemoryGb, Millicores, Pipe, PipesCdcScaling, Quantity,
-    Scaling, Service, Unit, format_zoneless, parse_zoneless,
+    CpuMillicores, CurrentScaling, Gigabytes, KafkaOffset, Key, KinesisSource, MemoryGb, Millicores, Pipe,
+    PipesCdcScaling, Quantity, Scaling, Service, Unit, format_zoneless, parse_zoneless,
 };
 use serde_json::json;
 use time::macros::datetime;
@@ -178,9 +178,9 @@ fn millicore_fields() -> [(&'static str, Reader<Millicores>); 2] {
     ]
 }
 
-/// A sample of the fields in gigabytes: pipes, database pipes and services all read memory the
-/// same way.
-fn gigabyte_fields() -> [(&'static str, Reader<Gigabytes>); 4] {
+/// A sample of the fields in gigabytes: pipes, database pipes, services and their current
+/// scaling all read memory the same way.
+fn gigabyte_fields() -> [(&'static str, Reader<Gigabytes>); 5] {
     [
         ("Scaling.replicaMemoryGb", |sent| {
             let (m, lossless) = read_in::<Scaling>(json!({}), "replicaMemoryGb", sent);
@@ -197,6 +197,10 @@ fn gigabyte_fields() -> [(&'static str, Reader<Gigabytes>); 4] {
         ("Service.minTotalMemoryGb", |sent| {
             let (m, lossless) = read_in::<Service>(json!({ "id": ID }), "minTotalMemoryGb", sent);
             (m.min_total_memory_gb, lossless)
+        }),
+        ("CurrentScaling.effectiveMaxReplicaMemoryGb", |sent| {
+            let (m, lossless) = read_in::<CurrentScaling>(json!({}), "effectiveMaxReplicaMemoryGb", sent);
+            (m.effective_max_replica_memory_gb, lossless)
         }),
     ]
 }
