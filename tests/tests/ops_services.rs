@@ -52,7 +52,7 @@ fn an_update_shows_in_the_next_get() {
     let read = client.get_service(ORG, SERVICE).unwrap();
     assert_eq!(read, updated);
     assert_eq!(read.name.as_deref(), Some("demo-renamed"));
-    assert_eq!(read.release_channel.as_deref(), Some("slow"));
+    assert_eq!(read.release_channel, Some(ReleaseChannel::Slow));
     assert_eq!(read.enable_core_dumps, Some(true));
     assert_eq!(read.transparent_data_encryption_key_id.as_deref(), Some("tde-2"));
     assert_eq!(read.ip_access_list, Some(vec![IpAccessEntry::new("203.0.113.0/24", "office")]));

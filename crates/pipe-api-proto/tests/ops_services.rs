@@ -74,8 +74,8 @@ fn update_service_success() {
     assert_eq!(service.id.to_string(), SERVICE);
     assert_eq!(service.name.as_deref(), Some("analytics-renamed"));
     assert_eq!(service.state, Some(ServiceState::Running));
-    assert_eq!(service.provider.as_deref(), Some("aws"));
-    assert_eq!(service.region.as_deref(), Some("eu-west-1"));
+    assert_eq!(service.provider, Some(pipe_api_types::CloudProvider::Aws));
+    assert_eq!(service.region, Some(pipe_api_types::ServiceRegion::AwsEuWest1));
     let endpoints = service.endpoints.unwrap();
     assert_eq!(endpoints.len(), 2);
     assert_eq!(endpoints[1].protocol, Some(EndpointProtocol::Mysql));
@@ -83,7 +83,7 @@ fn update_service_success() {
     assert_eq!(endpoints[1].username.as_deref(), Some("mysql4abc123"));
     assert_eq!(service.ip_access_list, Some(vec![IpAccessEntry::new("203.0.113.7", "office")]));
     assert_eq!(service.private_endpoint_ids, Some(vec!["vpce-0a1b2c3d4e5f".into()]));
-    assert_eq!(service.release_channel.as_deref(), Some("fast"));
+    assert_eq!(service.release_channel, Some(ReleaseChannel::Fast));
     let tags = service.tags.unwrap();
     assert_eq!(tags[0], ResourceTag::new("env", "prod"));
     assert_eq!(tags[1].key.as_deref(), Some("owner"));

@@ -90,7 +90,7 @@ fn get_service_success() {
     assert_eq!(endpoints[0].username, None, "null username reads as absent");
     assert_eq!(endpoints[2].protocol, Some(EndpointProtocol::Mysql));
     assert_eq!(endpoints[2].username.as_deref(), Some("mysql4abc123"));
-    assert_eq!(service.min_total_memory_gb, Some(24.0));
+    assert_eq!(service.min_total_memory_gb, Some(pipe_api_types::MemoryGb::gigabytes(24.0)));
     assert_eq!(service.num_replicas, Some(3.0));
     assert_eq!(service.idle_scaling, Some(true));
     assert_eq!(service.idle_timeout_minutes, Some(15.0));

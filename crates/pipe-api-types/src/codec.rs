@@ -163,6 +163,40 @@ pub(crate) mod integer {
     }
 }
 
+/// A list of whole numbers (a schedule entry's `weekdays`), each read as [`integer`] reads one.
+/// A list with any element that does not fit, or anything but a list, reads as absent and is
+/// kept whole.
+pub(crate) mod integers {
+    use super::*;
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: TryFrom<i64> + TryFrom<u64>>(
+        d: D,
+    ) -> Result<Read<Vec<T>>, D::Error> {
+        lenient(d, |raw| {
+            let items: Vec<&RawValue> = serde_json::from_str(raw).ok()?;
+            items.iter().map(|item| whole_number(item.get())).collect::<Option<Vec<T>>>().map(Read::Value)
+        })
+    }
+
+    pub(crate) fn serialize<S: Serializer, T: Serialize>(value: &[T], s: S) -> Result<S::Ok, S::Error> {
+        value.serialize(s)
+    }
+}
+
+/// Text read with the type's `FromStr` (a schedule entry's UUID id), written with its serde
+/// form. Text that does not parse, or anything but text, reads as absent and is kept.
+pub(crate) mod parsed {
+    use super::*;
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: std::str::FromStr>(d: D) -> Result<Read<T>, D::Error> {
+        lenient(d, |raw| json_string(raw)?.parse().ok().map(Read::Value))
+    }
+
+    pub(crate) fn serialize<S: Serializer, T: Serialize>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        value.serialize(s)
+    }
+}
+
 /// A JSON number's raw text as a whole number of type `T`, if it is one in `T`'s range.
 fn whole_number<T: TryFrom<i64> + TryFrom<u64>>(raw: &str) -> Option<T> {
     if let Ok(value) = raw.parse::<u64>() {

@@ -33,6 +33,12 @@ uuid_id! {
     pub struct ReversePrivateEndpointId;
 }
 
+uuid_id! {
+    /// The id of an entry of a service's scaling schedule (`ScalingScheduleEntry.id`,
+    /// `activeEntryId`).
+    pub struct ScalingScheduleEntryId;
+}
+
 /// The id of an alert. The alerting server's ids are not UUIDs (they look like
 /// `65f5e4a3b9e77c001a123456`), so this is a string.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]

@@ -5,7 +5,8 @@ use std::borrow::Cow;
 
 use time::{OffsetDateTime, PrimitiveDateTime};
 
-use crate::{Quantity, Secret, Text};
+use crate::quantity::{CpuMillicores, MemoryGb, Quantity, Unit};
+use crate::{Secret, Text};
 
 /// A value a setter of a `T` field accepts. Implemented for `T` itself and for the obvious
 /// conversions: text for [`Text`] (and for open enums and [`Secret`]), any iterable of accepted
@@ -31,7 +32,14 @@ macro_rules! itself {
     };
 }
 
-itself!(Text, bool, u16, u32, u64, i64, f64, OffsetDateTime, PrimitiveDateTime, Secret, Quantity);
+itself!(Text, bool, u16, u32, u64, i64, f64, OffsetDateTime, PrimitiveDateTime, Secret);
+
+/// A quantity in its own unit only: millicores are no gigabytes.
+impl<U: Unit> IntoField<Quantity<U>> for Quantity<U> {
+    fn into_field(self) -> Quantity<U> {
+        self
+    }
+}
 
 /// Each conversion a setter accepts beyond the type itself: `target: sources`, each through the
 /// target's `From`.
@@ -50,7 +58,9 @@ macro_rules! via_from {
 via_from! {
     Text: &str, String, &String, Cow<'_, str>;
     Secret: &str, String;
-    Quantity: u32, f64;
+    // A number in the field's unit: an integer of millicores, a decimal of gigabytes.
+    CpuMillicores: u32;
+    MemoryGb: f64;
     // An integer literal for a decimal field (`.threshold(100)`).
     f64: i32;
 }

@@ -66,7 +66,10 @@ pub use alert::{
     AlertState, ChannelType, PaginationMeta, ThresholdType,
 };
 pub use codec::{format_zoneless, parse_rfc3339, parse_zoneless};
-pub use id::{AlertId, IdError, KeyId, OrganizationId, PipeId, ReversePrivateEndpointId, RoleId, ServiceId};
+pub use id::{
+    AlertId, IdError, KeyId, OrganizationId, PipeId, ReversePrivateEndpointId, RoleId, ScalingScheduleEntryId,
+    ServiceId,
+};
 pub use into_field::IntoField;
 pub use key::{
     AssignedRole, CreateKeyRequest, CreateKeyResponse, IpAccessEntry, Key, KeyExpiry, KeyHashData, KeyRole, KeyState,
@@ -89,16 +92,17 @@ pub use pipe_update::{
     ChangePipeStateRequest, DestinationPatch, KafkaSourcePatch, KinesisSourcePatch, ObjectStorageSourcePatch,
     PipeCommand, PipeSourcePatch, PostgresSettingsPatch, PostgresSourcePatch, UpdatePipeRequest,
 };
-pub use quantity::{Quantity, parse_kubernetes_quantity};
+pub use quantity::{CpuMillicores, Gigabytes, MemoryGb, Millicores, Quantity, Unit, parse_kubernetes_quantity};
 pub use reverse_private_endpoint::{
     CreateReversePrivateEndpointRequest, CustomPrivateDnsMapping, MskAuthentication, ReversePrivateEndpoint,
     ReversePrivateEndpointStatus, ReversePrivateEndpointType, UpdateReversePrivateEndpointRequest,
 };
 pub use secret::Secret;
 pub use service::{
-    EndpointProtocol, IpAccessListPatch, ListPatch, PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, Service,
-    ServiceCommand, ServiceEndpoint, ServiceEndpointChange, ServiceState, TagsPatch, UpdateServiceRequest,
-    UpdateServiceStateRequest,
+    AutoscalingMode, CloudProvider, ComplianceType, CurrentScaling, EndpointProtocol, InstanceProfile,
+    IpAccessListPatch, ListPatch, PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, ScalingSchedule,
+    ScalingScheduleBaseConfig, ScalingScheduleEntry, Service, ServiceCommand, ServiceEndpoint, ServiceEndpointChange,
+    ServiceRegion, ServiceState, ServiceTier, TagsPatch, UpdateServiceRequest, UpdateServiceStateRequest,
 };
 pub use text::Text;
 pub use unknown::{UnknownFields, Unrecognized};

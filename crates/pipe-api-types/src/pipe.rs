@@ -9,7 +9,7 @@ use crate::pipe_source::{
     Authentication, Credentials, IteratorType, KafkaType, ObjectStorageType, OffsetStrategy, PipeSource,
     PostgresSettings, ReplicationMode,
 };
-use crate::quantity::{Quantity, gigabytes, millicores};
+use crate::quantity::{CpuMillicores, MemoryGb, Quantity, amount};
 use crate::validate::{Checker, Rule, Validate, ValidationErrors};
 use crate::{PipeId, ServiceId};
 
@@ -57,9 +57,9 @@ model! {
         /// Concurrency (object storage).
         "concurrency" concurrency: u32 as integer,
         /// CPU per replica, in millicores; read from a number or a quantity such as `"500m"`.
-        "replicaCpuMillicores" replica_cpu_millicores: Quantity as millicores,
+        "replicaCpuMillicores" replica_cpu_millicores: CpuMillicores as amount,
         /// Memory per replica, in GB; read from a number or a quantity such as `"2Gi"`.
-        "replicaMemoryGb" replica_memory_gb: Quantity as gigabytes,
+        "replicaMemoryGb" replica_memory_gb: MemoryGb as amount,
     }
 }
 
@@ -272,13 +272,11 @@ pub(crate) fn check_scaling(c: &mut Checker, scaling: &Scaling) {
     if scaling.replicas.is_some_and(|replicas| !(1..=40).contains(&replicas)) {
         c.fail_at("replicas", Rule::Range { min: 1, max: 40 });
     }
-    let outside = |value: &Option<Quantity>, min: f64, max: f64| {
-        value.as_ref().is_some_and(|q| !q.value().is_nan() && !(min..=max).contains(&q.value()))
-    };
-    if outside(&scaling.replica_cpu_millicores, 125.0, 2000.0) {
+    let outside = |value: Option<f64>, min: f64, max: f64| value.is_some_and(|v| !(min..=max).contains(&v));
+    if outside(scaling.replica_cpu_millicores.as_ref().map(Quantity::value), 125.0, 2000.0) {
         c.fail_at("replicaCpuMillicores", Rule::Range { min: 125, max: 2000 });
     }
-    if outside(&scaling.replica_memory_gb, 0.5, 8.0) {
+    if outside(scaling.replica_memory_gb.as_ref().map(Quantity::value), 0.5, 8.0) {
         c.fail_at("replicaMemoryGb", Rule::DecimalRange { min: "0.5", max: "8" });
     }
 }

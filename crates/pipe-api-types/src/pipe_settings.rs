@@ -5,7 +5,7 @@
 
 use crate::pipe::{PipeSettings, Scaling, check_scaling, check_source};
 use crate::pipe_source::{KafkaSource, KinesisSource, PipeSource};
-use crate::quantity::{Quantity, gigabytes, millicores};
+use crate::quantity::{CpuMillicores, MemoryGb, Quantity, amount};
 use crate::validate::{Checker, Rule, Validate, ValidationErrors};
 use crate::{DestinationColumn, Text};
 
@@ -158,9 +158,9 @@ model! {
     /// provisioned in the service.
     pub struct PipesCdcScaling {
         /// CPU in millicores: 1000 to 32000, in steps of 1000.
-        "replicaCpuMillicores" replica_cpu_millicores: Quantity as millicores,
+        "replicaCpuMillicores" replica_cpu_millicores: CpuMillicores as amount,
         /// Memory in GiB: 4 to 128, in steps of 4, and 4 per CPU core.
-        "replicaMemoryGb" replica_memory_gb: Quantity as gigabytes,
+        "replicaMemoryGb" replica_memory_gb: MemoryGb as amount,
     }
 }
 
@@ -170,11 +170,11 @@ const CDC_GB_PER_CORE: f64 = 4.0;
 
 /// The bounds of the management OpenAPI's `PipesCdcScalingPatchRequest`: CPU 1000 to 32000
 /// millicores, a multiple of 1000; memory 4 to 128 GiB, a multiple of 4; and, when both are
-/// sent, 4 GiB per core. A value read as a quantity text that is no number is not judged.
+/// sent, 4 GiB per core.
 impl Validate for PipesCdcScaling {
     fn validate(&self) -> Result<(), ValidationErrors> {
-        let known = |q: &Option<Quantity>| q.as_ref().map(Quantity::value).filter(|v| !v.is_nan());
-        let (cpu, memory) = (known(&self.replica_cpu_millicores), known(&self.replica_memory_gb));
+        let cpu = self.replica_cpu_millicores.as_ref().map(Quantity::value);
+        let memory = self.replica_memory_gb.as_ref().map(Quantity::value);
         Checker::run(|c| {
             if let Some(cpu) = cpu {
                 if !(1000.0..=32000.0).contains(&cpu) {

@@ -1,28 +1,136 @@
-//! `scaling.replicaCpuMillicores` and `scaling.replicaMemoryGb`: numbers in the contract, but
-//! real servers sometimes send Kubernetes quantity strings (`"500m"`, `"2Gi"`).
+//! Resource amounts with their unit in the type: [`CpuMillicores`] (`replicaCpuMillicores`) and
+//! [`MemoryGb`] (`replicaMemoryGb` and the services' memory sizes), one [`Quantity`] generic over
+//! its [`Unit`], so that millicores cannot be passed where gigabytes belong. Numbers in the
+//! contract, but real servers sometimes send Kubernetes quantity strings (`"500m"`, `"2Gi"`;
+//! service notes, Pipes).
 
 use std::fmt;
+use std::marker::PhantomData;
 
 use serde::{Deserializer, Serializer};
 
 use crate::codec::{Read, json_string, lenient, parse_decimal, serialize_number};
 
-/// A resource amount in its field's unit (millicores, or gigabytes of memory), read from a number
-/// or a Kubernetes quantity string. A value read as a string is written back as that string.
-#[derive(Clone, Debug)]
-pub struct Quantity {
-    value: f64,
-    text: Option<Box<str>>,
+mod sealed {
+    /// Only this crate's units: how a unit reads its text is part of the contract.
+    pub trait Sealed {}
 }
 
-impl Quantity {
-    /// An amount in the field's unit, written as a JSON number.
-    pub fn new(value: f64) -> Self {
-        Quantity { value, text: None }
+/// The unit of a [`Quantity`], and how a field in that unit reads a quantity string. Implemented
+/// by [`Millicores`] and [`Gigabytes`] only.
+pub trait Unit: sealed::Sealed + 'static {
+    /// The unit's name, as `Debug` shows it.
+    const NAME: &'static str;
+    /// How many base units of a Kubernetes quantity (cores, bytes) make one of this unit: a
+    /// suffixed text (`"500m"`, `"512Mi"`) is divided by this.
+    const BASE_PER_UNIT: f64;
+    /// Whether a numeric string without a suffix is in this unit, as the number would be
+    /// (memory: `"0.5"` is 0.5 GB, never half a byte), rather than a Kubernetes quantity of base
+    /// units (CPU: `"1.5"` is 1.5 cores, 1500 millicores).
+    const PLAIN_TEXT_IN_UNIT: bool;
+}
+
+/// Thousandths of a CPU core: the unit of `replicaCpuMillicores`. A marker type, never a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Millicores {}
+
+/// Gigabytes of memory, 2^30 bytes as Kubernetes' `Gi` (the contract says "GB" for pipes and
+/// "GiB" for database pipes, meaning the same): the unit of `replicaMemoryGb`. A marker type,
+/// never a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Gigabytes {}
+
+impl sealed::Sealed for Millicores {}
+impl sealed::Sealed for Gigabytes {}
+
+impl Unit for Millicores {
+    const NAME: &'static str = "Millicores";
+    // `"500m"` is 0.5 cores, 500 millicores.
+    const BASE_PER_UNIT: f64 = 1e-3;
+    const PLAIN_TEXT_IN_UNIT: bool = false;
+}
+
+impl Unit for Gigabytes {
+    const NAME: &'static str = "Gigabytes";
+    const BASE_PER_UNIT: f64 = 1_073_741_824.0;
+    // A plain `"0.5"` is 0.5 GB, as the number 0.5 is (issue 17).
+    const PLAIN_TEXT_IN_UNIT: bool = true;
+}
+
+/// CPU per replica, in millicores (`replicaCpuMillicores`).
+pub type CpuMillicores = Quantity<Millicores>;
+
+/// Memory, in gigabytes (`replicaMemoryGb`, `minReplicaMemoryGb`, ...).
+pub type MemoryGb = Quantity<Gigabytes>;
+
+/// A resource amount in unit `U`, read from a number or a Kubernetes quantity string. A value
+/// read as a string is written back as that string.
+///
+/// The unit is part of the type: build one with the constructor that says it.
+///
+/// ```
+/// use pipe_api_types::{CpuMillicores, MemoryGb, PipesCdcScaling, Quantity, Scaling};
+///
+/// let cpu: CpuMillicores = Quantity::millicores(500);
+/// let memory: MemoryGb = Quantity::gigabytes(0.5);
+/// let scaling = Scaling::default().replica_cpu_millicores(cpu).replica_memory_gb(memory);
+/// // Or with the plain number in the field's unit.
+/// let cdc = PipesCdcScaling::default().replica_cpu_millicores(2000).replica_memory_gb(8.0);
+/// # let _ = (scaling, cdc);
+/// ```
+///
+/// Gigabytes where millicores belong do not compile:
+///
+/// ```compile_fail,E0277
+/// use pipe_api_types::{Quantity, Scaling};
+/// let scaling = Scaling::default().replica_cpu_millicores(Quantity::gigabytes(2.0));
+/// ```
+///
+/// ```compile_fail,E0308
+/// use pipe_api_types::{CpuMillicores, Quantity};
+/// let cpu: CpuMillicores = Quantity::gigabytes(0.5);
+/// ```
+///
+/// ```compile_fail,E0308
+/// use pipe_api_types::Quantity;
+/// let same = Quantity::millicores(500) == Quantity::gigabytes(0.5);
+/// ```
+///
+/// Nor does a number of the other field's kind (gigabytes are `f64`, millicores `u32`):
+///
+/// ```compile_fail,E0277
+/// use pipe_api_types::Scaling;
+/// let scaling = Scaling::default().replica_memory_gb(512u32);
+/// ```
+pub struct Quantity<U: Unit> {
+    value: f64,
+    text: Option<Box<str>>,
+    unit: PhantomData<U>,
+}
+
+impl Quantity<Millicores> {
+    /// `value` millicores (the contract's `replicaCpuMillicores` is an integer), written as a
+    /// JSON number.
+    pub fn millicores(value: u32) -> Self {
+        Quantity::in_unit(f64::from(value))
+    }
+}
+
+impl Quantity<Gigabytes> {
+    /// `value` gigabytes, written as a JSON number.
+    pub fn gigabytes(value: f64) -> Self {
+        Quantity::in_unit(value)
+    }
+}
+
+impl<U: Unit> Quantity<U> {
+    /// An amount in `U`, written as a JSON number: for the constructors that say the unit.
+    fn in_unit(value: f64) -> Self {
+        Quantity { value, text: None, unit: PhantomData }
     }
 
-    /// The amount in the field's unit: millicores for `replicaCpuMillicores`, gigabytes (2^30
-    /// bytes, as Kubernetes' `Gi`) for `replicaMemoryGb`.
+    /// The amount in `U`: millicores for [`CpuMillicores`], gigabytes (2^30 bytes, as
+    /// Kubernetes' `Gi`) for [`MemoryGb`].
     pub fn value(&self) -> f64 {
         self.value
     }
@@ -33,27 +141,48 @@ impl Quantity {
     }
 }
 
+// Written by hand: derives would ask `U: Clone + Debug + PartialEq` of the marker type.
+impl<U: Unit> Clone for Quantity<U> {
+    fn clone(&self) -> Self {
+        Quantity { value: self.value, text: self.text.clone(), unit: PhantomData }
+    }
+}
+
+impl<U: Unit> fmt::Debug for Quantity<U> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut debug = f.debug_struct("Quantity");
+        debug.field("value", &self.value).field("unit", &U::NAME);
+        if let Some(text) = &self.text {
+            debug.field("text", text);
+        }
+        debug.finish()
+    }
+}
+
 /// Equal when the same amount was given the same way (NaN included, so a value read from a
 /// quirky text equals itself).
-impl PartialEq for Quantity {
+impl<U: Unit> PartialEq for Quantity<U> {
     fn eq(&self, other: &Self) -> bool {
         self.value.to_bits() == other.value.to_bits() && self.text == other.text
     }
 }
 
-impl From<u32> for Quantity {
+/// A number of millicores: the field's own unit, as the contract writes it.
+impl From<u32> for Quantity<Millicores> {
     fn from(value: u32) -> Self {
-        Quantity::new(f64::from(value))
+        Quantity::millicores(value)
     }
 }
 
-impl From<f64> for Quantity {
+/// A number of gigabytes: the field's own unit, as the contract writes it.
+impl From<f64> for Quantity<Gigabytes> {
     fn from(value: f64) -> Self {
-        Quantity::new(value)
+        Quantity::gigabytes(value)
     }
 }
 
-impl fmt::Display for Quantity {
+/// The text the server sent, or the number in the unit.
+impl<U: Unit> fmt::Display for Quantity<U> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.text {
             Some(text) => f.write_str(text),
@@ -95,64 +224,31 @@ pub fn parse_kubernetes_quantity(text: &str) -> Option<f64> {
     value.is_finite().then_some(value)
 }
 
-/// How a quantity string without a suffix (`"0.5"`) is read.
-#[derive(Clone, Copy)]
-enum PlainText {
-    /// In the field's unit, as the number would be (memory: `"0.5"` is 0.5 GB, not half a byte).
-    FieldUnit,
-    /// A Kubernetes quantity in base units (CPU: `"1.5"` is 1.5 cores, 1500 millicores).
-    BaseUnit,
-}
+/// A quantity field (`replicaCpuMillicores`, `replicaMemoryGb`, ...), in its unit `U`: a JSON
+/// number is in `U`; a suffixed string (`"500m"`, `"512Mi"`) is a Kubernetes quantity of base
+/// units, converted; a numeric string without a suffix as [`Unit::PLAIN_TEXT_IN_UNIT`] says.
+/// Anything else reads as absent and is kept by the model, written back as it came.
+pub(crate) mod amount {
+    use super::*;
 
-/// Reads a number (in the field's unit) or a quantity string: suffixed (`"500m"`, `"512Mi"`)
-/// is a Kubernetes quantity of base units, converted with `per_unit` base amounts per field unit;
-/// without a suffix, as `plain` says. Anything else reads as absent and is kept by the model,
-/// written back as it came.
-fn deserialize_quantity<'de, D: Deserializer<'de>>(
-    d: D,
-    per_unit: f64,
-    plain: PlainText,
-) -> Result<Read<Quantity>, D::Error> {
-    lenient(d, |raw| {
-        if let Some(value) = parse_decimal(raw) {
-            return Some(Read::Value(Quantity::new(value)));
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>, U: Unit>(d: D) -> Result<Read<Quantity<U>>, D::Error> {
+        lenient(d, |raw| {
+            if let Some(value) = parse_decimal(raw) {
+                return Some(Read::Value(Quantity::in_unit(value)));
+            }
+            let text = json_string(raw)?;
+            let value = match parse_decimal(text.trim()) {
+                Some(value) if U::PLAIN_TEXT_IN_UNIT => value,
+                _ => parse_kubernetes_quantity(&text)? / U::BASE_PER_UNIT,
+            };
+            Some(Read::Value(Quantity { value, text: Some(text.as_ref().into()), unit: PhantomData }))
+        })
+    }
+
+    pub(crate) fn serialize<S: Serializer, U: Unit>(value: &Quantity<U>, s: S) -> Result<S::Ok, S::Error> {
+        match &value.text {
+            Some(text) => s.serialize_str(text),
+            None => serialize_number(value.value, s),
         }
-        let text = json_string(raw)?;
-        let value = match (plain, parse_decimal(text.trim())) {
-            (PlainText::FieldUnit, Some(value)) => value,
-            _ => parse_kubernetes_quantity(&text)? / per_unit,
-        };
-        Some(Read::Value(Quantity { value, text: Some(text.as_ref().into()) }))
-    })
-}
-
-pub(crate) fn serialize_quantity<S: Serializer>(value: &Quantity, s: S) -> Result<S::Ok, S::Error> {
-    match &value.text {
-        Some(text) => s.serialize_str(text),
-        None => serialize_number(value.value, s),
     }
-}
-
-/// `replicaCpuMillicores`: a number of millicores, or a quantity of cores (`"500m"` is 500,
-/// `"1.5"` is 1500).
-pub(crate) mod millicores {
-    use super::*;
-
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Quantity>, D::Error> {
-        deserialize_quantity(d, 1e-3, PlainText::BaseUnit)
-    }
-
-    pub(crate) use super::serialize_quantity as serialize;
-}
-
-/// `replicaMemoryGb`: a number of gigabytes, a numeric string of gigabytes (`"0.5"`), or a
-/// suffixed quantity of bytes (`"2Gi"` is 2).
-pub(crate) mod gigabytes {
-    use super::*;
-
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Quantity>, D::Error> {
-        deserialize_quantity(d, 1_073_741_824.0, PlainText::FieldUnit)
-    }
-
-    pub(crate) use super::serialize_quantity as serialize;
 }

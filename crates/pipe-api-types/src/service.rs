@@ -1,12 +1,14 @@
-//! Services: the [`Service`] record and its endpoints.
+//! Services: the [`Service`] record, its endpoints and scaling (the baseline, the schedule and
+//! what is in effect now), and the update-service requests.
 
 use time::OffsetDateTime;
 
 use crate::Text;
-use crate::codec::{decimal, integer, rfc3339};
+use crate::codec::{decimal, integer, integers, parsed, rfc3339};
 use crate::key::check_ip_access_entry;
+use crate::quantity::{MemoryGb, amount};
 use crate::validate::{Checker, OpenEnum as _, Rule, Validate, ValidationErrors};
-use crate::{IntoField, IpAccessEntry, ServiceId};
+use crate::{IntoField, IpAccessEntry, ScalingScheduleEntryId, ServiceId};
 
 open_enum! {
     /// The protocol of a service endpoint.
@@ -54,6 +56,146 @@ open_enum! {
     }
 }
 
+open_enum! {
+    /// The cloud provider a service runs on (management OpenAPI, `Service.provider`).
+    pub enum CloudProvider {
+        /// Amazon Web Services.
+        Aws => "aws",
+        /// Google Cloud.
+        Gcp => "gcp",
+        /// Microsoft Azure.
+        Azure => "azure",
+    }
+}
+
+open_enum! {
+    /// The region a service runs in (management OpenAPI, `Service.region`): the provider's own
+    /// region name. Regions are added over time; a new one is kept as `Unrecognized`.
+    pub enum ServiceRegion {
+        /// AWS, Tokyo.
+        AwsApNortheast1 => "ap-northeast-1",
+        /// AWS, Seoul.
+        AwsApNortheast2 => "ap-northeast-2",
+        /// AWS, Mumbai.
+        AwsApSouth1 => "ap-south-1",
+        /// AWS, Singapore.
+        AwsApSoutheast1 => "ap-southeast-1",
+        /// AWS, Sydney.
+        AwsApSoutheast2 => "ap-southeast-2",
+        /// AWS, Canada (Central).
+        AwsCaCentral1 => "ca-central-1",
+        /// AWS, Frankfurt.
+        AwsEuCentral1 => "eu-central-1",
+        /// AWS, Ireland.
+        AwsEuWest1 => "eu-west-1",
+        /// AWS, London.
+        AwsEuWest2 => "eu-west-2",
+        /// AWS, Tel Aviv.
+        AwsIlCentral1 => "il-central-1",
+        /// AWS, N. Virginia.
+        AwsUsEast1 => "us-east-1",
+        /// AWS, Ohio.
+        AwsUsEast2 => "us-east-2",
+        /// AWS, Oregon.
+        AwsUsWest2 => "us-west-2",
+        /// Google Cloud, South Carolina.
+        GcpUsEast1 => "us-east1",
+        /// Google Cloud, Iowa.
+        GcpUsCentral1 => "us-central1",
+        /// Google Cloud, London.
+        GcpEuropeWest2 => "europe-west2",
+        /// Google Cloud, Netherlands.
+        GcpEuropeWest4 => "europe-west4",
+        /// Google Cloud, Singapore.
+        GcpAsiaSoutheast1 => "asia-southeast1",
+        /// Google Cloud, Tokyo.
+        GcpAsiaNortheast1 => "asia-northeast1",
+        /// Azure, East US.
+        AzureEastUs => "eastus",
+        /// Azure, East US 2.
+        AzureEastUs2 => "eastus2",
+        /// Azure, West US 3.
+        AzureWestUs3 => "westus3",
+        /// Azure, Germany West Central.
+        AzureGermanyWestCentral => "germanywestcentral",
+        /// Azure, Central US.
+        AzureCentralUs => "centralus",
+    }
+}
+
+open_enum! {
+    /// A service's tier (management OpenAPI, `Service.tier`; deprecated there for the BASIC,
+    /// SCALE and ENTERPRISE organization tiers, which read `minReplicaMemoryGb`,
+    /// `maxReplicaMemoryGb` and `numReplicas` instead).
+    pub enum ServiceTier {
+        /// Fixed size (not on Azure).
+        Development => "development",
+        /// Scales.
+        Production => "production",
+        /// Dedicated, memory-heavy.
+        DedicatedHighMem => "dedicated_high_mem",
+        /// Dedicated, CPU-heavy.
+        DedicatedHighCpu => "dedicated_high_cpu",
+        /// Dedicated, standard.
+        DedicatedStandard => "dedicated_standard",
+        /// Dedicated, `n2d-standard-4` machines.
+        DedicatedStandardN2dStandard4 => "dedicated_standard_n2d_standard_4",
+        /// Dedicated, `n2d-standard-8` machines.
+        DedicatedStandardN2dStandard8 => "dedicated_standard_n2d_standard_8",
+        /// Dedicated, `n2d-standard-32` machines.
+        DedicatedStandardN2dStandard32 => "dedicated_standard_n2d_standard_32",
+        /// Dedicated, `n2d-standard-128` machines.
+        DedicatedStandardN2dStandard128 => "dedicated_standard_n2d_standard_128",
+        /// Dedicated, `n2d-standard-32` machines with 16 local SSDs.
+        DedicatedStandardN2dStandard32With16Ssd => "dedicated_standard_n2d_standard_32_16SSD",
+        /// Dedicated, `n2d-standard-64` machines with 24 local SSDs.
+        DedicatedStandardN2dStandard64With24Ssd => "dedicated_standard_n2d_standard_64_24SSD",
+    }
+}
+
+open_enum! {
+    /// A service's custom instance profile (management OpenAPI, `Service.profile`; ENTERPRISE
+    /// organization tiers only).
+    pub enum InstanceProfile {
+        /// The default profile.
+        V1Default => "v1-default",
+        /// High memory, extra small.
+        V1HighmemXs => "v1-highmem-xs",
+        /// High memory, small.
+        V1HighmemS => "v1-highmem-s",
+        /// High memory, medium.
+        V1HighmemM => "v1-highmem-m",
+        /// High memory, large.
+        V1HighmemL => "v1-highmem-l",
+        /// High memory, extra large.
+        V1HighmemXl => "v1-highmem-xl",
+    }
+}
+
+open_enum! {
+    /// The regulatory compliance regime of a service (management OpenAPI,
+    /// `Service.complianceType`).
+    pub enum ComplianceType {
+        /// HIPAA.
+        Hipaa => "hipaa",
+        /// PCI DSS.
+        Pci => "pci",
+    }
+}
+
+open_enum! {
+    /// How a service autoscales (management OpenAPI, `Service.autoscalingMode`, and the same
+    /// values in `ScalingScheduleEntry`, `ScalingScheduleBaseConfig` and `CurrentScaling`).
+    pub enum AutoscalingMode {
+        /// A fixed replica count; memory per replica scales between `minReplicaMemoryGb` and
+        /// `maxReplicaMemoryGb`.
+        Vertical => "vertical",
+        /// A fixed memory per replica (`replicaMemoryGb`); the replica count scales between
+        /// `minReplicas` and `maxReplicas`.
+        Horizontal => "horizontal",
+    }
+}
+
 model! {
     /// A network endpoint of a service.
     pub struct ServiceEndpoint {
@@ -79,15 +221,20 @@ model! {
         "engineVersion" engine_version: Text,
         /// Where the service can be reached.
         "endpoints" endpoints: Vec<ServiceEndpoint>,
-        /// Minimum total memory, in GB.
-        "minTotalMemoryGb" min_total_memory_gb: f64 as decimal,
-        /// Maximum total memory, in GB.
-        "maxTotalMemoryGb" max_total_memory_gb: f64 as decimal,
-        /// Minimum memory per replica, in GB.
-        "minReplicaMemoryGb" min_replica_memory_gb: f64 as decimal,
-        /// Maximum memory per replica, in GB.
-        "maxReplicaMemoryGb" max_replica_memory_gb: f64 as decimal,
-        /// Number of replicas.
+        /// Minimum total memory of three replicas while autoscaling (deprecated in the contract:
+        /// read `minReplicaMemoryGb`).
+        "minTotalMemoryGb" min_total_memory_gb: MemoryGb as amount,
+        /// Maximum total memory of three replicas while autoscaling (deprecated in the contract:
+        /// read `maxReplicaMemoryGb`).
+        "maxTotalMemoryGb" max_total_memory_gb: MemoryGb as amount,
+        /// Minimum memory per replica while autoscaling (equal to the maximum in horizontal
+        /// mode).
+        "minReplicaMemoryGb" min_replica_memory_gb: MemoryGb as amount,
+        /// Maximum memory per replica while autoscaling (equal to the minimum in horizontal
+        /// mode).
+        "maxReplicaMemoryGb" max_replica_memory_gb: MemoryGb as amount,
+        /// Number of replicas (vertical mode): a number in the spec, an integer from 1 to 20 in
+        /// the contract.
         "numReplicas" num_replicas: f64 as decimal,
         /// Whether the service idles when unused.
         "idleScaling" idle_scaling: bool,
@@ -123,30 +270,137 @@ model! {
         "encryptionRoleId" encryption_role_id: Text,
         /// The service's state (newer servers).
         "state" state: ServiceState,
-        /// The cloud provider (`aws`, `gcp`, `azure`).
-        "provider" provider: Text,
+        /// The cloud provider.
+        "provider" provider: CloudProvider,
         /// The provider's region.
-        "region" region: Text,
-        /// The service tier.
-        "tier" tier: Text,
-        /// The fewest replicas autoscaling keeps.
-        "minReplicas" min_replicas: f64 as decimal,
-        /// The most replicas autoscaling makes.
-        "maxReplicas" max_replicas: f64 as decimal,
-        /// `vertical` or `horizontal`.
-        "autoscalingMode" autoscaling_mode: Text,
-        /// Memory per replica, in GB.
-        "replicaMemoryGb" replica_memory_gb: f64 as decimal,
-        /// The release channel (`slow`, `default`, `fast`).
-        "releaseChannel" release_channel: Text,
-        /// The hardware profile.
-        "profile" profile: Text,
-        /// The compliance regime (`hipaa`, `pci`).
-        "complianceType" compliance_type: Text,
-        /// Whether core dumps are collected.
+        "region" region: ServiceRegion,
+        /// The service tier (deprecated in the contract for most organizations).
+        "tier" tier: ServiceTier,
+        /// The fewest replicas horizontal autoscaling keeps (horizontal mode only).
+        "minReplicas" min_replicas: u32 as integer,
+        /// The most replicas horizontal autoscaling makes (horizontal mode only).
+        "maxReplicas" max_replicas: u32 as integer,
+        /// The configured autoscaling mode: the baseline. The mode in effect now, which a
+        /// schedule entry may change, is `currentScaling.effectiveAutoscalingMode`.
+        "autoscalingMode" autoscaling_mode: AutoscalingMode,
+        /// The fixed memory per replica (horizontal mode only).
+        "replicaMemoryGb" replica_memory_gb: MemoryGb as amount,
+        /// The release channel.
+        "releaseChannel" release_channel: ReleaseChannel,
+        /// The custom instance profile.
+        "profile" profile: InstanceProfile,
+        /// The compliance regime.
+        "complianceType" compliance_type: ComplianceType,
+        /// Whether core dumps are collected (experimental).
         "enableCoreDumps" enable_core_dumps: bool,
-        /// The service's tags.
+        /// The service's tags (at most 50).
         "tags" tags: Vec<ResourceTag>,
+        /// The weekly scaling schedule, if the service has one.
+        "scalingSchedule" scaling_schedule: ScalingSchedule,
+        /// The scaling in effect now: the baseline, or the active schedule entry's.
+        "currentScaling" current_scaling: CurrentScaling,
+    }
+}
+
+model! {
+    /// A service's weekly scaling schedule (management OpenAPI, `ScalingSchedule`): entries that
+    /// change the scaling during given hours, and the scaling when none is active. Read only:
+    /// no request of this interface sends it.
+    pub struct ScalingSchedule {
+        /// The schedule's entries.
+        "entries" entries: Vec<ScalingScheduleEntry>,
+        /// The scaling when no entry is active.
+        "baseConfig" base_config: ScalingScheduleBaseConfig,
+        /// The entry active now; absent when the base config is in effect.
+        "activeEntryId" active_entry_id: ScalingScheduleEntryId as parsed,
+    }
+}
+
+impl ScalingSchedule {
+    /// The entry active now (the one `activeEntryId` names), if any.
+    pub fn active_entry(&self) -> Option<&ScalingScheduleEntry> {
+        let active = self.active_entry_id?;
+        self.entries.iter().flatten().find(|entry| entry.id == Some(active))
+    }
+}
+
+model! {
+    /// An entry of a service's scaling schedule (management OpenAPI, `ScalingScheduleEntry`):
+    /// the scaling from `startHourUtc` (inclusive) to `endHourUtc` (exclusive) on `weekdays`.
+    /// Scheduled times are indicative: the service applies them on a best-effort basis.
+    pub struct ScalingScheduleEntry {
+        /// The entry's id.
+        "id" id: ScalingScheduleEntryId as parsed,
+        /// The entry's label.
+        "name" name: Text,
+        /// The days it applies to: 0 is Sunday, 1 Monday, ..., 6 Saturday.
+        "weekdays" weekdays: Vec<u8> as integers,
+        /// The UTC hour it becomes active (0 to 23, inclusive).
+        "startHourUtc" start_hour_utc: u8 as integer,
+        /// The UTC hour it ends (1 to 24, exclusive; 24 is midnight). Below `startHourUtc`, the
+        /// window spans midnight.
+        "endHourUtc" end_hour_utc: u8 as integer,
+        /// The autoscaling mode in the window (`vertical` for entries stored before modes).
+        "autoscalingMode" autoscaling_mode: AutoscalingMode,
+        /// Minimum memory per replica in the window.
+        "minReplicaMemoryGb" min_replica_memory_gb: MemoryGb as amount,
+        /// Maximum memory per replica in the window.
+        "maxReplicaMemoryGb" max_replica_memory_gb: MemoryGb as amount,
+        /// Minimum replicas in the window (in vertical mode, the fixed count).
+        "minReplicas" min_replicas: u32 as integer,
+        /// Maximum replicas in the window (in vertical mode, the fixed count).
+        "maxReplicas" max_replicas: u32 as integer,
+        /// Whether the service may idle in the window.
+        "idleScaling" idle_scaling: bool,
+        /// Minutes without use before idling, in the window.
+        "idleTimeoutMinutes" idle_timeout_minutes: u32 as integer,
+        /// Whether the entry is active now.
+        "isActiveNow" is_active_now: bool,
+    }
+}
+
+model! {
+    /// A service's scaling when no schedule entry is active (management OpenAPI,
+    /// `ScalingScheduleBaseConfig`).
+    pub struct ScalingScheduleBaseConfig {
+        /// The autoscaling mode.
+        "autoscalingMode" autoscaling_mode: AutoscalingMode,
+        /// Minimum memory per replica.
+        "minReplicaMemoryGb" min_replica_memory_gb: MemoryGb as amount,
+        /// Maximum memory per replica.
+        "maxReplicaMemoryGb" max_replica_memory_gb: MemoryGb as amount,
+        /// Minimum replicas.
+        "minReplicas" min_replicas: u32 as integer,
+        /// Maximum replicas.
+        "maxReplicas" max_replicas: u32 as integer,
+        /// Whether the service may idle.
+        "idleScaling" idle_scaling: bool,
+        /// Minutes without use before idling.
+        "idleTimeoutMinutes" idle_timeout_minutes: u32 as integer,
+    }
+}
+
+model! {
+    /// The scaling in effect on a service now (management OpenAPI, `CurrentScaling`): the
+    /// service's baseline fields, or the active schedule entry's values.
+    pub struct CurrentScaling {
+        /// The autoscaling mode in effect.
+        "effectiveAutoscalingMode" effective_autoscaling_mode: AutoscalingMode,
+        /// Minimum memory per replica in effect.
+        "effectiveMinReplicaMemoryGb" effective_min_replica_memory_gb: MemoryGb as amount,
+        /// Maximum memory per replica in effect (a legacy service may report a range in
+        /// horizontal mode).
+        "effectiveMaxReplicaMemoryGb" effective_max_replica_memory_gb: MemoryGb as amount,
+        /// Minimum replicas in effect (a legacy service may report a range in vertical mode).
+        "effectiveMinReplicas" effective_min_replicas: u32 as integer,
+        /// Maximum replicas in effect.
+        "effectiveMaxReplicas" effective_max_replicas: u32 as integer,
+        /// Whether idling is in effect.
+        "effectiveIdleScaling" effective_idle_scaling: bool,
+        /// Minutes without use before idling, in effect.
+        "effectiveIdleTimeoutMinutes" effective_idle_timeout_minutes: u32 as integer,
+        /// The schedule entry whose values are in effect; absent when none is active.
+        "activeEntryId" active_entry_id: ScalingScheduleEntryId as parsed,
     }
 }
 

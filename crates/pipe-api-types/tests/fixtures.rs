@@ -3,8 +3,9 @@
 
 use pipe_api_types::{
     Alert, AlertInterval, AlertState, Authentication, ChannelType, DataFormat, EndpointProtocol, IteratorType, Key,
-    KeyRole, KeyState, MskAuthentication, OffsetStrategy, Pipe, PipeState, ReplicationMode, ReversePrivateEndpoint,
-    ReversePrivateEndpointStatus, ReversePrivateEndpointType, Service, SourceKind, TableEngineType, ThresholdType,
+    KeyRole, KeyState, MemoryGb, MskAuthentication, OffsetStrategy, Pipe, PipeState, ReplicationMode,
+    ReversePrivateEndpoint, ReversePrivateEndpointStatus, ReversePrivateEndpointType, Service, SourceKind,
+    TableEngineType, ThresholdType,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -217,7 +218,7 @@ fn service_with_null_usernames_and_newer_fields() {
     assert_eq!(endpoints[0].username, None);
     assert_eq!(endpoints[2].username.as_deref(), Some("abc_user"));
     assert_eq!(endpoints[3].protocol.as_ref().unwrap().as_str(), "grpc");
-    assert_eq!(service.min_total_memory_gb, Some(24.0));
+    assert_eq!(service.min_total_memory_gb, Some(MemoryGb::gigabytes(24.0)));
     assert_eq!(service.num_replicas, Some(3.0));
     assert_eq!(service.idle_scaling, Some(true));
     assert_eq!(service.ip_access_list.as_ref().unwrap()[0].source.as_deref(), Some("0.0.0.0/0"));
@@ -261,7 +262,7 @@ fn reverse_private_endpoint_with_an_unknown_status() {
 /// fields (state, provider, region, ...) are modelled.
 #[test]
 fn a_service_reads_any_number_and_its_newer_fields() {
-    use pipe_api_types::{Service, ServiceState};
+    use pipe_api_types::{ServiceRegion, ServiceState};
     let service: Service = serde_json::from_str(
         r#"{"id":"4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002","numReplicas":3.0,"idleTimeoutMinutes":7.5,
             "state":"partially_running","provider":"aws","region":"eu-west-1","tier":"production",
@@ -272,8 +273,8 @@ fn a_service_reads_any_number_and_its_newer_fields() {
     assert_eq!(service.num_replicas, Some(3.0));
     assert_eq!(service.idle_timeout_minutes, Some(7.5));
     assert_eq!(service.state, Some(ServiceState::PartiallyRunning));
-    assert_eq!(service.region.as_deref(), Some("eu-west-1"));
-    assert_eq!(service.max_replicas, Some(6.0));
+    assert_eq!(service.region, Some(ServiceRegion::AwsEuWest1));
+    assert_eq!(service.max_replicas, Some(6));
     assert_eq!(service.enable_core_dumps, Some(false));
     assert!(service.unknown.is_empty(), "{:?}", service.unknown);
     // Written back as it came (whole numbers without a fraction, as the servers write them).

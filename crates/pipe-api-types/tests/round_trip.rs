@@ -243,10 +243,10 @@ fn service() -> Kind {
                 ("username", Text),
             ])),
         ),
-        ("minTotalMemoryGb", Decimal),
-        ("maxTotalMemoryGb", Decimal),
-        ("minReplicaMemoryGb", Decimal),
-        ("maxReplicaMemoryGb", Decimal),
+        ("minTotalMemoryGb", memory()),
+        ("maxTotalMemoryGb", memory()),
+        ("minReplicaMemoryGb", memory()),
+        ("maxReplicaMemoryGb", memory()),
         ("numReplicas", Kind::Integer(u64::from(u32::MAX))),
         ("idleScaling", Bool),
         ("idleTimeoutMinutes", Kind::Integer(u64::from(u32::MAX))),
@@ -261,6 +261,71 @@ fn service() -> Kind {
         ("isReadonly", Bool),
         ("byocId", Text),
         ("hasTransparentDataEncryption", Bool),
+        ("transparentDataEncryptionKeyId", Text),
+        ("encryptionRoleId", Text),
+        ("state", known(ServiceState::KNOWN)),
+        ("provider", known(CloudProvider::KNOWN)),
+        ("region", known(ServiceRegion::KNOWN)),
+        ("tier", known(ServiceTier::KNOWN)),
+        ("minReplicas", Kind::Integer(u64::from(u32::MAX))),
+        ("maxReplicas", Kind::Integer(u64::from(u32::MAX))),
+        ("autoscalingMode", known(AutoscalingMode::KNOWN)),
+        ("replicaMemoryGb", memory()),
+        ("releaseChannel", known(ReleaseChannel::KNOWN)),
+        ("profile", known(InstanceProfile::KNOWN)),
+        ("complianceType", known(ComplianceType::KNOWN)),
+        ("enableCoreDumps", Bool),
+        ("tags", list(object(&[("key", Text), ("value", Text)]))),
+        ("scalingSchedule", scaling_schedule()),
+        ("currentScaling", current_scaling()),
+    ])
+}
+
+/// A memory size in gigabytes: a number, a plain numeric string or a Kubernetes quantity.
+fn memory() -> Kind {
+    Kind::Quantity(&["16Gi", "512Mi", "0.5", "8"])
+}
+
+/// The scaling fields a schedule entry and the base config share.
+fn schedule_scaling() -> Vec<(&'static str, Kind)> {
+    vec![
+        ("autoscalingMode", known(AutoscalingMode::KNOWN)),
+        ("minReplicaMemoryGb", memory()),
+        ("maxReplicaMemoryGb", memory()),
+        ("minReplicas", Kind::Integer(u64::from(u32::MAX))),
+        ("maxReplicas", Kind::Integer(u64::from(u32::MAX))),
+        ("idleScaling", Bool),
+        ("idleTimeoutMinutes", Kind::Integer(u64::from(u32::MAX))),
+    ]
+}
+
+fn scaling_schedule() -> Kind {
+    let mut entry = vec![
+        ("id", Uuid),
+        ("name", Text),
+        ("weekdays", list(Kind::Integer(6))),
+        ("startHourUtc", Kind::Integer(23)),
+        ("endHourUtc", Kind::Integer(24)),
+        ("isActiveNow", Bool),
+    ];
+    entry.extend(schedule_scaling());
+    object(&[
+        ("entries", list(Kind::Object(entry))),
+        ("baseConfig", Kind::Object(schedule_scaling())),
+        ("activeEntryId", Uuid),
+    ])
+}
+
+fn current_scaling() -> Kind {
+    object(&[
+        ("effectiveAutoscalingMode", known(AutoscalingMode::KNOWN)),
+        ("effectiveMinReplicaMemoryGb", memory()),
+        ("effectiveMaxReplicaMemoryGb", memory()),
+        ("effectiveMinReplicas", Kind::Integer(u64::from(u32::MAX))),
+        ("effectiveMaxReplicas", Kind::Integer(u64::from(u32::MAX))),
+        ("effectiveIdleScaling", Bool),
+        ("effectiveIdleTimeoutMinutes", Kind::Integer(u64::from(u32::MAX))),
+        ("activeEntryId", Uuid),
     ])
 }
 

@@ -1,6 +1,9 @@
 //! Dates, times and quantities as the servers write them, and leniency towards their quirks.
 
-use pipe_api_types::{KafkaOffset, Key, KinesisSource, Pipe, Scaling, format_zoneless, parse_zoneless};
+use pipe_api_types::{
+    CpuMillicores, CurrentScaling, Gigabytes, KafkaOffset, Key, KinesisSource, MemoryGb, Millicores, Pipe,
+    PipesCdcScaling, Quantity, Scaling, Service, Unit, format_zoneless, parse_zoneless,
+};
 use serde_json::json;
 use time::macros::datetime;
 
@@ -103,7 +106,7 @@ fn a_field_given_a_value_after_a_misfit_read_writes_only_that_value() {
 
 #[test]
 fn whole_numbers_read_from_any_json_number_form() {
-    use pipe_api_types::{PostgresSource, Service};
+    use pipe_api_types::PostgresSource;
     for port in [json!(5432), json!(5432.0), json!(5.432e3)] {
         let postgres: PostgresSource = serde_json::from_value(json!({ "port": port })).unwrap();
         assert_eq!(postgres.port, Some(5432), "{port}");
@@ -143,4 +146,153 @@ proptest::proptest! {
         let by_time = time::OffsetDateTime::parse(&text, &time::format_description::well_known::Rfc3339).ok();
         proptest::prop_assert_eq!(pipe_api_types::parse_rfc3339(&text), by_time, "{}", text);
     }
+}
+
+/// Reads `sent` as one quantity field of a model and gives the field and whether the model
+/// writes back exactly what it read.
+type Reader<U> = fn(&serde_json::Value) -> (Option<Quantity<U>>, bool);
+
+/// Reads `{ name: sent }` (plus the object's id, if it has one) as a `T`.
+fn read_in<T: serde::de::DeserializeOwned + serde::Serialize>(
+    mut object: serde_json::Value,
+    name: &str,
+    sent: &serde_json::Value,
+) -> (T, bool) {
+    object[name] = sent.clone();
+    let model: T = serde_json::from_value(object.clone()).unwrap();
+    let lossless = serde_json::to_value(&model).unwrap() == object;
+    (model, lossless)
+}
+
+/// Every field in millicores.
+fn millicore_fields() -> [(&'static str, Reader<Millicores>); 2] {
+    [
+        ("Scaling.replicaCpuMillicores", |sent| {
+            let (m, lossless) = read_in::<Scaling>(json!({}), "replicaCpuMillicores", sent);
+            (m.replica_cpu_millicores, lossless)
+        }),
+        ("PipesCdcScaling.replicaCpuMillicores", |sent| {
+            let (m, lossless) = read_in::<PipesCdcScaling>(json!({}), "replicaCpuMillicores", sent);
+            (m.replica_cpu_millicores, lossless)
+        }),
+    ]
+}
+
+/// A sample of the fields in gigabytes: pipes, database pipes, services and their current
+/// scaling all read memory the same way.
+fn gigabyte_fields() -> [(&'static str, Reader<Gigabytes>); 5] {
+    [
+        ("Scaling.replicaMemoryGb", |sent| {
+            let (m, lossless) = read_in::<Scaling>(json!({}), "replicaMemoryGb", sent);
+            (m.replica_memory_gb, lossless)
+        }),
+        ("PipesCdcScaling.replicaMemoryGb", |sent| {
+            let (m, lossless) = read_in::<PipesCdcScaling>(json!({}), "replicaMemoryGb", sent);
+            (m.replica_memory_gb, lossless)
+        }),
+        ("Service.replicaMemoryGb", |sent| {
+            let (m, lossless) = read_in::<Service>(json!({ "id": ID }), "replicaMemoryGb", sent);
+            (m.replica_memory_gb, lossless)
+        }),
+        ("Service.minTotalMemoryGb", |sent| {
+            let (m, lossless) = read_in::<Service>(json!({ "id": ID }), "minTotalMemoryGb", sent);
+            (m.min_total_memory_gb, lossless)
+        }),
+        ("CurrentScaling.effectiveMaxReplicaMemoryGb", |sent| {
+            let (m, lossless) = read_in::<CurrentScaling>(json!({}), "effectiveMaxReplicaMemoryGb", sent);
+            (m.effective_max_replica_memory_gb, lossless)
+        }),
+    ]
+}
+
+/// Checks each `(sent, value)` case on each field: the field reads `value` in its unit, keeps
+/// the text when a string was sent, and is written back as sent.
+fn check_readings<U: Unit>(fields: &[(&str, Reader<U>)], cases: &[(serde_json::Value, f64)]) {
+    for (field, read) in fields {
+        for (sent, value) in cases {
+            let (quantity, lossless) = read(sent);
+            let quantity = quantity.unwrap_or_else(|| panic!("{field} = {sent}: not read"));
+            assert_eq!(quantity.value(), *value, "{field} = {sent}");
+            assert_eq!(quantity.original_text(), sent.as_str(), "{field} = {sent}: the text is kept");
+            assert!(lossless, "{field} = {sent}: written back as sent");
+        }
+    }
+}
+
+#[test]
+fn each_reading_rule_holds_for_millicores() {
+    check_readings(
+        &millicore_fields(),
+        &[
+            // A plain JSON number is the field's unit.
+            (json!(500), 500.0),
+            (json!(250.5), 250.5),
+            (json!(125), 125.0),
+            // A suffixed Kubernetes quantity is of cores.
+            (json!("500m"), 500.0),
+            (json!("1k"), 1_000_000.0),
+            (json!("250000u"), 250.0),
+            // A plain CPU string is cores, as Kubernetes writes it.
+            (json!("2"), 2000.0),
+            (json!("0.25"), 250.0),
+            (json!("1e0"), 1000.0),
+        ],
+    );
+}
+
+#[test]
+fn each_reading_rule_holds_for_gigabytes() {
+    check_readings(
+        &gigabyte_fields(),
+        &[
+            // A plain JSON number is the field's unit.
+            (json!(16), 16.0),
+            (json!(0.5), 0.5),
+            (json!(0.125), 0.125),
+            // A suffixed Kubernetes quantity is of bytes: binary and decimal suffixes.
+            (json!("2Gi"), 2.0),
+            (json!("512Mi"), 0.5),
+            (json!("1Ti"), 1024.0),
+            (json!("1073741824k"), 1000.0),
+            // A plain memory string is gigabytes, as the number would be: never bytes.
+            (json!("0.5"), 0.5),
+            (json!("2"), 2.0),
+            (json!("1e3"), 1000.0),
+        ],
+    );
+}
+
+#[test]
+fn a_quantity_that_is_no_amount_is_kept_in_either_unit() {
+    let misfits =
+        [json!("lots"), json!(""), json!("1.5.2"), json!("inf"), json!("Gi"), json!(true), json!([1]), json!({})];
+    for sent in &misfits {
+        for (field, read) in millicore_fields() {
+            assert_eq!(read(sent), (None, true), "{field} = {sent}: absent, and kept as sent");
+        }
+        for (field, read) in gigabyte_fields() {
+            assert_eq!(read(sent), (None, true), "{field} = {sent}: absent, and kept as sent");
+        }
+    }
+}
+
+#[test]
+fn constructors_say_the_unit_and_write_plain_numbers() {
+    let cpu = Quantity::millicores(500);
+    let memory = Quantity::gigabytes(0.5);
+    assert_eq!((cpu.value(), cpu.original_text()), (500.0, None));
+    assert_eq!((memory.value(), memory.original_text()), (0.5, None));
+    assert_eq!(CpuMillicores::from(1000), Quantity::millicores(1000));
+    assert_eq!(MemoryGb::from(4.0), Quantity::gigabytes(4.0));
+    let scaling = Scaling::default().replica_cpu_millicores(cpu.clone()).replica_memory_gb(memory.clone());
+    assert_eq!(serde_json::to_value(&scaling).unwrap(), json!({ "replicaCpuMillicores": 500, "replicaMemoryGb": 0.5 }));
+    // The setters take a plain number in the field's unit.
+    let cdc = PipesCdcScaling::default().replica_cpu_millicores(2000).replica_memory_gb(8.0);
+    assert_eq!(serde_json::to_value(&cdc).unwrap(), json!({ "replicaCpuMillicores": 2000, "replicaMemoryGb": 8 }));
+    // Debug names the unit; Display is the text sent, or the number.
+    assert_eq!(format!("{cpu:?}"), r#"Quantity { value: 500.0, unit: "Millicores" }"#);
+    let read: Scaling = serde_json::from_value(json!({ "replicaMemoryGb": "2Gi" })).unwrap();
+    let read = read.replica_memory_gb.unwrap();
+    assert_eq!(format!("{read:?}"), r#"Quantity { value: 2.0, unit: "Gigabytes", text: "2Gi" }"#);
+    assert_eq!((read.to_string(), memory.to_string()), ("2Gi".to_owned(), "0.5".to_owned()));
 }

@@ -337,7 +337,7 @@ fn scaling_is_within_the_contract_bounds() {
     assert_eq!(with(Scaling::default().replicas(1).replica_cpu_millicores(125).replica_memory_gb(0.5)), []);
     assert_eq!(with(Scaling::default().replicas(40).replica_cpu_millicores(2000).replica_memory_gb(8.0)), []);
     let refused =
-        with(Scaling::default().replicas(41).replica_cpu_millicores(124).replica_memory_gb(Quantity::new(8.5)));
+        with(Scaling::default().replicas(41).replica_cpu_millicores(124).replica_memory_gb(Quantity::gigabytes(8.5)));
     assert_eq!(
         refused,
         [
