@@ -154,7 +154,7 @@ fn schema_discovery_reads_kafka_and_kinesis_only() {
 
     // A Kafka source missing its brokers is refused as a create's would be.
     let kafka = KafkaSource::default()
-        .kind(KafkaType::Kafka)
+        .kind(KafkaType::Msk)
         .format(DataFormat::JsonEachRow)
         .topics("t")
         .authentication(Authentication::IamRole)
