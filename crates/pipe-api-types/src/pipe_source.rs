@@ -3,9 +3,8 @@
 
 use time::{OffsetDateTime, PrimitiveDateTime};
 
-use crate::Secret;
-use crate::Text;
 use crate::codec::{integer, unix_seconds, zoneless};
+use crate::{IntoField, Secret, Text};
 
 open_enum! {
     /// A source kind: the name of a sub-object of `source`.
@@ -243,18 +242,18 @@ impl KafkaSource {
     /// # let _ = source;
     /// ```
     pub fn new(
-        kind: KafkaType,
-        format: DataFormat,
+        kind: impl IntoField<KafkaType>,
+        format: impl IntoField<DataFormat>,
         brokers: impl Into<Text>,
         topics: impl Into<Text>,
-        authentication: Authentication,
+        authentication: impl IntoField<Authentication>,
     ) -> Self {
         KafkaSource {
-            kind: Some(kind),
-            format: Some(format),
+            kind: Some(kind.into_field()),
+            format: Some(format.into_field()),
             brokers: Some(brokers.into()),
             topics: Some(topics.into()),
-            authentication: Some(authentication),
+            authentication: Some(authentication.into_field()),
             ..Default::default()
         }
     }
@@ -345,17 +344,26 @@ impl ObjectStorageSource {
     /// service requires of every provider but Azure Blob Storage, which names a container instead
     /// ([`azure_blob_storage`](Self::azure_blob_storage)). Authentication is a setter (absent:
     /// public files). `Default` is for reading; build a request with this.
-    pub fn new(kind: ObjectStorageType, format: DataFormat, url: impl Into<Text>) -> Self {
-        ObjectStorageSource { kind: Some(kind), format: Some(format), url: Some(url.into()), ..Default::default() }
+    pub fn new(
+        kind: impl IntoField<ObjectStorageType>,
+        format: impl IntoField<DataFormat>,
+        url: impl Into<Text>,
+    ) -> Self {
+        ObjectStorageSource {
+            kind: Some(kind.into_field()),
+            format: Some(format.into_field()),
+            url: Some(url.into()),
+            ..Default::default()
+        }
     }
 
     /// Files in the Azure Blob Storage container `azure_container_name` in `format`: Azure has
     /// no `url` but a container, required for that type, and a [`path`](Self::path) inside it
     /// (management OpenAPI, `PipePostObjectStorageSource.azureContainerName`).
-    pub fn azure_blob_storage(format: DataFormat, azure_container_name: impl Into<Text>) -> Self {
+    pub fn azure_blob_storage(format: impl IntoField<DataFormat>, azure_container_name: impl Into<Text>) -> Self {
         ObjectStorageSource {
             kind: Some(ObjectStorageType::AzureBlobStorage),
-            format: Some(format),
+            format: Some(format.into_field()),
             azure_container_name: Some(azure_container_name.into()),
             ..Default::default()
         }
@@ -405,18 +413,18 @@ impl KinesisSource {
     /// [`iam_role`](Self::iam_role), `IAM_USER` [`access_key`](Self::access_key). `Default` is
     /// for reading; build a request with this.
     pub fn new(
-        format: DataFormat,
+        format: impl IntoField<DataFormat>,
         stream_name: impl Into<Text>,
         region: impl Into<Text>,
-        iterator_type: IteratorType,
-        authentication: Authentication,
+        iterator_type: impl IntoField<IteratorType>,
+        authentication: impl IntoField<Authentication>,
     ) -> Self {
         KinesisSource {
-            format: Some(format),
+            format: Some(format.into_field()),
             stream_name: Some(stream_name.into()),
             region: Some(region.into()),
-            iterator_type: Some(iterator_type),
-            authentication: Some(authentication),
+            iterator_type: Some(iterator_type.into_field()),
+            authentication: Some(authentication.into_field()),
             ..Default::default()
         }
     }
