@@ -437,7 +437,7 @@ pub(crate) fn check_source(c: &mut Checker, source: &PipeSource) {
 /// typo and passes a newer value sent with `not_yet_known` (or read from a server); an owner it
 /// does not know (`allowed` is `None`) allows anything its enum has. Whether the value passed:
 /// what a refused method needs (its credentials) is not asked for as well.
-pub(crate) fn check_allowed<E: OpenEnum + AsRef<str> + PartialEq>(
+fn check_allowed<E: OpenEnum + AsRef<str> + PartialEq>(
     c: &mut Checker,
     name: &'static str,
     value: &Option<E>,

@@ -190,7 +190,8 @@ model! {
 }
 
 model! {
-    /// `source.kafka`: a Kafka-style stream.
+    /// `source.kafka`: a Kafka-style stream. For a request, build it with [`KafkaSource::new`]
+    /// (`Default` is what a read starts from).
     pub struct KafkaSource {
         /// The Kafka flavour.
         "type" kind: KafkaType,
@@ -302,7 +303,9 @@ open_enum! {
 }
 
 model! {
-    /// `source.objectStorage`: files in a bucket.
+    /// `source.objectStorage`: files in a bucket. For a request, build it with
+    /// [`ObjectStorageSource::new`], or [`ObjectStorageSource::azure_blob_storage`] for Azure
+    /// (`Default` is what a read starts from).
     pub struct ObjectStorageSource {
         /// The storage provider.
         "type" kind: ObjectStorageType,
@@ -383,7 +386,8 @@ open_enum! {
 }
 
 model! {
-    /// `source.kinesis`: a Kinesis-style stream.
+    /// `source.kinesis`: a Kinesis-style stream. For a request, build it with
+    /// [`KinesisSource::new`] (`Default` is what a read starts from).
     pub struct KinesisSource {
         /// The record format.
         "format" format: DataFormat,
@@ -513,7 +517,8 @@ open_enum! {
 }
 
 model! {
-    /// One table replicated by a Postgres pipe.
+    /// One table replicated by a Postgres pipe. For a request, build it with
+    /// [`PostgresTableMapping::new`].
     pub struct PostgresTableMapping {
         /// The source schema.
         "sourceSchemaName" source_schema_name: Text,
@@ -555,7 +560,8 @@ impl PostgresTableMapping {
 }
 
 model! {
-    /// `source.postgres`: Postgres replication.
+    /// `source.postgres`: Postgres replication. For a request, build it with
+    /// [`PostgresSource::new`] (`Default` is what a read starts from).
     pub struct PostgresSource {
         /// The Postgres flavour.
         "type" kind: PostgresType,
@@ -609,7 +615,9 @@ impl PostgresSource {
 
 model! {
     /// A pipe's `source`: exactly one source kind is set. Each kind is boxed, so a `Pipe`
-    /// stays small whichever kind it has (lists move and copy less while decoding).
+    /// stays small whichever kind it has (lists move and copy less while decoding). A request
+    /// makes one from a kind with `From` (`PipeSource::from(kafka)`), which
+    /// [`CreatePipeRequest::new`](crate::CreatePipeRequest::new) does itself.
     pub struct PipeSource {
         /// A Kafka-style stream.
         "kafka" kafka: Box<KafkaSource>,
