@@ -71,10 +71,7 @@ fn postgres_request() -> CreatePipeRequest {
         "db.example.com",
         5432,
         "shop",
-        [PostgresTableMapping::default()
-            .source_schema_name("public")
-            .source_table("orders")
-            .target_table("public_orders")],
+        [PostgresTableMapping::new("public", "orders", "public_orders")],
     )
     .credentials(Credentials::user_password("replicator", "pg-password"))
     .settings(PostgresSettings::default().replication_mode(ReplicationMode::Cdc).sync_interval_seconds(60u32));

@@ -102,11 +102,7 @@ fn create_pipe_postgres() {
         "shop.cluster-abc.eu-west-1.rds.amazonaws.com",
         5432,
         "shop",
-        [PostgresTableMapping::default()
-            .source_schema_name("public")
-            .source_table("orders")
-            .target_table("public_orders")
-            .excluded_columns(["card_number"])],
+        [PostgresTableMapping::new("public", "orders", "public_orders").excluded_columns(["card_number"])],
     )
     .credentials(Credentials::user_password("replicator", "example-password"))
     .settings(PostgresSettings::default().replication_mode(ReplicationMode::Cdc).publication_name("clickpipes_pub"));
