@@ -4,7 +4,7 @@
 use pipe_api_types::{
     Authentication, CreateKeyRequest, CreatePipeRequest, Credentials, DataFormat, Destination, DestinationColumn,
     IteratorType, KafkaOffset, KafkaSource, KafkaType, KeyRole, KinesisSource, ObjectStorageSource, ObjectStorageType,
-    OffsetStrategy, PipeSource, PostgresSettings, PostgresSource, PostgresTableMapping, ReplicationMode,
+    OffsetStrategy, PostgresSettings, PostgresSource, PostgresTableMapping, ReplicationMode,
 };
 
 /// A create-key request a real server accepts.
@@ -22,45 +22,42 @@ pub fn create_pipe_requests(marker: &str) -> Vec<CreatePipeRequest> {
             .managed_table(true)
             .columns([DestinationColumn::new("id", "String"), DestinationColumn::new("at", "DateTime64(3)")])
     };
-    let kafka = KafkaSource::default()
-        .kind(KafkaType::Confluent)
-        .format(DataFormat::JsonEachRow)
-        .brokers("broker.example:9092")
-        .topics("events")
-        .authentication(Authentication::Plain)
-        .credentials(Credentials::user_password("ingest", format!("kafka-password-{marker}")))
-        .offset(KafkaOffset::default().strategy(OffsetStrategy::FromBeginning));
-    let storage = ObjectStorageSource::default()
-        .kind(ObjectStorageType::S3)
-        .format(DataFormat::JsonEachRow)
-        .url("https://bucket.s3.eu-west-1.amazonaws.com/logs/*.json")
-        .authentication(Authentication::IamUser)
-        .access_key(Credentials::access_key("AKIAEXAMPLE", format!("storage-secret-{marker}")));
-    let kinesis = KinesisSource::default()
-        .format(DataFormat::JsonEachRow)
-        .stream_name("clicks")
-        .region("eu-west-1")
-        .iterator_type(IteratorType::TrimHorizon)
-        .authentication(Authentication::IamUser)
-        .access_key(Credentials::access_key("AKIAEXAMPLE", format!("kinesis-secret-{marker}")));
-    let postgres = PostgresSource::default()
-        .host("db.example")
-        .port(5432u16)
-        .database("shop")
-        .credentials(Credentials::user_password("replicator", format!("postgres-password-{marker}")))
-        .settings(PostgresSettings::default().replication_mode(ReplicationMode::Cdc))
-        .table_mappings([PostgresTableMapping::default()
-            .source_schema_name("public")
-            .source_table("orders")
-            .target_table("public_orders")]);
+    let kafka = KafkaSource::new(
+        KafkaType::Confluent,
+        DataFormat::JsonEachRow,
+        "broker.example:9092",
+        "events",
+        Authentication::Plain,
+    )
+    .credentials(Credentials::user_password("ingest", format!("kafka-password-{marker}")))
+    .offset(KafkaOffset::default().strategy(OffsetStrategy::FromBeginning));
+    let storage = ObjectStorageSource::new(
+        ObjectStorageType::S3,
+        DataFormat::JsonEachRow,
+        "https://bucket.s3.eu-west-1.amazonaws.com/logs/*.json",
+    )
+    .authentication(Authentication::IamUser)
+    .access_key(Credentials::access_key("AKIAEXAMPLE", format!("storage-secret-{marker}")));
+    let kinesis = KinesisSource::new(
+        DataFormat::JsonEachRow,
+        "clicks",
+        "eu-west-1",
+        IteratorType::TrimHorizon,
+        Authentication::IamUser,
+    )
+    .access_key(Credentials::access_key("AKIAEXAMPLE", format!("kinesis-secret-{marker}")));
+    let postgres = PostgresSource::new(
+        "db.example",
+        5432,
+        "shop",
+        [PostgresTableMapping::new("public", "orders", "public_orders")],
+    )
+    .credentials(Credentials::user_password("replicator", format!("postgres-password-{marker}")))
+    .settings(PostgresSettings::default().replication_mode(ReplicationMode::Cdc));
     vec![
-        CreatePipeRequest::new("kafka-events", PipeSource::default().kafka(kafka), table("kafka_events")),
-        CreatePipeRequest::new("storage-logs", PipeSource::default().object_storage(storage), table("logs")),
-        CreatePipeRequest::new("kinesis-clicks", PipeSource::default().kinesis(kinesis), table("clicks")),
-        CreatePipeRequest::new(
-            "postgres-shop",
-            PipeSource::default().postgres(postgres),
-            Destination::default().database("shop"),
-        ),
+        CreatePipeRequest::new("kafka-events", kafka, table("kafka_events")),
+        CreatePipeRequest::new("storage-logs", storage, table("logs")),
+        CreatePipeRequest::new("kinesis-clicks", kinesis, table("clicks")),
+        CreatePipeRequest::new("postgres-shop", postgres, Destination::default().database("shop")),
     ]
 }

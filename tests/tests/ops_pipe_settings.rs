@@ -143,14 +143,16 @@ fn settings_round_trip_keeps_unknown_fields() {
 fn schema_discovery_follows_the_source() {
     let server = Fake::demo().serve().unwrap();
     let client = admin(&server);
-    let kafka = KafkaSource::default()
-        .kind(KafkaType::Confluent)
-        .format(DataFormat::AvroConfluent)
-        .brokers("pkc-1.eu-west-1.aws.confluent.cloud:9092")
-        .topics("orders,refunds")
-        .authentication(Authentication::IamRole)
-        .iam_role("arn:aws:iam::123456789012:role/ingest")
-        .schema_registry(SchemaRegistry::default().url("https://psrc-1.eu-west-1.aws.confluent.cloud/schemas/ids/42"));
+    // MSK: the Kafka flavour that authenticates with an IAM role (PipePostKafkaSource).
+    let kafka = KafkaSource::new(
+        KafkaType::Msk,
+        DataFormat::AvroConfluent,
+        "b-1.orders.abc123.c2.kafka.eu-west-1.amazonaws.com:9098",
+        "orders,refunds",
+        Authentication::IamRole,
+    )
+    .iam_role("arn:aws:iam::123456789012:role/ingest")
+    .schema_registry(SchemaRegistry::default().url("https://psrc-1.eu-west-1.aws.confluent.cloud/schemas/ids/42"));
     let avro = client.discover_pipe_schema(ORG, SERVICE, PipeSchemaDiscoveryRequest::kafka(kafka)).unwrap();
     let meta = avro.meta.as_ref().unwrap();
     assert_eq!(meta.get("topic").as_deref(), Some("orders"));
@@ -161,13 +163,14 @@ fn schema_discovery_follows_the_source() {
     assert!(fields.iter().all(|f| f.name.is_some() && f.kind.is_some() && f.optional.is_some()));
     assert_eq!(avro.columns().len(), fields.len());
 
-    let kinesis = KinesisSource::default()
-        .format(DataFormat::JsonEachRow)
-        .stream_name("clicks")
-        .region("eu-west-1")
-        .iterator_type(IteratorType::Latest)
-        .authentication(Authentication::IamRole)
-        .iam_role("arn:aws:iam::123456789012:role/ingest");
+    let kinesis = KinesisSource::new(
+        DataFormat::JsonEachRow,
+        "clicks",
+        "eu-west-1",
+        IteratorType::Latest,
+        Authentication::IamRole,
+    )
+    .iam_role("arn:aws:iam::123456789012:role/ingest");
     let json = client.discover_pipe_schema(ORG, SERVICE, PipeSchemaDiscoveryRequest::kinesis(kinesis)).unwrap();
     let meta = json.meta.as_ref().unwrap();
     assert_eq!(meta.get("streamName").as_deref(), Some("clicks"));
@@ -306,12 +309,7 @@ fn an_idle_service_answers_424_to_every_tuning_call() {
     let (client, fake) = (admin(&server), server.fake());
     fake.set_service_idle(ORG, SERVICE, true);
     let pipe = id(KAFKA_PIPE);
-    let kafka = KafkaSource::default()
-        .kind(KafkaType::Kafka)
-        .format(DataFormat::JsonEachRow)
-        .brokers("b:9092")
-        .topics("t")
-        .authentication(Authentication::IamRole)
+    let kafka = KafkaSource::new(KafkaType::Msk, DataFormat::JsonEachRow, "b:9092", "t", Authentication::IamRole)
         .iam_role("arn:aws:iam::123456789012:role/r");
     let errors = [
         client.update_pipe_scaling(ORG, SERVICE, pipe, Scaling::default().replicas(2u32)).map(drop),

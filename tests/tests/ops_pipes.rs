@@ -136,8 +136,7 @@ fn a_postgres_pipes_tables_change_only_once_it_is_paused() {
     let id = client.create_pipe(ORG, SERVICE, postgres).unwrap().id;
     client.wait_for_pipe(ORG, SERVICE, id, running, fast_wait()).unwrap();
 
-    let users =
-        PostgresTableMapping::default().source_schema_name("public").source_table("users").target_table("public_users");
+    let users = PostgresTableMapping::new("public", "users", "public_users");
     let add_users = || {
         UpdatePipeRequest::default().source(
             PipeSourcePatch::default().postgres(PostgresSourcePatch::default().table_mappings_to_add([users.clone()])),

@@ -84,36 +84,29 @@ fn no_marker_in_any_output_or_log() {
     let mut requests = create_pipe_requests(MARKER);
     requests.push(pipe_api_types::CreatePipeRequest::new(
         "azure",
-        PipeSource::default().object_storage(
-            ObjectStorageSource::default()
-                .kind("azureblobstorage")
-                .format("JSONEachRow")
-                // Azure Blob Storage names a container and a path, not a url (the contract).
-                .azure_container_name("c")
-                .path("*.json")
-                .authentication("CONNECTION_STRING")
-                .connection_string(format!("AccountKey={MARKER}")),
-        ),
+        // Azure Blob Storage names a container and a path, not a url (the contract).
+        ObjectStorageSource::azure_blob_storage("JSONEachRow", "c")
+            .path("*.json")
+            .authentication("CONNECTION_STRING")
+            .connection_string(format!("AccountKey={MARKER}")),
         requests[0].destination.clone().unwrap(),
     ));
     requests.push(
-        requests[0].clone().name("certificate").source(
-            PipeSource::default().kafka(
-                requests[0]
-                    .source
-                    .as_ref()
-                    .unwrap()
-                    .kafka
-                    .as_deref()
-                    .unwrap()
-                    .clone()
-                    .authentication("MUTUAL_TLS")
-                    .credentials(Credentials::client_certificate(
-                        "-----BEGIN CERTIFICATE-----",
-                        format!("-----BEGIN PRIVATE KEY-----{MARKER}"),
-                    )),
-            ),
-        ),
+        requests[0].clone().name("certificate").source(PipeSource::from(
+            requests[0]
+                .source
+                .as_ref()
+                .unwrap()
+                .kafka
+                .as_deref()
+                .unwrap()
+                .clone()
+                .authentication("MUTUAL_TLS")
+                .credentials(Credentials::client_certificate(
+                    "-----BEGIN CERTIFICATE-----",
+                    format!("-----BEGIN PRIVATE KEY-----{MARKER}"),
+                )),
+        )),
     );
 
     // Success paths.

@@ -7,7 +7,7 @@ use pipe_api_proto::{BaseUrl, CreatePipe, EndpointExt, Error, ListPipes, Managem
 use pipe_api_tests::ids;
 use pipe_api_types::{
     CreatePipeRequest, Credentials, DataFormat, Destination, DestinationColumn, KafkaSource, KafkaType, KeyRole,
-    OrganizationId, Pipe, PipeSource, PipeState, Service, ServiceId,
+    OrganizationId, Pipe, PipeState, Service, ServiceId,
 };
 use pipe_api_ureq::Client;
 
@@ -24,19 +24,20 @@ fn ensure_orders_pipe(client: &Client, org: OrganizationId, service: ServiceId) 
 }
 
 fn orders_pipe() -> CreatePipeRequest {
-    let source = KafkaSource::default()
-        .kind(KafkaType::Kafka)
-        .format(DataFormat::JsonEachRow)
-        .brokers("kafka-1.internal:9092,kafka-2.internal:9092")
-        .topics("orders")
-        .authentication("PLAIN")
-        .credentials(Credentials::user_password("shop", "orders-password"));
+    let source = KafkaSource::new(
+        KafkaType::Kafka,
+        DataFormat::JsonEachRow,
+        "kafka-1.internal:9092,kafka-2.internal:9092",
+        "orders",
+        "PLAIN",
+    )
+    .credentials(Credentials::user_password("shop", "orders-password"));
     let destination = Destination::default()
         .database("shop")
         .table("orders")
         .managed_table(true)
         .columns([DestinationColumn::new("id", "UInt64"), DestinationColumn::new("total", "Decimal(18, 2)")]);
-    CreatePipeRequest::new("orders", PipeSource::default().kafka(source), destination)
+    CreatePipeRequest::new("orders", source, destination)
 }
 
 // ---- the user's tests -----------------------------------------------------------------------

@@ -248,6 +248,48 @@ const KAFKA_AUTHENTICATIONS: &[&str] =
 const STORAGE_TYPES: &[&str] = &["s3", "gcs", "dospaces", "azureblobstorage", "cloudflarer2", "ovhobjectstorage"];
 const ITERATOR_TYPES: &[&str] = &["TRIM_HORIZON", "LATEST", "AT_TIMESTAMP"];
 
+/// `PipePostKafkaSource.authentication`, narrowed per `type` by its description: "Supported
+/// authentication methods: kafka: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, MUTUAL_TLS, msk:
+/// SCRAM-SHA-512, IAM_ROLE, IAM_USER, MUTUAL_TLS, gcmk: PLAIN, MUTUAL_TLS, confluent: PLAIN,
+/// MUTUAL_TLS, warpstream: PLAIN, azureeventhub: PLAIN, redpanda: SCRAM-SHA-256, SCRAM-SHA-512,
+/// MUTUAL_TLS, dokafka: SCRAM-SHA-256, MUTUAL_TLS".
+const KAFKA_AUTHENTICATIONS_BY_TYPE: &[(&str, &[&str])] = &[
+    ("kafka", &["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "MUTUAL_TLS"]),
+    ("msk", &["SCRAM-SHA-512", "IAM_ROLE", "IAM_USER", "MUTUAL_TLS"]),
+    ("gcmk", &["PLAIN", "MUTUAL_TLS"]),
+    ("confluent", &["PLAIN", "MUTUAL_TLS"]),
+    ("warpstream", &["PLAIN"]),
+    ("azureeventhub", &["PLAIN"]),
+    ("redpanda", &["SCRAM-SHA-256", "SCRAM-SHA-512", "MUTUAL_TLS"]),
+    ("dokafka", &["SCRAM-SHA-256", "MUTUAL_TLS"]),
+];
+
+/// `PipePostObjectStorageSource.authentication`, narrowed per `type` by its description:
+/// "IAM_USER is for S3, GCS, and DigitalOcean Spaces. IAM_ROLE is for S3 only. SERVICE_ACCOUNT
+/// is for GCS only. CONNECTION_STRING is for Azure Blob Storage. PUBLIC uses no
+/// authentication." Cloudflare R2 and OVH are named for no method: public only.
+const STORAGE_AUTHENTICATIONS_BY_TYPE: &[(&str, &[&str])] = &[
+    ("s3", &["IAM_ROLE", "IAM_USER"]),
+    ("gcs", &["IAM_USER", "SERVICE_ACCOUNT"]),
+    ("dospaces", &["IAM_USER"]),
+    ("azureblobstorage", &["CONNECTION_STRING"]),
+    ("cloudflarer2", &[]),
+    ("ovhobjectstorage", &[]),
+];
+
+/// A member that, when present and not `null`, must be one of the values `by_type` gives the
+/// body's `type` (already checked to be one the service knows).
+fn allowed_for_type(members: &Map<String, Value>, path: &str, name: &str, by_type: &[(&str, &[&str])]) -> Checked {
+    let kind = members.get("type").and_then(Value::as_str).unwrap_or_default();
+    let Some((_, allowed)) = by_type.iter().find(|(t, _)| *t == kind) else { return Ok(()) };
+    match members.get(name) {
+        None | Some(Value::Null) => Ok(()),
+        Some(Value::String(text)) if allowed.contains(&text.as_str()) => Ok(()),
+        Some(_) if allowed.is_empty() => fail(&format!("{path}{name}"), &format!("must be absent for type {kind}")),
+        Some(_) => fail(&format!("{path}{name}"), &format!("must be one of {} for type {kind}", allowed.join(", "))),
+    }
+}
+
 /// `POST /pipes` (`PipePostRequest`): a name, exactly one source kind with what that kind
 /// needs, a destination, and scaling within the service's bounds.
 pub(crate) fn create_pipe(body: &Value) -> Checked {
@@ -267,6 +309,7 @@ pub(crate) fn create_pipe(body: &Value) -> Checked {
             required_text(kind, path, "brokers")?;
             required_text(kind, path, "topics")?;
             one_of(kind, path, "authentication", KAFKA_AUTHENTICATIONS, true)?;
+            allowed_for_type(kind, path, "authentication", KAFKA_AUTHENTICATIONS_BY_TYPE)?;
             let event_hubs = kind.get("type").and_then(Value::as_str) == Some("azureeventhub");
             match kind.get("authentication").and_then(Value::as_str) {
                 // Azure Event Hubs authenticate PLAIN with a connection string.
@@ -291,6 +334,8 @@ pub(crate) fn create_pipe(body: &Value) -> Checked {
                 if !url.to_ascii_lowercase().starts_with("https://") {
                     return fail("source.kafka.schemaRegistry.url", "must be an https URL");
                 }
+                // PipeMutateKafkaSchemaRegistry.authentication: enum PLAIN.
+                one_of(registry, "source.kafka.schemaRegistry.", "authentication", &["PLAIN"], false)?;
             }
         }
         "objectStorage" => {
@@ -298,6 +343,14 @@ pub(crate) fn create_pipe(body: &Value) -> Checked {
             one_of(kind, path, "type", STORAGE_TYPES, true)?;
             one_of(kind, path, "format", STORAGE_FORMATS, true)?;
             one_of(kind, path, "authentication", STORAGE_AUTHENTICATIONS, false)?;
+            allowed_for_type(kind, path, "authentication", STORAGE_AUTHENTICATIONS_BY_TYPE)?;
+            // connectionString, serviceAccountKey: "Required when authentication is ...".
+            match kind.get("authentication").and_then(Value::as_str) {
+                Some("CONNECTION_STRING") => required_text(kind, path, "connectionString")?,
+                Some("SERVICE_ACCOUNT") => required_text(kind, path, "serviceAccountKey")?,
+                Some("IAM_ROLE") => required_text(kind, path, "iamRole")?,
+                _ => {}
+            }
             if kind.get("type").and_then(Value::as_str) == Some("azureblobstorage") {
                 required_text(kind, path, "azureContainerName")?;
             } else {
@@ -311,6 +364,10 @@ pub(crate) fn create_pipe(body: &Value) -> Checked {
             required_text(kind, path, "region")?;
             one_of(kind, path, "iteratorType", ITERATOR_TYPES, true)?;
             one_of(kind, path, "authentication", &["IAM_ROLE", "IAM_USER"], true)?;
+            // iamRole: "Required if IAM_ROLE is used".
+            if kind.get("authentication").and_then(Value::as_str) == Some("IAM_ROLE") {
+                required_text(kind, path, "iamRole")?;
+            }
         }
         // `authentication` (basic or IAM_ROLE) defaults to basic.
         "postgres" => {

@@ -482,6 +482,23 @@ fn create_pipe_bodies_are_checked_as_the_service_checks_them() {
                 "destination": {}}),
             "source.postgres.port: must be an integer from 1 to 65535",
         ),
+        // PipePostObjectStorageSource: connectionString and serviceAccountKey "Required when
+        // authentication is ..."; PipePostKinesisSource.iamRole "Required if IAM_ROLE is used".
+        (
+            json!({"name": "gcs", "source": {"objectStorage": {"type": "gcs", "format": "Parquet", "url": "https://storage.googleapis.com/b/*",
+                "authentication": "SERVICE_ACCOUNT"}}, "destination": destination}),
+            "source.objectStorage.serviceAccountKey: is required",
+        ),
+        (
+            json!({"name": "blobs", "source": {"objectStorage": {"type": "azureblobstorage", "format": "Parquet",
+                "azureContainerName": "logs", "authentication": "CONNECTION_STRING"}}, "destination": destination}),
+            "source.objectStorage.connectionString: is required",
+        ),
+        (
+            json!({"name": "x", "source": {"kinesis": {"format": "Avro", "streamName": "s", "region": "r",
+                "iteratorType": "LATEST", "authentication": "IAM_ROLE"}}, "destination": destination}),
+            "source.kinesis.iamRole: is required",
+        ),
         (
             kafka(&|b| b["source"]["kafka"]["schemaRegistry"] = json!({"url": "http://registry:8081"})),
             "source.kafka.schemaRegistry.url: must be an https URL",
@@ -509,6 +526,156 @@ fn create_pipe_bodies_are_checked_as_the_service_checks_them() {
         assert!(message.starts_with(&format!("BAD_REQUEST: invalid request: {error}")), "{message}");
     }
     assert_eq!(fake.pipes(org(), service()).len(), before, "nothing refused was created");
+}
+
+/// The formats each source kind allows and the authentications each Kafka and object storage
+/// type allows, as the management OpenAPI states them (`PipePostKafkaSource`,
+/// `PipePostObjectStorageSource`, `PipePostKinesisSource` and their descriptions), written here
+/// by hand: the fake accepts each allowed one and refuses each other one, naming the source.
+#[test]
+fn each_source_kind_and_type_takes_only_its_formats_and_authentications() {
+    let fake = seeded();
+    let path = format!("{}/pipes", service_path());
+    let destination = json!({"table": "events", "managedTable": true, "columns": [{"name": "a", "type": "String"}]});
+    let post = |source: Value| {
+        let body = json!({"name": "p", "source": source, "destination": destination});
+        let response = admin(&fake, Method::POST, &path, &body.to_string());
+        let message = if response.status() == 200 { None } else { Some(json_of(&response)["error"].to_string()) };
+        (response.status().as_u16(), message, body)
+    };
+    let every_credential = json!({"username": "u", "password": "p", "accessKeyId": "AKIA", "secretKey": "s",
+        "connectionString": "Endpoint=sb://ns/;SharedAccessKey=k", "certificate": "CERT", "privateKey": "KEY"});
+    let kafka_methods = ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "IAM_ROLE", "IAM_USER", "MUTUAL_TLS"];
+    let kafka_types: [(&str, &[&str]); 8] = [
+        ("kafka", &["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "MUTUAL_TLS"]),
+        ("msk", &["SCRAM-SHA-512", "IAM_ROLE", "IAM_USER", "MUTUAL_TLS"]),
+        ("gcmk", &["PLAIN", "MUTUAL_TLS"]),
+        ("confluent", &["PLAIN", "MUTUAL_TLS"]),
+        ("warpstream", &["PLAIN"]),
+        ("azureeventhub", &["PLAIN"]),
+        ("redpanda", &["SCRAM-SHA-256", "SCRAM-SHA-512", "MUTUAL_TLS"]),
+        ("dokafka", &["SCRAM-SHA-256", "MUTUAL_TLS"]),
+    ];
+    for (kind, allowed) in kafka_types {
+        for method in kafka_methods {
+            let (status, message, body) = post(json!({"kafka": {"type": kind, "format": "JSONEachRow",
+                "brokers": "b:9092", "topics": "t", "authentication": method, "iamRole": "arn:aws:iam::1:role/r",
+                "credentials": every_credential}}));
+            if allowed.contains(&method) {
+                assert_eq!(status, 200, "{body}: {message:?}");
+            } else {
+                let expected = format!(
+                    "BAD_REQUEST: invalid request: source.kafka.authentication: must be one of {} for type {kind}",
+                    allowed.join(", ")
+                );
+                assert_eq!((status, message), (400, Some(format!("\"{expected}\""))), "{body}");
+            }
+        }
+    }
+    let storage_methods = ["IAM_ROLE", "IAM_USER", "CONNECTION_STRING", "SERVICE_ACCOUNT"];
+    let storage_types: [(&str, &[&str]); 6] = [
+        ("s3", &["IAM_ROLE", "IAM_USER"]),
+        ("gcs", &["IAM_USER", "SERVICE_ACCOUNT"]),
+        ("dospaces", &["IAM_USER"]),
+        ("azureblobstorage", &["CONNECTION_STRING"]),
+        ("cloudflarer2", &[]),
+        ("ovhobjectstorage", &[]),
+    ];
+    for (kind, allowed) in storage_types {
+        let storage = |method: Option<&str>| {
+            let mut storage = json!({"type": kind, "format": "Parquet", "url": "https://bucket.example.com/*.parquet",
+                "azureContainerName": "logs", "iamRole": "arn:aws:iam::1:role/r",
+                "accessKey": {"accessKeyId": "AKIA", "secretKey": "s"},
+                "connectionString": "DefaultEndpointsProtocol=https;AccountKey=k", "serviceAccountKey": "eyJ9"});
+            if let Some(method) = method {
+                storage["authentication"] = json!(method);
+            }
+            json!({"objectStorage": storage})
+        };
+        // No authentication: public files, for every type.
+        let (status, message, _) = post(storage(None));
+        assert_eq!(status, 200, "{kind}: {message:?}");
+        for method in storage_methods {
+            let (status, message, body) = post(storage(Some(method)));
+            if allowed.contains(&method) {
+                assert_eq!(status, 200, "{body}: {message:?}");
+            } else {
+                let rule = if allowed.is_empty() {
+                    format!("must be absent for type {kind}")
+                } else {
+                    format!("must be one of {} for type {kind}", allowed.join(", "))
+                };
+                let expected = format!("BAD_REQUEST: invalid request: source.objectStorage.authentication: {rule}");
+                assert_eq!((status, message), (400, Some(format!("\"{expected}\""))), "{body}");
+            }
+        }
+    }
+    // Each kind's formats; every format of any kind is tried against each.
+    let formats = [
+        "JSONEachRow",
+        "JSONAsObject",
+        "CSV",
+        "CSVWithNames",
+        "TabSeparated",
+        "TabSeparatedWithNames",
+        "Parquet",
+        "Avro",
+        "AvroConfluent",
+        "Protobuf",
+    ];
+    let kinds: [(&str, &[&str], Value); 3] = [
+        (
+            "kafka",
+            &["JSONEachRow", "Avro", "AvroConfluent", "Protobuf"],
+            json!({"type": "confluent",
+            "brokers": "b:9092", "topics": "t", "authentication": "PLAIN", "credentials": {"username": "u", "password": "p"}}),
+        ),
+        (
+            "objectStorage",
+            &[
+                "JSONEachRow",
+                "JSONAsObject",
+                "CSV",
+                "CSVWithNames",
+                "TabSeparated",
+                "TabSeparatedWithNames",
+                "Parquet",
+                "Avro",
+            ],
+            json!({"type": "s3", "url": "https://bucket.example.com/*"}),
+        ),
+        (
+            "kinesis",
+            &["JSONEachRow", "Avro", "AvroConfluent"],
+            json!({"streamName": "s", "region": "us-east-1",
+            "iteratorType": "LATEST", "authentication": "IAM_USER", "accessKey": {"accessKeyId": "AKIA", "secretKey": "s"}}),
+        ),
+    ];
+    for (kind, allowed, mut source) in kinds {
+        for format in formats {
+            source["format"] = json!(format);
+            let (status, message, body) = post(json!({ kind: source }));
+            if allowed.contains(&format) {
+                assert_eq!(status, 200, "{body}: {message:?}");
+            } else {
+                assert_eq!(status, 400, "{body}");
+                let expected = format!("BAD_REQUEST: invalid request: source.{kind}.format: must be one of");
+                assert!(message.as_deref().unwrap_or_default().starts_with(&format!("\"{expected}")), "{message:?}");
+            }
+        }
+    }
+    // A schema registry authenticates PLAIN (PipeMutateKafkaSchemaRegistry.authentication).
+    let (status, message, _) =
+        post(json!({"kafka": {"type": "confluent", "format": "AvroConfluent", "brokers": "b:9092",
+        "topics": "t", "authentication": "PLAIN", "credentials": {"username": "u", "password": "p"},
+        "schemaRegistry": {"url": "https://registry.example.com", "authentication": "SCRAM-SHA-512"}}}));
+    assert_eq!(
+        (status, message.as_deref()),
+        (
+            400,
+            Some("\"BAD_REQUEST: invalid request: source.kafka.schemaRegistry.authentication: must be one of PLAIN\"")
+        )
+    );
 }
 
 #[test]

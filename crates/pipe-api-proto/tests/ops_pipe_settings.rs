@@ -39,31 +39,33 @@ fn fixture(name: &str) -> &'static [u8] {
 
 fn kafka_discovery() -> PipeSchemaDiscoveryRequest {
     PipeSchemaDiscoveryRequest::kafka(
-        KafkaSource::default()
-            .kind(KafkaType::Confluent)
-            .format(DataFormat::AvroConfluent)
-            .brokers("pkc-1234.eu-west-1.aws.confluent.cloud:9092")
-            .topics("events")
-            .authentication(Authentication::Plain)
-            .credentials(Credentials::user_password("ingest", "kafka-password"))
-            .schema_registry(
-                SchemaRegistry::default()
-                    .url("https://psrc-1234.eu-west-1.aws.confluent.cloud/schemas/ids/100004")
-                    .authentication(Authentication::Plain)
-                    .credentials(Credentials::user_password("registry", "registry-password")),
-            ),
+        KafkaSource::new(
+            KafkaType::Confluent,
+            DataFormat::AvroConfluent,
+            "pkc-1234.eu-west-1.aws.confluent.cloud:9092",
+            "events",
+            Authentication::Plain,
+        )
+        .credentials(Credentials::user_password("ingest", "kafka-password"))
+        .schema_registry(
+            SchemaRegistry::default()
+                .url("https://psrc-1234.eu-west-1.aws.confluent.cloud/schemas/ids/100004")
+                .authentication(Authentication::Plain)
+                .credentials(Credentials::user_password("registry", "registry-password")),
+        ),
     )
 }
 
 fn kinesis_discovery() -> PipeSchemaDiscoveryRequest {
     PipeSchemaDiscoveryRequest::kinesis(
-        KinesisSource::default()
-            .format(DataFormat::JsonEachRow)
-            .stream_name("clicks")
-            .region("eu-west-1")
-            .iterator_type(IteratorType::TrimHorizon)
-            .authentication(Authentication::IamRole)
-            .iam_role("arn:aws:iam::123456789012:role/ingest"),
+        KinesisSource::new(
+            DataFormat::JsonEachRow,
+            "clicks",
+            "eu-west-1",
+            IteratorType::TrimHorizon,
+            Authentication::IamRole,
+        )
+        .iam_role("arn:aws:iam::123456789012:role/ingest"),
     )
 }
 

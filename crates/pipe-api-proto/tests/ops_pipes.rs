@@ -38,16 +38,10 @@ fn postgres_update() -> UpdatePipeRequest {
         .tls_host("db.example.com")
         .credentials(Credentials::user_password("replicator", "new-pg-password"))
         .settings(PostgresSettingsPatch::default().sync_interval_seconds(30u32).pull_batch_size(5000u32))
-        .table_mappings_to_add([PostgresTableMapping::default()
-            .source_schema_name("public")
-            .source_table("users")
-            .target_table("public_users")
+        .table_mappings_to_add([PostgresTableMapping::new("public", "users", "public_users")
             .excluded_columns(["password_hash"])
             .table_engine(TableEngineType::ReplacingMergeTree)])
-        .table_mappings_to_remove([PostgresTableMapping::default()
-            .source_schema_name("public")
-            .source_table("orders")
-            .target_table("public_orders")]);
+        .table_mappings_to_remove([PostgresTableMapping::new("public", "orders", "public_orders")]);
     UpdatePipeRequest::default()
         .name("shop-v2")
         .source(PipeSourcePatch::default().postgres(postgres))

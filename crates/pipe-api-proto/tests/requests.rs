@@ -12,8 +12,8 @@ use pipe_api_proto::{
 use pipe_api_types::{
     Authentication, CreateKeyRequest, CreatePipeRequest, Credentials, DataFormat, Destination, DestinationColumn,
     FieldMapping, IpAccessEntry, IteratorType, KafkaOffset, KafkaSource, KafkaType, KeyHashData, KeyRole, KeyState,
-    KinesisSource, ObjectStorageSource, ObjectStorageType, OffsetStrategy, PipeSource, PostgresSettings,
-    PostgresSource, PostgresTableMapping, ReplicationMode, Rule, Scaling,
+    KinesisSource, ObjectStorageSource, ObjectStorageType, OffsetStrategy, PostgresSettings, PostgresSource,
+    PostgresTableMapping, ReplicationMode, Rule, Scaling,
 };
 use time::macros::datetime;
 
@@ -26,59 +26,56 @@ fn events_table() -> Destination {
 }
 
 fn kafka_request() -> CreatePipeRequest {
-    let kafka = KafkaSource::default()
-        .kind(KafkaType::Confluent)
-        .format(DataFormat::AvroConfluent)
-        .brokers("pkc-1234.eu-west-1.aws.confluent.cloud:9092")
-        .topics("events")
-        .consumer_group("analytics")
-        .authentication(Authentication::Plain)
-        .credentials(Credentials::user_password("ingest", "kafka-password"))
-        .offset(KafkaOffset::default().strategy(OffsetStrategy::FromTimestamp).timestamp(datetime!(2021-01-01 00:00)));
-    CreatePipeRequest::new("kafka-events", PipeSource::default().kafka(kafka), events_table())
+    let kafka = KafkaSource::new(
+        KafkaType::Confluent,
+        DataFormat::AvroConfluent,
+        "pkc-1234.eu-west-1.aws.confluent.cloud:9092",
+        "events",
+        Authentication::Plain,
+    )
+    .consumer_group("analytics")
+    .credentials(Credentials::user_password("ingest", "kafka-password"))
+    .offset(KafkaOffset::default().strategy(OffsetStrategy::FromTimestamp).timestamp(datetime!(2021-01-01 00:00)));
+    CreatePipeRequest::new("kafka-events", kafka, events_table())
         .field_mappings([FieldMapping::new("id", "id"), FieldMapping::new("ts", "at")])
         .scaling(Scaling::default().replicas(2u32).replica_cpu_millicores(500u32).replica_memory_gb(2.0))
 }
 
 fn object_storage_request() -> CreatePipeRequest {
-    let storage = ObjectStorageSource::default()
-        .kind(ObjectStorageType::S3)
-        .format(DataFormat::JsonEachRow)
-        .url("https://bucket.s3.eu-west-1.amazonaws.com/logs/**.ndjson.gz")
-        .authentication(Authentication::IamUser)
-        .access_key(Credentials::access_key("AKIAEXAMPLE", "s3-secret-key"))
-        .is_continuous(true);
-    CreatePipeRequest::new("s3-logs", PipeSource::default().object_storage(storage), events_table())
+    let storage = ObjectStorageSource::new(
+        ObjectStorageType::S3,
+        DataFormat::JsonEachRow,
+        "https://bucket.s3.eu-west-1.amazonaws.com/logs/**.ndjson.gz",
+    )
+    .authentication(Authentication::IamUser)
+    .access_key(Credentials::access_key("AKIAEXAMPLE", "s3-secret-key"))
+    .is_continuous(true);
+    CreatePipeRequest::new("s3-logs", storage, events_table())
 }
 
 fn kinesis_request() -> CreatePipeRequest {
-    let kinesis = KinesisSource::default()
-        .format(DataFormat::JsonEachRow)
-        .stream_name("clicks")
-        .region("eu-west-1")
-        .iterator_type(IteratorType::AtTimestamp)
-        .timestamp(datetime!(2021-03-15 00:00:00 UTC))
-        .authentication(Authentication::IamRole)
-        .iam_role("arn:aws:iam::123456789012:role/ingest");
-    CreatePipeRequest::new("kinesis-clicks", PipeSource::default().kinesis(kinesis), events_table())
+    let kinesis = KinesisSource::new(
+        DataFormat::JsonEachRow,
+        "clicks",
+        "eu-west-1",
+        IteratorType::AtTimestamp,
+        Authentication::IamRole,
+    )
+    .timestamp(datetime!(2021-03-15 00:00:00 UTC))
+    .iam_role("arn:aws:iam::123456789012:role/ingest");
+    CreatePipeRequest::new("kinesis-clicks", kinesis, events_table())
 }
 
 fn postgres_request() -> CreatePipeRequest {
-    let postgres = PostgresSource::default()
-        .host("db.example.com")
-        .port(5432u16)
-        .database("shop")
-        .credentials(Credentials::user_password("replicator", "pg-password"))
-        .settings(PostgresSettings::default().replication_mode(ReplicationMode::Cdc).sync_interval_seconds(60u32))
-        .table_mappings([PostgresTableMapping::default()
-            .source_schema_name("public")
-            .source_table("orders")
-            .target_table("public_orders")]);
-    CreatePipeRequest::new(
-        "postgres-shop",
-        PipeSource::default().postgres(postgres),
-        Destination::default().database("shop"),
+    let postgres = PostgresSource::new(
+        "db.example.com",
+        5432,
+        "shop",
+        [PostgresTableMapping::new("public", "orders", "public_orders")],
     )
+    .credentials(Credentials::user_password("replicator", "pg-password"))
+    .settings(PostgresSettings::default().replication_mode(ReplicationMode::Cdc).sync_interval_seconds(60u32));
+    CreatePipeRequest::new("postgres-shop", postgres, Destination::default().database("shop"))
 }
 
 fn full_key_request() -> CreateKeyRequest {

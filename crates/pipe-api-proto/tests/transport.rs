@@ -14,22 +14,23 @@ use pipe_api_proto::{
 };
 use pipe_api_types::{
     AlertId, CreateKeyRequest, CreatePipeRequest, DataFormat, Destination, DestinationColumn, KeyRole,
-    ObjectStorageSource, ObjectStorageType, PipeSource, PipeState,
+    ObjectStorageSource, ObjectStorageType, PipeState,
 };
 use proptest::prelude::*;
 use serde_json::json;
 
 fn storage_pipe_request() -> CreatePipeRequest {
-    let storage = ObjectStorageSource::default()
-        .kind(ObjectStorageType::Gcs)
-        .format(DataFormat::Parquet)
-        .url("https://storage.googleapis.com/bucket/*.parquet");
+    let storage = ObjectStorageSource::new(
+        ObjectStorageType::Gcs,
+        DataFormat::Parquet,
+        "https://storage.googleapis.com/bucket/*.parquet",
+    );
     let destination = Destination::default()
         .database("default")
         .table("t")
         .managed_table(true)
         .columns([DestinationColumn::new("a", "String")]);
-    CreatePipeRequest::new("gcs", PipeSource::default().object_storage(storage), destination)
+    CreatePipeRequest::new("gcs", storage, destination)
 }
 
 fn pipe_json(name: &str) -> serde_json::Value {

@@ -75,12 +75,12 @@ model! {
 impl PipeSchemaDiscoveryRequest {
     /// Discovers the schema of a Kafka source.
     pub fn kafka(kafka: KafkaSource) -> Self {
-        PipeSchemaDiscoveryRequest::default().source(PipeSource::default().kafka(kafka))
+        PipeSchemaDiscoveryRequest::default().source(PipeSource::from(kafka))
     }
 
     /// Discovers the schema of a Kinesis stream.
     pub fn kinesis(kinesis: KinesisSource) -> Self {
-        PipeSchemaDiscoveryRequest::default().source(PipeSource::default().kinesis(kinesis))
+        PipeSchemaDiscoveryRequest::default().source(PipeSource::from(kinesis))
     }
 }
 

@@ -3,9 +3,8 @@
 
 use time::{OffsetDateTime, PrimitiveDateTime};
 
-use crate::Secret;
-use crate::Text;
 use crate::codec::{integer, unix_seconds, zoneless};
+use crate::{IntoField, Secret, Text};
 
 open_enum! {
     /// A source kind: the name of a sub-object of `source`.
@@ -191,7 +190,8 @@ model! {
 }
 
 model! {
-    /// `source.kafka`: a Kafka-style stream.
+    /// `source.kafka`: a Kafka-style stream. For a request, build it with [`KafkaSource::new`]
+    /// (`Default` is what a read starts from).
     pub struct KafkaSource {
         /// The Kafka flavour.
         "type" kind: KafkaType,
@@ -219,6 +219,44 @@ model! {
         "exactlyOnce" exactly_once: bool,
         /// Credentials (requests only; never echoed back).
         "credentials" credentials: Credentials,
+    }
+}
+
+impl KafkaSource {
+    /// A Kafka source of flavour `kind` reading `topics` (comma-separated) from `brokers`
+    /// (comma-separated bootstrap servers) in `format`, authenticating with `authentication`:
+    /// what the service requires of every Kafka source. The rest are setters; most methods need
+    /// [`credentials`](Self::credentials) too (`IAM_ROLE` needs [`iam_role`](Self::iam_role)).
+    /// `Default` is for reading; build a request with this.
+    ///
+    /// ```
+    /// use pipe_api_types::{Authentication, Credentials, DataFormat, KafkaSource, KafkaType};
+    ///
+    /// let source = KafkaSource::new(
+    ///     KafkaType::Confluent,
+    ///     DataFormat::JsonEachRow,
+    ///     "pkc-1234.us-east-1.aws.confluent.cloud:9092",
+    ///     "orders",
+    ///     Authentication::Plain,
+    /// )
+    /// .credentials(Credentials::user_password("API_KEY", "API_SECRET"));
+    /// # let _ = source;
+    /// ```
+    pub fn new(
+        kind: impl IntoField<KafkaType>,
+        format: impl IntoField<DataFormat>,
+        brokers: impl Into<Text>,
+        topics: impl Into<Text>,
+        authentication: impl IntoField<Authentication>,
+    ) -> Self {
+        KafkaSource {
+            kind: Some(kind.into_field()),
+            format: Some(format.into_field()),
+            brokers: Some(brokers.into()),
+            topics: Some(topics.into()),
+            authentication: Some(authentication.into_field()),
+            ..Default::default()
+        }
     }
 }
 
@@ -265,7 +303,9 @@ open_enum! {
 }
 
 model! {
-    /// `source.objectStorage`: files in a bucket.
+    /// `source.objectStorage`: files in a bucket. For a request, build it with
+    /// [`ObjectStorageSource::new`], or [`ObjectStorageSource::azure_blob_storage`] for Azure
+    /// (`Default` is what a read starts from).
     pub struct ObjectStorageSource {
         /// The storage provider.
         "type" kind: ObjectStorageType,
@@ -302,6 +342,37 @@ model! {
     }
 }
 
+impl ObjectStorageSource {
+    /// Files of provider `kind` at `url` (which may hold glob patterns) in `format`: what the
+    /// service requires of every provider but Azure Blob Storage, which names a container instead
+    /// ([`azure_blob_storage`](Self::azure_blob_storage)). Authentication is a setter (absent:
+    /// public files). `Default` is for reading; build a request with this.
+    pub fn new(
+        kind: impl IntoField<ObjectStorageType>,
+        format: impl IntoField<DataFormat>,
+        url: impl Into<Text>,
+    ) -> Self {
+        ObjectStorageSource {
+            kind: Some(kind.into_field()),
+            format: Some(format.into_field()),
+            url: Some(url.into()),
+            ..Default::default()
+        }
+    }
+
+    /// Files in the Azure Blob Storage container `azure_container_name` in `format`: Azure has
+    /// no `url` but a container, required for that type, and a [`path`](Self::path) inside it
+    /// (management OpenAPI, `PipePostObjectStorageSource.azureContainerName`).
+    pub fn azure_blob_storage(format: impl IntoField<DataFormat>, azure_container_name: impl Into<Text>) -> Self {
+        ObjectStorageSource {
+            kind: Some(ObjectStorageType::AzureBlobStorage),
+            format: Some(format.into_field()),
+            azure_container_name: Some(azure_container_name.into()),
+            ..Default::default()
+        }
+    }
+}
+
 open_enum! {
     /// Where a Kinesis pipe starts reading.
     pub enum IteratorType {
@@ -315,7 +386,8 @@ open_enum! {
 }
 
 model! {
-    /// `source.kinesis`: a Kinesis-style stream.
+    /// `source.kinesis`: a Kinesis-style stream. For a request, build it with
+    /// [`KinesisSource::new`] (`Default` is what a read starts from).
     pub struct KinesisSource {
         /// The record format.
         "format" format: DataFormat,
@@ -335,6 +407,30 @@ model! {
         "iamRole" iam_role: Text,
         /// Access key for `IAM_USER` (requests only).
         "accessKey" access_key: Credentials,
+    }
+}
+
+impl KinesisSource {
+    /// The stream `stream_name` in `region`, read in `format` from `iterator_type` on,
+    /// authenticating with `authentication`: what the service requires of a Kinesis source.
+    /// `AT_TIMESTAMP` needs [`timestamp`](Self::timestamp), `IAM_ROLE`
+    /// [`iam_role`](Self::iam_role), `IAM_USER` [`access_key`](Self::access_key). `Default` is
+    /// for reading; build a request with this.
+    pub fn new(
+        format: impl IntoField<DataFormat>,
+        stream_name: impl Into<Text>,
+        region: impl Into<Text>,
+        iterator_type: impl IntoField<IteratorType>,
+        authentication: impl IntoField<Authentication>,
+    ) -> Self {
+        KinesisSource {
+            format: Some(format.into_field()),
+            stream_name: Some(stream_name.into()),
+            region: Some(region.into()),
+            iterator_type: Some(iterator_type.into_field()),
+            authentication: Some(authentication.into_field()),
+            ..Default::default()
+        }
     }
 }
 
@@ -421,7 +517,8 @@ open_enum! {
 }
 
 model! {
-    /// One table replicated by a Postgres pipe.
+    /// One table replicated by a Postgres pipe. For a request, build it with
+    /// [`PostgresTableMapping::new`].
     pub struct PostgresTableMapping {
         /// The source schema.
         "sourceSchemaName" source_schema_name: Text,
@@ -445,8 +542,26 @@ model! {
     }
 }
 
+impl PostgresTableMapping {
+    /// Replicates `source_schema_name.source_table` into the table `target_table`: the three
+    /// names every mapping needs (to add it, and to remove it again). `Default` is for reading.
+    pub fn new(
+        source_schema_name: impl Into<Text>,
+        source_table: impl Into<Text>,
+        target_table: impl Into<Text>,
+    ) -> Self {
+        PostgresTableMapping {
+            source_schema_name: Some(source_schema_name.into()),
+            source_table: Some(source_table.into()),
+            target_table: Some(target_table.into()),
+            ..Default::default()
+        }
+    }
+}
+
 model! {
-    /// `source.postgres`: Postgres replication.
+    /// `source.postgres`: Postgres replication. For a request, build it with
+    /// [`PostgresSource::new`] (`Default` is what a read starts from).
     pub struct PostgresSource {
         /// The Postgres flavour.
         "type" kind: PostgresType,
@@ -477,9 +592,32 @@ model! {
     }
 }
 
+impl PostgresSource {
+    /// Replication of the tables `table_mappings` (at least one) of `database` on `host:port`:
+    /// what the service requires of a Postgres source. The default `basic` authentication needs
+    /// [`credentials`](Self::credentials); `type` defaults to `postgres` on the service.
+    /// `Default` is for reading; build a request with this.
+    pub fn new(
+        host: impl Into<Text>,
+        port: u16,
+        database: impl Into<Text>,
+        table_mappings: impl IntoIterator<Item = PostgresTableMapping>,
+    ) -> Self {
+        PostgresSource {
+            host: Some(host.into()),
+            port: Some(port),
+            database: Some(database.into()),
+            table_mappings: Some(table_mappings.into_iter().collect()),
+            ..Default::default()
+        }
+    }
+}
+
 model! {
     /// A pipe's `source`: exactly one source kind is set. Each kind is boxed, so a `Pipe`
-    /// stays small whichever kind it has (lists move and copy less while decoding).
+    /// stays small whichever kind it has (lists move and copy less while decoding). A request
+    /// makes one from a kind with `From` (`PipeSource::from(kafka)`), which
+    /// [`CreatePipeRequest::new`](crate::CreatePipeRequest::new) does itself.
     pub struct PipeSource {
         /// A Kafka-style stream.
         "kafka" kafka: Box<KafkaSource>,
@@ -494,6 +632,27 @@ model! {
         "validateSamples" validate_samples: bool,
     }
 }
+
+/// A source of one kind, so that a create request takes the kind itself:
+/// `CreatePipeRequest::new("orders", KafkaSource::new(..), destination)`.
+macro_rules! pipe_source_from {
+    ($($kind:ident: $field:ident),*) => {
+        $(
+            impl From<$kind> for PipeSource {
+                fn from(source: $kind) -> Self {
+                    PipeSource { $field: Some(Box::new(source)), ..Default::default() }
+                }
+            }
+        )*
+    };
+}
+
+pipe_source_from!(
+    KafkaSource: kafka,
+    ObjectStorageSource: object_storage,
+    KinesisSource: kinesis,
+    PostgresSource: postgres
+);
 
 impl PipeSource {
     /// The source kinds present: the four this crate models, then any other object-valued
@@ -526,5 +685,105 @@ impl PipeSource {
     pub fn kind(&self) -> Option<SourceKind> {
         let mut kinds = self.kinds();
         (kinds.len() == 1).then(|| kinds.remove(0))
+    }
+}
+
+/// Values the contract allows for one owner (a source kind or a type), fewer than the enum
+/// has: one row of the table below.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Allowed<V: 'static> {
+    /// Whom they are allowed for, as a rule names it: `kafka`, `type msk`.
+    pub(crate) owner: &'static str,
+    /// The values allowed.
+    pub(crate) values: &'static [V],
+}
+
+// What the create-pipe contract allows per source kind and per type, in one table. The source
+// is the management OpenAPI: the `format` enums of `PipePostKafkaSource`,
+// `PipePostObjectStorageSource` and `PipePostKinesisSource`, the `authentication` enums of those
+// and of `PipeMutatePostgresSource`, and the descriptions that narrow them per `type`
+// (`PipePostKafkaSource.authentication`: "Supported authentication methods: kafka: ...";
+// `PipePostObjectStorageSource.authentication`: "IAM_USER is for S3, GCS, and DigitalOcean
+// Spaces. IAM_ROLE is for S3 only. SERVICE_ACCOUNT is for GCS only. CONNECTION_STRING is for
+// Azure Blob Storage. PUBLIC uses no authentication.", PUBLIC being an absent authentication).
+// The service notes (Pipes) list the same Kafka values.
+
+impl SourceKind {
+    /// The `format`s the contract allows for this kind; `None` for a kind without a format
+    /// (Postgres) or one this crate does not know.
+    pub(crate) fn formats(&self) -> Option<Allowed<DataFormat>> {
+        use DataFormat::*;
+        let (owner, values): (_, &[DataFormat]) = match self {
+            SourceKind::Kafka => ("kafka", &[JsonEachRow, Avro, AvroConfluent, Protobuf]),
+            SourceKind::ObjectStorage => (
+                "objectStorage",
+                &[JsonEachRow, JsonAsObject, Csv, CsvWithNames, TabSeparated, TabSeparatedWithNames, Parquet, Avro],
+            ),
+            SourceKind::Kinesis => ("kinesis", &[JsonEachRow, Avro, AvroConfluent]),
+            _ => return None,
+        };
+        Some(Allowed { owner, values })
+    }
+
+    /// The `authentication`s the contract's enum has for this kind (the Kafka and object
+    /// storage types each allow fewer: [`KafkaType::authentications`],
+    /// [`ObjectStorageType::authentications`]); `None` for a kind this crate does not know.
+    pub(crate) fn authentications(&self) -> Option<Allowed<Authentication>> {
+        use Authentication::*;
+        let (owner, values): (_, &[Authentication]) = match self {
+            SourceKind::Kafka => ("kafka", &[Plain, ScramSha256, ScramSha512, IamRole, IamUser, MutualTls]),
+            SourceKind::ObjectStorage => ("objectStorage", &[IamRole, IamUser, ConnectionString, ServiceAccount]),
+            SourceKind::Kinesis => ("kinesis", &[IamRole, IamUser]),
+            SourceKind::Postgres => ("postgres", &[Basic, IamRole]),
+            _ => return None,
+        };
+        Some(Allowed { owner, values })
+    }
+}
+
+impl KafkaType {
+    /// The `authentication`s the contract allows for this Kafka flavour; `None` for a flavour
+    /// this crate does not know (it gets the kind's whole enum).
+    pub(crate) fn authentications(&self) -> Option<Allowed<Authentication>> {
+        use Authentication::*;
+        let (owner, values): (_, &[Authentication]) = match self {
+            KafkaType::Kafka => ("type kafka", &[Plain, ScramSha256, ScramSha512, MutualTls]),
+            KafkaType::Msk => ("type msk", &[ScramSha512, IamRole, IamUser, MutualTls]),
+            KafkaType::Gcmk => ("type gcmk", &[Plain, MutualTls]),
+            KafkaType::Confluent => ("type confluent", &[Plain, MutualTls]),
+            KafkaType::Warpstream => ("type warpstream", &[Plain]),
+            KafkaType::AzureEventHub => ("type azureeventhub", &[Plain]),
+            KafkaType::Redpanda => ("type redpanda", &[ScramSha256, ScramSha512, MutualTls]),
+            KafkaType::DoKafka => ("type dokafka", &[ScramSha256, MutualTls]),
+            KafkaType::Unrecognized(_) => return None,
+        };
+        Some(Allowed { owner, values })
+    }
+}
+
+impl ObjectStorageType {
+    /// The `authentication`s the contract allows for this provider (none for Cloudflare R2 and
+    /// OVH: the description names them for no method, so their files are public); `None` for
+    /// a provider this crate does not know (it gets the kind's whole enum).
+    pub(crate) fn authentications(&self) -> Option<Allowed<Authentication>> {
+        use Authentication::*;
+        let (owner, values): (_, &[Authentication]) = match self {
+            ObjectStorageType::S3 => ("type s3", &[IamRole, IamUser]),
+            ObjectStorageType::Gcs => ("type gcs", &[IamUser, ServiceAccount]),
+            ObjectStorageType::DoSpaces => ("type dospaces", &[IamUser]),
+            ObjectStorageType::AzureBlobStorage => ("type azureblobstorage", &[ConnectionString]),
+            ObjectStorageType::CloudflareR2 => ("type cloudflarer2", &[]),
+            ObjectStorageType::OvhObjectStorage => ("type ovhobjectstorage", &[]),
+            ObjectStorageType::Unrecognized(_) => return None,
+        };
+        Some(Allowed { owner, values })
+    }
+}
+
+impl SchemaRegistry {
+    /// The `authentication`s the contract allows for a schema registry
+    /// (`PipeMutateKafkaSchemaRegistry.authentication`).
+    pub(crate) fn authentications() -> Allowed<Authentication> {
+        Allowed { owner: "schemaRegistry", values: &[Authentication::Plain] }
     }
 }

@@ -10,7 +10,7 @@
 use crate::Text;
 use crate::codec::integer;
 use crate::pipe::{DestinationColumn, FieldMapping, PipeSettings, check_column, check_field_mapping, check_name};
-use crate::pipe_source::{Authentication, Credentials, PostgresTableMapping};
+use crate::pipe_source::{Authentication, Credentials, PostgresTableMapping, SourceKind};
 use crate::validate::{Checker, OpenEnum, Rule, Validate, ValidationErrors};
 use crate::{Secret, TableEngineType};
 
@@ -209,17 +209,19 @@ impl Validate for UpdatePipeRequest {
     }
 }
 
-/// The management OpenAPI's per-kind `authentication` enums of `PipePatch*Source`.
-const KAFKA_AUTHENTICATIONS: &[&str] =
-    &["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "IAM_ROLE", "IAM_USER", "MUTUAL_TLS"];
-const OBJECT_STORAGE_AUTHENTICATIONS: &[&str] = &["IAM_ROLE", "IAM_USER", "CONNECTION_STRING", "SERVICE_ACCOUNT"];
-const KINESIS_AUTHENTICATIONS: &[&str] = &["IAM_ROLE", "IAM_USER"];
 /// `PipePostgresPipeTableMapping.tableEngine` (no `SummingMergeTree` for database pipes).
 const POSTGRES_TABLE_ENGINES: &[&str] = &["MergeTree", "ReplacingMergeTree", "Null"];
 
+/// The `authentication` enum of a kind's `PipePatch*Source`: the same as on create (the table in
+/// `pipe_source`). An update does not name the pipe's `type`, so the narrower per-type lists
+/// cannot be applied here.
+fn authentications(kind: SourceKind) -> Vec<&'static str> {
+    kind.authentications().map_or_else(Vec::new, |allowed| allowed.values.iter().map(AsRef::as_ref).collect())
+}
+
 /// A value, when present, is one of `allowed` (a subset of what its enum knows), or a newer
 /// value sent on purpose with `not_yet_known`.
-fn one_of<E: OpenEnum + AsRef<str>>(c: &mut Checker, name: &'static str, value: &Option<E>, allowed: &'static [&str]) {
+fn one_of<E: OpenEnum + AsRef<str>>(c: &mut Checker, name: &'static str, value: &Option<E>, allowed: &[&'static str]) {
     let Some(value) = value else { return };
     let text = value.as_ref();
     let known = E::known_texts().contains(&text);
@@ -240,14 +242,14 @@ fn check_source(c: &mut Checker, source: &PipeSourcePatch) {
         c.fail(Rule::ExactlyOneSourceKind { found });
     }
     if let Some(kafka) = &source.kafka {
-        c.field("kafka", |c| one_of(c, "authentication", &kafka.authentication, KAFKA_AUTHENTICATIONS));
+        c.field("kafka", |c| one_of(c, "authentication", &kafka.authentication, &authentications(SourceKind::Kafka)));
     }
     if let Some(storage) = &source.object_storage {
         c.field("objectStorage", |c| check_object_storage(c, storage));
     }
     if let Some(kinesis) = &source.kinesis {
         c.field("kinesis", |c| {
-            one_of(c, "authentication", &kinesis.authentication, KINESIS_AUTHENTICATIONS);
+            one_of(c, "authentication", &kinesis.authentication, &authentications(SourceKind::Kinesis));
             // PipePatchKinesisSource.iamRole: "Required if IAM_ROLE is used".
             if kinesis.authentication == Some(Authentication::IamRole) && kinesis.iam_role.is_none() {
                 c.fail_at("iamRole", Rule::RequiredBecause("when authentication is IAM_ROLE"));
@@ -261,7 +263,7 @@ fn check_source(c: &mut Checker, source: &PipeSourcePatch) {
 
 /// PipePatchObjectStorageSource's own statements.
 fn check_object_storage(c: &mut Checker, storage: &ObjectStorageSourcePatch) {
-    one_of(c, "authentication", &storage.authentication, OBJECT_STORAGE_AUTHENTICATIONS);
+    one_of(c, "authentication", &storage.authentication, &authentications(SourceKind::ObjectStorage));
     // startAfter: "Cannot be provided when skipInitialLoad is true".
     if storage.skip_initial_load == Some(true) && storage.start_after.is_some() {
         c.fail_at("startAfter", Rule::NotAllowedBecause("when skipInitialLoad is true"));

@@ -86,6 +86,14 @@ pub enum Rule {
     Equals(&'static str),
     /// The text must have the form described here.
     Format(&'static str),
+    /// The value, though its enum has it, must be one of those the contract allows for this
+    /// source kind or type (none: the field must be absent).
+    OneOfFor {
+        /// The values allowed.
+        allowed: Vec<&'static str>,
+        /// Whom they are allowed for: a source kind (`kafka`) or a type (`type msk`).
+        owner: &'static str,
+    },
 }
 
 impl fmt::Display for Rule {
@@ -121,6 +129,8 @@ impl fmt::Display for Rule {
             Rule::NotLessThan(other) => write!(f, "must not be less than `{other}`"),
             Rule::Equals(other) => write!(f, "must equal `{other}`"),
             Rule::Format(form) => write!(f, "must have the form {form}"),
+            Rule::OneOfFor { allowed, owner } if allowed.is_empty() => write!(f, "must be absent for {owner}"),
+            Rule::OneOfFor { allowed, owner } => write!(f, "must be one of {} for {owner}", allowed.join(", ")),
         }
     }
 }

@@ -100,17 +100,12 @@ fn settings_unknown_fields_are_not_judged() {
 /// The create request's `settings` follow the same ranges, at `settings.<name>`.
 #[test]
 fn create_pipe_settings_are_checked_at_their_path() {
-    let kafka = KafkaSource::default()
-        .kind(KafkaType::Kafka)
-        .format(DataFormat::JsonEachRow)
-        .brokers("b:9092")
-        .topics("t")
-        .authentication(Authentication::MutualTls);
+    let kafka = KafkaSource::new(KafkaType::Kafka, DataFormat::JsonEachRow, "b:9092", "t", Authentication::MutualTls);
     let destination = Destination::default()
         .table("t")
         .managed_table(true)
         .columns([pipe_api_types::DestinationColumn::new("id", "String")]);
-    let mut request = CreatePipeRequest::new("p", PipeSource::default().kafka(kafka), destination);
+    let mut request = CreatePipeRequest::new("p", kafka, destination);
     request.settings = Some(setting("streaming_max_insert_wait_ms", 499));
     let found = violations(&request);
     assert!(
@@ -123,30 +118,26 @@ fn create_pipe_settings_are_checked_at_their_path() {
 /// rules (`PipePostKafkaSource`, `PipePostKinesisSource`).
 #[test]
 fn schema_discovery_reads_kafka_and_kinesis_only() {
-    let kinesis = KinesisSource::default()
-        .format(DataFormat::JsonEachRow)
-        .stream_name("s")
-        .region("eu-west-1")
-        .iterator_type(IteratorType::Latest)
-        .authentication(Authentication::IamRole)
-        .iam_role("arn:aws:iam::123456789012:role/r");
+    let kinesis =
+        KinesisSource::new(DataFormat::JsonEachRow, "s", "eu-west-1", IteratorType::Latest, Authentication::IamRole)
+            .iam_role("arn:aws:iam::123456789012:role/r");
     assert_eq!(violations(&PipeSchemaDiscoveryRequest::kinesis(kinesis)), []);
 
     assert_eq!(violations(&PipeSchemaDiscoveryRequest::default()), one("source", Rule::Required));
 
-    let storage = ObjectStorageSource::default()
-        .kind(pipe_api_types::ObjectStorageType::S3)
-        .format(DataFormat::JsonEachRow)
-        .url("https://bucket.s3.amazonaws.com/*.json");
-    let found =
-        violations(&PipeSchemaDiscoveryRequest::default().source(PipeSource::default().object_storage(storage)));
+    let storage = ObjectStorageSource::new(
+        pipe_api_types::ObjectStorageType::S3,
+        DataFormat::JsonEachRow,
+        "https://bucket.s3.amazonaws.com/*.json",
+    );
+    let found = violations(&PipeSchemaDiscoveryRequest::default().source(PipeSource::from(storage)));
     assert!(
         found.iter().any(|(path, rule)| path == "source.objectStorage" && matches!(rule, Rule::Unsupported(_))),
         "{found:?}"
     );
 
     let postgres = PostgresSource::default().host("db").port(5432u16).database("d");
-    let found = violations(&PipeSchemaDiscoveryRequest::default().source(PipeSource::default().postgres(postgres)));
+    let found = violations(&PipeSchemaDiscoveryRequest::default().source(PipeSource::from(postgres)));
     assert!(
         found.iter().any(|(path, rule)| path == "source.postgres" && matches!(rule, Rule::Unsupported(_))),
         "{found:?}"
@@ -154,7 +145,7 @@ fn schema_discovery_reads_kafka_and_kinesis_only() {
 
     // A Kafka source missing its brokers is refused as a create's would be.
     let kafka = KafkaSource::default()
-        .kind(KafkaType::Kafka)
+        .kind(KafkaType::Msk)
         .format(DataFormat::JsonEachRow)
         .topics("t")
         .authentication(Authentication::IamRole)

@@ -21,7 +21,7 @@ fn postgres(patch: PostgresSourcePatch) -> UpdatePipeRequest {
 }
 
 fn table(schema: &str, source: &str, target: &str) -> PostgresTableMapping {
-    PostgresTableMapping::default().source_schema_name(schema).source_table(source).target_table(target)
+    PostgresTableMapping::new(schema, source, target)
 }
 
 fn known(texts: &[&'static str]) -> Rule {

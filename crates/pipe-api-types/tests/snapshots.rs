@@ -4,7 +4,7 @@
 use pipe_api_types::{
     Authentication, CreateKeyRequest, CreatePipeRequest, Credentials, DataFormat, Destination, DestinationColumn,
     FieldMapping, IpAccessEntry, IteratorType, KafkaOffset, KafkaSource, KafkaType, KeyHashData, KeyRole, KeyState,
-    KinesisSource, ObjectStorageSource, ObjectStorageType, OffsetStrategy, PipeSettings, PipeSource, PostgresSettings,
+    KinesisSource, ObjectStorageSource, ObjectStorageType, OffsetStrategy, PipeSettings, PostgresSettings,
     PostgresSource, PostgresTableMapping, ReplicationMode, Scaling, TableDefinition, TableEngine, TableEngineType,
     Validate,
 };
@@ -50,16 +50,17 @@ fn create_key() {
 
 #[test]
 fn create_pipe_kafka() {
-    let kafka = KafkaSource::default()
-        .kind(KafkaType::Confluent)
-        .format(DataFormat::JsonEachRow)
-        .brokers("pkc-1234.eu-west-1.aws.confluent.cloud:9092")
-        .topics("events")
-        .consumer_group("clickpipes-events")
-        .authentication(Authentication::Plain)
-        .credentials(Credentials::user_password("ingest", "example-password"))
-        .offset(KafkaOffset::default().strategy(OffsetStrategy::FromTimestamp).timestamp(datetime!(2021-01-01 00:00)));
-    let request = CreatePipeRequest::new("kafka-events", PipeSource::default().kafka(kafka), destination("events"))
+    let kafka = KafkaSource::new(
+        KafkaType::Confluent,
+        DataFormat::JsonEachRow,
+        "pkc-1234.eu-west-1.aws.confluent.cloud:9092",
+        "events",
+        Authentication::Plain,
+    )
+    .consumer_group("clickpipes-events")
+    .credentials(Credentials::user_password("ingest", "example-password"))
+    .offset(KafkaOffset::default().strategy(OffsetStrategy::FromTimestamp).timestamp(datetime!(2021-01-01 00:00)));
+    let request = CreatePipeRequest::new("kafka-events", kafka, destination("events"))
         .field_mappings([FieldMapping::new("id", "id"), FieldMapping::new("timestamp", "at")])
         .scaling(Scaling::default().replicas(2u32).concurrency(1u32))
         .settings(PipeSettings::default().streaming_max_insert_wait_ms(5000u64));
@@ -68,49 +69,43 @@ fn create_pipe_kafka() {
 
 #[test]
 fn create_pipe_object_storage() {
-    let storage = ObjectStorageSource::default()
-        .kind(ObjectStorageType::S3)
-        .format(DataFormat::JsonEachRow)
-        .url("https://bucket.s3.eu-west-1.amazonaws.com/logs/**/*.ndjson.gz")
-        .is_continuous(true)
-        .authentication(Authentication::IamUser)
-        .access_key(Credentials::access_key("AKIAEXAMPLE", "example-secret-key"));
-    let request = CreatePipeRequest::new("s3-logs", PipeSource::default().object_storage(storage), destination("logs"));
+    let storage = ObjectStorageSource::new(
+        ObjectStorageType::S3,
+        DataFormat::JsonEachRow,
+        "https://bucket.s3.eu-west-1.amazonaws.com/logs/**/*.ndjson.gz",
+    )
+    .is_continuous(true)
+    .authentication(Authentication::IamUser)
+    .access_key(Credentials::access_key("AKIAEXAMPLE", "example-secret-key"));
+    let request = CreatePipeRequest::new("s3-logs", storage, destination("logs"));
     snapshot_json("create_pipe_object_storage", &request);
 }
 
 #[test]
 fn create_pipe_kinesis() {
-    let kinesis = KinesisSource::default()
-        .format(DataFormat::JsonEachRow)
-        .stream_name("clickstream")
-        .region("eu-west-1")
-        .iterator_type(IteratorType::AtTimestamp)
-        .timestamp(datetime!(2024-01-01 00:00:00 UTC))
-        .authentication(Authentication::IamRole)
-        .iam_role("arn:aws:iam::123456789012:role/clickpipes");
-    let request =
-        CreatePipeRequest::new("kinesis-clicks", PipeSource::default().kinesis(kinesis), destination("clicks"));
+    let kinesis = KinesisSource::new(
+        DataFormat::JsonEachRow,
+        "clickstream",
+        "eu-west-1",
+        IteratorType::AtTimestamp,
+        Authentication::IamRole,
+    )
+    .timestamp(datetime!(2024-01-01 00:00:00 UTC))
+    .iam_role("arn:aws:iam::123456789012:role/clickpipes");
+    let request = CreatePipeRequest::new("kinesis-clicks", kinesis, destination("clicks"));
     snapshot_json("create_pipe_kinesis", &request);
 }
 
 #[test]
 fn create_pipe_postgres() {
-    let postgres = PostgresSource::default()
-        .host("shop.cluster-abc.eu-west-1.rds.amazonaws.com")
-        .port(5432u16)
-        .database("shop")
-        .credentials(Credentials::user_password("replicator", "example-password"))
-        .settings(PostgresSettings::default().replication_mode(ReplicationMode::Cdc).publication_name("clickpipes_pub"))
-        .table_mappings([PostgresTableMapping::default()
-            .source_schema_name("public")
-            .source_table("orders")
-            .target_table("public_orders")
-            .excluded_columns(["card_number"])]);
-    let request = CreatePipeRequest::new(
-        "shop-cdc",
-        PipeSource::default().postgres(postgres),
-        Destination::default().database("shop"),
-    );
+    let postgres = PostgresSource::new(
+        "shop.cluster-abc.eu-west-1.rds.amazonaws.com",
+        5432,
+        "shop",
+        [PostgresTableMapping::new("public", "orders", "public_orders").excluded_columns(["card_number"])],
+    )
+    .credentials(Credentials::user_password("replicator", "example-password"))
+    .settings(PostgresSettings::default().replication_mode(ReplicationMode::Cdc).publication_name("clickpipes_pub"));
+    let request = CreatePipeRequest::new("shop-cdc", postgres, Destination::default().database("shop"));
     snapshot_json("create_pipe_postgres", &request);
 }

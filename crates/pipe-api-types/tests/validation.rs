@@ -191,7 +191,7 @@ fn every_violation_is_reported_at_once_and_named_in_the_message() {
 
 #[test]
 fn a_create_pipe_request_needs_a_name_and_a_source_and_checks_nested_paths() {
-    let request = CreatePipeRequest::default().source(PipeSource::default().kafka(KafkaSource::default()));
+    let request = CreatePipeRequest::default().source(PipeSource::from(KafkaSource::default()));
     let found = violations(&request);
     for expected in [
         ("name".to_owned(), Rule::Required),
@@ -202,7 +202,7 @@ fn a_create_pipe_request_needs_a_name_and_a_source_and_checks_nested_paths() {
     }
     let blank = CreatePipeRequest::new(
         "  ",
-        PipeSource::default().kinesis(KinesisSource::default().stream_name("s").region("r")),
+        KinesisSource::default().stream_name("s").region("r"),
         Destination::default().database("d").table("t"),
     );
     let name_violations: Vec<_> = violations(&blank).into_iter().filter(|(path, _)| path == "name").collect();
@@ -220,14 +220,10 @@ fn documented_shapes_the_service_accepts_are_accepted() {
         Destination::default().table("events").managed_table(true).columns([DestinationColumn::new("a", "String")])
     };
     let event_hubs = |credentials: Credentials| {
-        let kafka = KafkaSource::default()
-            .kind("azureeventhub")
-            .format("JSONEachRow")
-            .brokers("ns.servicebus.windows.net:9093")
-            .topics("events")
-            .authentication("PLAIN")
-            .credentials(credentials);
-        CreatePipeRequest::new("hubs", PipeSource::default().kafka(kafka), destination())
+        let kafka =
+            KafkaSource::new("azureeventhub", "JSONEachRow", "ns.servicebus.windows.net:9093", "events", "PLAIN")
+                .credentials(credentials);
+        CreatePipeRequest::new("hubs", kafka, destination())
     };
     let azure_blob = |container: Option<&str>| {
         let mut storage = ObjectStorageSource::default()
@@ -237,13 +233,11 @@ fn documented_shapes_the_service_accepts_are_accepted() {
             .authentication("CONNECTION_STRING")
             .connection_string("DefaultEndpointsProtocol=https;AccountKey=x");
         storage.azure_container_name = container.map(Into::into);
-        CreatePipeRequest::new("blobs", PipeSource::default().object_storage(storage), destination())
+        CreatePipeRequest::new("blobs", storage, destination())
     };
     let s3 = CreatePipeRequest::new(
         "s3",
-        PipeSource::default().object_storage(
-            ObjectStorageSource::default().kind("s3").format("CSVWithNames").url("https://b.s3.amazonaws.com/*.csv"),
-        ),
+        ObjectStorageSource::new("s3", "CSVWithNames", "https://b.s3.amazonaws.com/*.csv"),
         destination(),
     );
 
@@ -267,16 +261,11 @@ fn documented_shapes_the_service_accepts_are_accepted() {
 fn an_unknown_enum_value_in_a_request_is_refused_unless_vouched_for() {
     use pipe_api_types::{Authentication, Credentials, DestinationColumn, KeyRole, Pipe};
     let kafka = |authentication: Authentication| {
-        let kafka = KafkaSource::default()
-            .kind("kafka")
-            .format("JSONEachRow")
-            .brokers("b:9092")
-            .topics("t")
-            .authentication(authentication)
+        let kafka = KafkaSource::new("kafka", "JSONEachRow", "b:9092", "t", authentication)
             .credentials(Credentials::user_password("u", "p"));
         let destination =
             Destination::default().table("t").managed_table(false).columns([DestinationColumn::new("a", "String")]);
-        CreatePipeRequest::new("k", PipeSource::default().kafka(kafka), destination)
+        CreatePipeRequest::new("k", kafka, destination)
     };
     let found = violations(&kafka(Authentication::from("PLAN")));
     let known_value = found.iter().find(|(path, _)| path == "source.kafka.authentication");
@@ -317,15 +306,7 @@ fn scaling_is_within_the_contract_bounds() {
     let with = |scaling: Scaling| {
         let mut request = CreatePipeRequest::new(
             "p",
-            PipeSource::default().kinesis(
-                KinesisSource::default()
-                    .format("JSONEachRow")
-                    .stream_name("s")
-                    .region("r")
-                    .iterator_type("LATEST")
-                    .authentication("IAM_ROLE")
-                    .iam_role("arn:aws:iam::1:role/r"),
-            ),
+            KinesisSource::new("JSONEachRow", "s", "r", "LATEST", "IAM_ROLE").iam_role("arn:aws:iam::1:role/r"),
             Destination::default()
                 .table("t")
                 .managed_table(false)

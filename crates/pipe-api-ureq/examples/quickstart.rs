@@ -26,7 +26,7 @@ use pipe_api_types::{
     AlertChannel, AlertInterval, AlertRequest, Authentication, CreateKeyRequest, CreateKeyResponse, CreatePipeRequest,
     CreateReversePrivateEndpointRequest, Credentials, DataFormat, Destination, DestinationColumn, FieldMapping,
     IpAccessEntry, IteratorType, KafkaOffset, KafkaSource, KafkaType, KeyRole, KinesisSource, ObjectStorageSource,
-    ObjectStorageType, OffsetStrategy, OrganizationId, Pipe, PipeCommand, PipeSource, PostgresSettings, PostgresSource,
+    ObjectStorageType, OffsetStrategy, OrganizationId, Pipe, PipeCommand, PostgresSettings, PostgresSource,
     PostgresTableMapping, ReplicationMode, ReversePrivateEndpoint, Scaling, ServiceId, ThresholdType,
 };
 use pipe_api_ureq::{Client, WaitPolicy, pipe_settled, pipe_stopped};
@@ -293,51 +293,46 @@ fn demo_pipe_requests() -> Vec<CreatePipeRequest> {
     };
     let mappings = [FieldMapping::new("id", "id"), FieldMapping::new("timestamp", "at")];
 
-    let kafka = KafkaSource::default()
-        .kind(KafkaType::Confluent)
-        .format(DataFormat::JsonEachRow)
-        .brokers("pkc-1234.eu-west-1.aws.confluent.cloud:9092")
-        .topics("events")
-        .authentication(Authentication::Plain)
-        .credentials(Credentials::user_password("ingest", "demo-password"))
-        .offset(KafkaOffset::default().strategy(OffsetStrategy::FromBeginning));
-    let storage = ObjectStorageSource::default()
-        .kind(ObjectStorageType::S3)
-        .format(DataFormat::JsonEachRow)
-        .url("https://bucket.s3.eu-west-1.amazonaws.com/logs/**.ndjson.gz")
-        .authentication(Authentication::IamRole)
-        .iam_role("arn:aws:iam::123456789012:role/ingest")
-        .is_continuous(true);
-    let kinesis = KinesisSource::default()
-        .format(DataFormat::JsonEachRow)
-        .stream_name("clicks")
-        .region("eu-west-1")
-        .iterator_type(IteratorType::TrimHorizon)
-        .authentication(Authentication::IamUser)
-        .access_key(Credentials::access_key("AKIAEXAMPLE", "demo-secret-key"));
-    let postgres = PostgresSource::default()
-        .host("db.example.com")
-        .port(5432u16)
-        .database("shop")
-        .credentials(Credentials::user_password("replicator", "demo-password"))
-        .settings(PostgresSettings::default().replication_mode(ReplicationMode::Cdc))
-        .table_mappings([PostgresTableMapping::default()
-            .source_schema_name("public")
-            .source_table("orders")
-            .target_table("public_orders")]);
+    // Each kind's `new` takes what the service requires of it; the rest are setters.
+    let kafka = KafkaSource::new(
+        KafkaType::Confluent,
+        DataFormat::JsonEachRow,
+        "pkc-1234.eu-west-1.aws.confluent.cloud:9092",
+        "events",
+        Authentication::Plain,
+    )
+    .credentials(Credentials::user_password("ingest", "demo-password"))
+    .offset(KafkaOffset::default().strategy(OffsetStrategy::FromBeginning));
+    let storage = ObjectStorageSource::new(
+        ObjectStorageType::S3,
+        DataFormat::JsonEachRow,
+        "https://bucket.s3.eu-west-1.amazonaws.com/logs/**.ndjson.gz",
+    )
+    .authentication(Authentication::IamRole)
+    .iam_role("arn:aws:iam::123456789012:role/ingest")
+    .is_continuous(true);
+    let kinesis = KinesisSource::new(
+        DataFormat::JsonEachRow,
+        "clicks",
+        "eu-west-1",
+        IteratorType::TrimHorizon,
+        Authentication::IamUser,
+    )
+    .access_key(Credentials::access_key("AKIAEXAMPLE", "demo-secret-key"));
+    let postgres = PostgresSource::new(
+        "db.example.com",
+        5432,
+        "shop",
+        [PostgresTableMapping::new("public", "orders", "public_orders")],
+    )
+    .credentials(Credentials::user_password("replicator", "demo-password"))
+    .settings(PostgresSettings::default().replication_mode(ReplicationMode::Cdc));
 
     vec![
-        CreatePipeRequest::new("kafka-events", PipeSource::default().kafka(kafka), events_table("kafka_events"))
-            .field_mappings(mappings.clone()),
-        CreatePipeRequest::new("s3-logs", PipeSource::default().object_storage(storage), events_table("s3_logs"))
-            .field_mappings(mappings.clone()),
-        CreatePipeRequest::new("kinesis-clicks", PipeSource::default().kinesis(kinesis), events_table("clicks"))
-            .field_mappings(mappings),
-        CreatePipeRequest::new(
-            "postgres-shop",
-            PipeSource::default().postgres(postgres),
-            Destination::default().database("shop"),
-        ),
+        CreatePipeRequest::new("kafka-events", kafka, events_table("kafka_events")).field_mappings(mappings.clone()),
+        CreatePipeRequest::new("s3-logs", storage, events_table("s3_logs")).field_mappings(mappings.clone()),
+        CreatePipeRequest::new("kinesis-clicks", kinesis, events_table("clicks")).field_mappings(mappings),
+        CreatePipeRequest::new("postgres-shop", postgres, Destination::default().database("shop")),
     ]
 }
 
