@@ -267,14 +267,16 @@ const KAFKA_AUTHENTICATIONS_BY_TYPE: &[(&str, &[&str])] = &[
 /// `PipePostObjectStorageSource.authentication`, narrowed per `type` by its description:
 /// "IAM_USER is for S3, GCS, and DigitalOcean Spaces. IAM_ROLE is for S3 only. SERVICE_ACCOUNT
 /// is for GCS only. CONNECTION_STRING is for Azure Blob Storage. PUBLIC uses no
-/// authentication." Cloudflare R2 and OVH are named for no method: public only.
+/// authentication." Cloudflare R2 and OVH are named for no method; the "only" words exclude
+/// IAM_ROLE and SERVICE_ACCOUNT there, CONNECTION_STRING is Azure's, and an access key pair
+/// (IAM_USER) is what an S3-compatible store takes, so that one is accepted.
 const STORAGE_AUTHENTICATIONS_BY_TYPE: &[(&str, &[&str])] = &[
     ("s3", &["IAM_ROLE", "IAM_USER"]),
     ("gcs", &["IAM_USER", "SERVICE_ACCOUNT"]),
     ("dospaces", &["IAM_USER"]),
     ("azureblobstorage", &["CONNECTION_STRING"]),
-    ("cloudflarer2", &[]),
-    ("ovhobjectstorage", &[]),
+    ("cloudflarer2", &["IAM_USER"]),
+    ("ovhobjectstorage", &["IAM_USER"]),
 ];
 
 /// A member that, when present and not `null`, must be one of the values `by_type` gives the

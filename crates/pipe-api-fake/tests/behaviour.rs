@@ -578,8 +578,8 @@ fn each_source_kind_and_type_takes_only_its_formats_and_authentications() {
         ("gcs", &["IAM_USER", "SERVICE_ACCOUNT"]),
         ("dospaces", &["IAM_USER"]),
         ("azureblobstorage", &["CONNECTION_STRING"]),
-        ("cloudflarer2", &[]),
-        ("ovhobjectstorage", &[]),
+        ("cloudflarer2", &["IAM_USER"]),
+        ("ovhobjectstorage", &["IAM_USER"]),
     ];
     for (kind, allowed) in storage_types {
         let storage = |method: Option<&str>| {

@@ -762,9 +762,12 @@ impl KafkaType {
 }
 
 impl ObjectStorageType {
-    /// The `authentication`s the contract allows for this provider (none for Cloudflare R2 and
-    /// OVH: the description names them for no method, so their files are public); `None` for
-    /// a provider this crate does not know (it gets the kind's whole enum).
+    /// The `authentication`s the contract allows for this provider; `None` for a provider this
+    /// crate does not know (it gets the kind's whole enum). Cloudflare R2 and OVH are named for
+    /// no method: "IAM_ROLE is for S3 only" and "SERVICE_ACCOUNT is for GCS only" exclude those
+    /// two, and `CONNECTION_STRING` is Azure's, but nothing excludes `IAM_USER`, the access key
+    /// pair every S3-compatible store takes, so it is not refused (a rule must come from the
+    /// contract, and a private R2 or OVH bucket needs it).
     pub(crate) fn authentications(&self) -> Option<Allowed<Authentication>> {
         use Authentication::*;
         let (owner, values): (_, &[Authentication]) = match self {
@@ -772,8 +775,8 @@ impl ObjectStorageType {
             ObjectStorageType::Gcs => ("type gcs", &[IamUser, ServiceAccount]),
             ObjectStorageType::DoSpaces => ("type dospaces", &[IamUser]),
             ObjectStorageType::AzureBlobStorage => ("type azureblobstorage", &[ConnectionString]),
-            ObjectStorageType::CloudflareR2 => ("type cloudflarer2", &[]),
-            ObjectStorageType::OvhObjectStorage => ("type ovhobjectstorage", &[]),
+            ObjectStorageType::CloudflareR2 => ("type cloudflarer2", &[IamUser]),
+            ObjectStorageType::OvhObjectStorage => ("type ovhobjectstorage", &[IamUser]),
             ObjectStorageType::Unrecognized(_) => return None,
         };
         Some(Allowed { owner, values })

@@ -213,7 +213,9 @@ fn each_kafka_type_takes_only_its_authentications() {
 
 /// PipePostObjectStorageSource.authentication: "IAM_USER is for S3, GCS, and DigitalOcean
 /// Spaces. IAM_ROLE is for S3 only. SERVICE_ACCOUNT is for GCS only. CONNECTION_STRING is for
-/// Azure Blob Storage. PUBLIC uses no authentication." (R2 and OVH: named for none.)
+/// Azure Blob Storage. PUBLIC uses no authentication." (R2 and OVH are named for none: the
+/// "only" words exclude IAM_ROLE and SERVICE_ACCOUNT, CONNECTION_STRING is Azure's, and their
+/// access key pair, IAM_USER, is not refused.)
 #[test]
 fn each_object_storage_type_takes_only_its_authentications() {
     let by_type: [(ObjectStorageType, &'static str, &[&'static str]); 6] = [
@@ -221,8 +223,8 @@ fn each_object_storage_type_takes_only_its_authentications() {
         (ObjectStorageType::Gcs, "type gcs", &["IAM_USER", "SERVICE_ACCOUNT"]),
         (ObjectStorageType::DoSpaces, "type dospaces", &["IAM_USER"]),
         (ObjectStorageType::AzureBlobStorage, "type azureblobstorage", &["CONNECTION_STRING"]),
-        (ObjectStorageType::CloudflareR2, "type cloudflarer2", &[]),
-        (ObjectStorageType::OvhObjectStorage, "type ovhobjectstorage", &[]),
+        (ObjectStorageType::CloudflareR2, "type cloudflarer2", &["IAM_USER"]),
+        (ObjectStorageType::OvhObjectStorage, "type ovhobjectstorage", &["IAM_USER"]),
     ];
     assert_eq!(by_type.len(), ObjectStorageType::KNOWN.len(), "every object storage type has its row");
     let methods = ["IAM_ROLE", "IAM_USER", "CONNECTION_STRING", "SERVICE_ACCOUNT", "PLAIN"];
