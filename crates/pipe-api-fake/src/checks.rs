@@ -292,6 +292,19 @@ fn allowed_for_type(members: &Map<String, Value>, path: &str, name: &str, by_typ
     }
 }
 
+/// An update's `authentication` for a Kafka or object storage source, against the `type` the
+/// stored pipe has (a `PipePatchRequest` carries no type): the same per-type tables as create.
+pub(crate) fn patched_authentication(kind: &str, stored_type: Option<&Value>, patch: &Map<String, Value>) -> Checked {
+    let by_type = match kind {
+        "kafka" => KAFKA_AUTHENTICATIONS_BY_TYPE,
+        "objectStorage" => STORAGE_AUTHENTICATIONS_BY_TYPE,
+        _ => return Ok(()),
+    };
+    let mut members = patch.clone();
+    members.insert("type".to_owned(), stored_type.cloned().unwrap_or(Value::Null));
+    allowed_for_type(&members, &format!("source.{kind}."), "authentication", by_type)
+}
+
 /// `POST /pipes` (`PipePostRequest`): a name, exactly one source kind with what that kind
 /// needs, a destination, and scaling within the service's bounds.
 pub(crate) fn create_pipe(body: &Value) -> Checked {

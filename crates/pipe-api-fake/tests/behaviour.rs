@@ -843,3 +843,38 @@ fn the_clock_moves_after_each_request_when_asked() {
     get();
     assert_eq!(fake.now(), start + std::time::Duration::from_secs(10));
 }
+
+/// `PipePatchRequest` carries no `type`, so the service checks an update's `authentication`
+/// against the type the pipe has: the create tables (`PipePostKafkaSource.authentication`,
+/// `PipePostObjectStorageSource.authentication`) apply to the patch.
+#[test]
+fn an_update_takes_only_the_authentications_the_stored_type_allows() {
+    let fake = seeded();
+    let path = format!("{}/pipes", service_path());
+    let body = json!({"name": "c", "destination": {"table": "t", "managedTable": true},
+        "source": {"kafka": {"type": "confluent", "format": "JSONEachRow", "brokers": "b:9092", "topics": "t",
+            "authentication": "PLAIN", "credentials": {"username": "u", "password": "p"}}}});
+    let created = admin(&fake, Method::POST, &path, &body.to_string());
+    assert_eq!(created.status(), 200, "{}", text(&created));
+    let id = json_of(&created)["result"]["id"].as_str().unwrap().to_owned();
+    let patch = |method: &str| {
+        let patch = json!({"source": {"kafka": {"authentication": method, "iamRole": "arn:aws:iam::1:role/r",
+            "credentials": {"username": "u", "password": "p"}}}});
+        admin(&fake, Method::PATCH, &format!("{path}/{id}"), &patch.to_string())
+    };
+    let refused = patch("IAM_ROLE");
+    assert_eq!(refused.status(), 400);
+    assert_eq!(
+        json_of(&refused)["error"],
+        "BAD_REQUEST: invalid request: source.kafka.authentication: must be one of PLAIN, MUTUAL_TLS for type confluent"
+    );
+    let read = admin(&fake, Method::GET, &format!("{path}/{id}"), "");
+    assert_eq!(
+        json_of(&read)["result"]["source"]["kafka"]["authentication"],
+        "PLAIN",
+        "a refused patch changes nothing"
+    );
+    let accepted = patch("MUTUAL_TLS");
+    assert_eq!(accepted.status(), 200, "{}", text(&accepted));
+    assert_eq!(json_of(&accepted)["result"]["source"]["kafka"]["authentication"], "MUTUAL_TLS");
+}

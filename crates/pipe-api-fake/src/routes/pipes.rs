@@ -314,6 +314,8 @@ fn patch_source(
         }
         let patch = patch.as_object().expect("filtered on objects");
         let target = member(member(pipe, "source"), kind);
+        crate::checks::patched_authentication(kind, target.get("type"), patch)
+            .map_err(|problem| Refusal::bad_request(format!("invalid request: {}", problem.0)))?;
         merge(target, patch, fields);
         if *kind == "postgres" {
             patch_tables(target, patch, state)?;
