@@ -68,8 +68,9 @@ fn a_kafka_pipe_from_create_to_a_typed_404_after_delete() {
         .source(
             PipeSourcePatch::default().kafka(
                 KafkaSourcePatch::default()
-                    .authentication(Authentication::ScramSha512)
-                    .credentials(Credentials::user_password("ingest", "new-password-E2E-MARKER")),
+                    // Confluent takes PLAIN or MUTUAL_TLS; the fake checks the stored type.
+                    .authentication(Authentication::MutualTls)
+                    .credentials(Credentials::client_certificate("CERT", "new-private-key-E2E-MARKER")),
             ),
         )
         .field_mappings([FieldMapping::new("event_id", "id")])
@@ -79,7 +80,7 @@ fn a_kafka_pipe_from_create_to_a_typed_404_after_delete() {
     for pipe in [&updated, &got] {
         assert_eq!(pipe.name.as_deref(), Some("kafka-events-v2"));
         let kafka = pipe.source.as_ref().and_then(|s| s.kafka.as_ref()).unwrap();
-        assert_eq!(kafka.authentication, Some(Authentication::ScramSha512));
+        assert_eq!(kafka.authentication, Some(Authentication::MutualTls));
         assert_eq!(kafka.topics.as_deref(), Some("events"), "what the update does not name stays");
         assert!(kafka.credentials.is_none(), "credentials are never echoed back");
         assert_eq!(pipe.field_mappings, Some(vec![FieldMapping::new("event_id", "id")]));
