@@ -357,13 +357,38 @@ fn a_redirect_is_an_error_never_followed() {
 }
 
 #[test]
+fn a_value_that_does_not_fit_its_field_does_not_fail_the_list() {
+    // One pipe of the list has a number for its name, a string for a bool, a number for an
+    // open enum and text that is no UUID for an id: that pipe reads those fields as absent and
+    // keeps the values; the rest of the list reads as usual.
+    let body = br#"{"status":200,"requestId":"r-8","result":[
+        {"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","name":"first","state":"Running"},
+        {"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5f","name":5,"state":3,"serviceId":"nope",
+         "destination":{"table":"t","managedTable":"true"}}
+    ]}"#;
+    let pipes = ListPipes::new(org(), service()).parse_response(response(200, body)).unwrap().value;
+    assert_eq!(pipes.len(), 2);
+    assert_eq!(pipes[0].name.as_deref(), Some("first"));
+    assert_eq!(pipes[0].state, Some(PipeState::Running));
+    let odd = &pipes[1];
+    assert_eq!((odd.name.as_ref(), odd.state.as_ref(), odd.service_id), (None, None, None));
+    assert_eq!(odd.unknown.get("name"), Some("5"));
+    assert_eq!(odd.unknown.get("state"), Some("3"));
+    assert_eq!(odd.unknown.get("serviceId"), Some(r#""nope""#));
+    let destination = odd.destination.as_ref().unwrap();
+    assert_eq!((destination.table.as_deref(), destination.managed_table), (Some("t"), None));
+    assert_eq!(destination.unknown.get("managedTable"), Some(r#""true""#));
+}
+
+#[test]
 fn an_undecodable_success_names_the_operation_and_path() {
-    let body = br#"{"status":200,"requestId":"r-9","result":[{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e"},{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","source":{"postgres":{"tableMappings":"yesterday"}}}]}"#;
+    let body = br#"{"status":200,"requestId":"r-9","result":[{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e"},{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","source":{"postgres":{"tableMappings":["yesterday"]}}}]}"#;
     match ListPipes::new(org(), service()).parse_response(response(200, body)) {
         Err(Error::Decode(e)) => {
             assert_eq!(e.operation(), "list_pipes");
-            // A list where an object list belongs (a misfit scalar would be kept, not fail).
-            assert_eq!(e.path(), "result[1].source.postgres.tableMappings");
+            // Text where an element of an object list belongs (a misfit field, or anything but
+            // a list for a list field, would be kept, not fail).
+            assert_eq!(e.path(), "result[1].source.postgres.tableMappings[0]");
             assert!(e.message().contains("yesterday"), "{}", e.message());
             assert_eq!(e.request_id(), Some("r-9"));
             assert_eq!(e.body(), body);

@@ -1,13 +1,18 @@
 //! How one field's value travels as JSON when it is not the value type's own serde form.
 //!
 //! A [`model!`](crate::macros) field names its codec with `as`: a module holding a serde
-//! `serialize`/`deserialize` pair, like `#[serde(with = "...")]`. Every codec reads a [`Read`],
-//! so that `null` means "absent" the same way everywhere, and so that a scalar that does not fit
-//! its field's type (a date that is not RFC 3339, `port: 8443.5`, a number where text was
-//! expected) never fails a response: the field reads as absent and the model keeps the value's
-//! JSON text among its unknown fields, writing it back as it came.
+//! `serialize`/`deserialize` pair, like `#[serde(with = "...")]`; the default is [`plain`], which
+//! reads through the type's [`Field`] impl. Every codec reads a [`Read`], so that `null` means
+//! "absent" the same way everywhere, and so that a value that does not fit its field's type (a
+//! date that is not RFC 3339, `port: 8443.5`, a number where text was expected, `"state": 3`)
+//! never fails a response: the field reads as absent and the model keeps the value's JSON among
+//! its unknown fields, writing it back (as it came, or as the same JSON value: see [`Field`]).
 
-use serde::de::DeserializeOwned;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+use serde::de::{DeserializeOwned, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 use time::format_description::well_known::Rfc3339 as Rfc3339Format;
@@ -55,16 +60,168 @@ pub(crate) fn json_string(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
     }
 }
 
-/// The value's own serde form.
+/// The default codec: the value's own serde form, read through its [`Field`] impl, so that a
+/// JSON value of the wrong type is kept instead of failing the response.
 pub(crate) mod plain {
     use super::*;
 
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Read<T>, D::Error> {
-        Option::<T>::deserialize(d).map(Read::from)
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: Field>(d: D) -> Result<Read<T>, D::Error> {
+        d.deserialize_any(FieldVisitor(PhantomData))
     }
 
     pub(crate) fn serialize<S: Serializer, T: Serialize>(value: &T, s: S) -> Result<S::Ok, S::Error> {
         value.serialize(s)
+    }
+}
+
+/// A type read by the default codec ([`plain`]): it says which JSON values it is made from, by
+/// the one JSON type it expects (text, a bool, an array or an object); `null` is absent, and a
+/// value of any other JSON type, or one `from_text` refuses (`"serviceId": "nope"`), is kept.
+///
+/// Why not [`lenient`]'s raw text: that allocates the raw text of every field read, about 50 per
+/// pipe. Here a value of the expected type is built straight from serde_json's visit, with no
+/// allocation or second parse; only a kept value is written out again, as JSON made from what
+/// serde_json parsed. That is the same JSON value, but not always the same text: a string's
+/// escapes are written serde_json's way (`"\u00e9"` comes back as `"é"`), a float in shortest
+/// form (`1e3` comes back as `1000.0`), and an object's members sorted by name. Integers, bools
+/// and `null` inside come back as they were.
+pub(crate) trait Field: Sized {
+    /// The value of a JSON string; `None` when the text does not fit (kept).
+    fn from_text(_text: &str) -> Option<Self> {
+        None
+    }
+
+    /// The value of a JSON bool; `None` when bools do not fit (kept).
+    fn from_bool(_value: bool) -> Option<Self> {
+        None
+    }
+
+    /// Reads a JSON array, or hands it back (`Err`) when arrays do not fit (kept).
+    fn from_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Result<Self, A>, A::Error> {
+        Ok(Err(seq))
+    }
+
+    /// Reads a JSON object, or hands it back (`Err`) when objects do not fit (kept).
+    fn from_map<'de, A: MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
+        Ok(Err(map))
+    }
+}
+
+/// Reads one field as its [`Field`] type says; see there.
+struct FieldVisitor<T>(PhantomData<T>);
+
+/// A value that does not fit, written out as JSON.
+fn kept<T, E: serde::de::Error>(value: &(impl Serialize + ?Sized)) -> Result<Read<T>, E> {
+    serde_json::value::to_raw_value(value).map(Read::Kept).map_err(E::custom)
+}
+
+impl<'de, T: Field> Visitor<'de> for FieldVisitor<T> {
+    type Value = Read<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Read<T>, E> {
+        match T::from_text(text) {
+            Some(value) => Ok(Read::Value(value)),
+            None => kept(text),
+        }
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<Read<T>, E> {
+        match T::from_bool(value) {
+            Some(value) => Ok(Read::Value(value)),
+            None => kept(&value),
+        }
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Read<T>, E> {
+        kept(&value)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Read<T>, E> {
+        kept(&value)
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Read<T>, E> {
+        kept(&value)
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Read<T>, E> {
+        Ok(Read::Absent)
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Read<T>, E> {
+        Ok(Read::Absent)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Read<T>, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Read<T>, A::Error> {
+        match T::from_seq(seq)? {
+            Ok(value) => Ok(Read::Value(value)),
+            Err(seq) => kept(&serde_json::Value::deserialize(SeqAccessDeserializer::new(seq))?),
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Read<T>, A::Error> {
+        match T::from_map(map)? {
+            Ok(value) => Ok(Read::Value(value)),
+            Err(map) => kept(&serde_json::Value::deserialize(MapAccessDeserializer::new(map))?),
+        }
+    }
+}
+
+/// Reads an object model through its own `Deserialize` (for `model!` types and other objects).
+pub(crate) fn object_from_map<'de, T: Deserialize<'de>, A: MapAccess<'de>>(map: A) -> Result<Result<T, A>, A::Error> {
+    T::deserialize(MapAccessDeserializer::new(map)).map(Ok)
+}
+
+impl Field for crate::Text {
+    fn from_text(text: &str) -> Option<Self> {
+        Some(text.into())
+    }
+}
+
+impl Field for crate::Secret {
+    fn from_text(text: &str) -> Option<Self> {
+        Some(text.into())
+    }
+}
+
+impl Field for bool {
+    fn from_bool(value: bool) -> Option<Self> {
+        Some(value)
+    }
+}
+
+/// A list: anything but an array is kept whole. Its elements are read with their own serde
+/// form, so an element that does not fit still fails the read.
+impl<T: DeserializeOwned> Field for Vec<T> {
+    fn from_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Result<Self, A>, A::Error> {
+        Vec::deserialize(SeqAccessDeserializer::new(seq)).map(Ok)
+    }
+}
+
+/// A boxed value reads as the value.
+impl<T: Field> Field for Box<T> {
+    fn from_text(text: &str) -> Option<Self> {
+        T::from_text(text).map(Box::new)
+    }
+
+    fn from_bool(value: bool) -> Option<Self> {
+        T::from_bool(value).map(Box::new)
+    }
+
+    fn from_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Result<Self, A>, A::Error> {
+        Ok(T::from_seq(seq)?.map(Box::new))
+    }
+
+    fn from_map<'de, A: MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
+        Ok(T::from_map(map)?.map(Box::new))
     }
 }
 
@@ -179,20 +336,6 @@ pub(crate) mod integers {
     }
 
     pub(crate) fn serialize<S: Serializer, T: Serialize>(value: &[T], s: S) -> Result<S::Ok, S::Error> {
-        value.serialize(s)
-    }
-}
-
-/// Text read with the type's `FromStr` (a schedule entry's UUID id), written with its serde
-/// form. Text that does not parse, or anything but text, reads as absent and is kept.
-pub(crate) mod parsed {
-    use super::*;
-
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: std::str::FromStr>(d: D) -> Result<Read<T>, D::Error> {
-        lenient(d, |raw| json_string(raw)?.parse().ok().map(Read::Value))
-    }
-
-    pub(crate) fn serialize<S: Serializer, T: Serialize>(value: &T, s: S) -> Result<S::Ok, S::Error> {
         value.serialize(s)
     }
 }

@@ -11,7 +11,8 @@
 //!
 //! [`UnknownFields`]: crate::UnknownFields
 
-/// Calls a field's codec: `$crate::codec::plain` unless the field names one with `as`.
+/// Calls a field's codec: `$crate::codec::plain` (the type's [`Field`](crate::codec::Field)
+/// impl) unless the field names one with `as`.
 macro_rules! field_codec {
     ([] $fn:ident ($($arg:expr),*)) => {
         $crate::codec::plain::$fn($($arg),*)
@@ -197,6 +198,13 @@ macro_rules! model {
                 self
             }
         }
+
+        /// A field of this type: an object; anything else is kept.
+        impl $crate::codec::Field for $name {
+            fn from_map<'de, A: serde::de::MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
+                $crate::codec::object_from_map(map)
+            }
+        }
     };
 }
 
@@ -345,6 +353,14 @@ macro_rules! open_enum {
                 $name::from(self)
             }
         }
+
+        /// A field of this type: any text (read from a server, so vouched for); anything
+        /// else is kept.
+        impl $crate::codec::Field for $name {
+            fn from_text(text: &str) -> Option<Self> {
+                Some($name::not_yet_known(text))
+            }
+        }
     };
 }
 
@@ -373,6 +389,13 @@ macro_rules! uuid_id {
         impl $crate::IntoField<$name> for $name {
             fn into_field(self) -> $name {
                 self
+            }
+        }
+
+        /// A field of this type: text that is a UUID; anything else is kept.
+        impl $crate::codec::Field for $name {
+            fn from_text(text: &str) -> Option<Self> {
+                uuid::Uuid::try_parse(text).ok().map($name)
             }
         }
 

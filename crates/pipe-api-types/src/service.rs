@@ -4,7 +4,7 @@
 use time::OffsetDateTime;
 
 use crate::Text;
-use crate::codec::{decimal, integer, integers, parsed, rfc3339};
+use crate::codec::{decimal, integer, integers, rfc3339};
 use crate::key::check_ip_access_entry;
 use crate::quantity::{MemoryGb, amount};
 use crate::validate::{Checker, OpenEnum as _, Rule, Validate, ValidationErrors};
@@ -312,7 +312,7 @@ model! {
         /// The scaling when no entry is active.
         "baseConfig" base_config: ScalingScheduleBaseConfig,
         /// The entry active now; absent when the base config is in effect.
-        "activeEntryId" active_entry_id: ScalingScheduleEntryId as parsed,
+        "activeEntryId" active_entry_id: ScalingScheduleEntryId,
     }
 }
 
@@ -330,7 +330,7 @@ model! {
     /// Scheduled times are indicative: the service applies them on a best-effort basis.
     pub struct ScalingScheduleEntry {
         /// The entry's id.
-        "id" id: ScalingScheduleEntryId as parsed,
+        "id" id: ScalingScheduleEntryId,
         /// The entry's label.
         "name" name: Text,
         /// The days it applies to: 0 is Sunday, 1 Monday, ..., 6 Saturday.
@@ -400,7 +400,7 @@ model! {
         /// Minutes without use before idling, in effect.
         "effectiveIdleTimeoutMinutes" effective_idle_timeout_minutes: u32 as integer,
         /// The schedule entry whose values are in effect; absent when none is active.
-        "activeEntryId" active_entry_id: ScalingScheduleEntryId as parsed,
+        "activeEntryId" active_entry_id: ScalingScheduleEntryId,
     }
 }
 
@@ -458,6 +458,13 @@ pub struct ListPatch<T> {
     /// Elements to remove, before the additions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub remove: Option<Vec<T>>,
+}
+
+/// A field of this type: an object; anything else is kept.
+impl<T: serde::de::DeserializeOwned> crate::codec::Field for ListPatch<T> {
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
+        crate::codec::object_from_map(map)
+    }
 }
 
 impl<T> Default for ListPatch<T> {
