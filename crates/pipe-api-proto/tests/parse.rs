@@ -382,18 +382,18 @@ fn a_value_that_does_not_fit_its_field_does_not_fail_the_list() {
 
 #[test]
 fn an_undecodable_success_names_the_operation_and_path() {
-    let body = br#"{"status":200,"requestId":"r-9","result":[{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e"},{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","source":{"postgres":{"tableMappings":["yesterday"]}}}]}"#;
+    let body = br#"{"status":200,"requestId":"r-9","result":[{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e"},{"id":"yesterday","name":"p"}]}"#;
     match ListPipes::new(org(), service()).parse_response(response(200, body)) {
         Err(Error::Decode(e)) => {
             assert_eq!(e.operation(), "list_pipes");
-            // Text where an element of an object list belongs (a misfit field, or anything but
-            // a list for a list field, would be kept, not fail).
-            assert_eq!(e.path(), "result[1].source.postgres.tableMappings[0]");
-            assert!(e.message().contains("yesterday"), "{}", e.message());
+            // An object's own id that is no UUID: the one misfit that fails a read (any other
+            // field's misfit is kept).
+            assert_eq!(e.path(), "result[1].id");
+            assert!(e.message().contains("UUID"), "{}", e.message());
             assert_eq!(e.request_id(), Some("r-9"));
             assert_eq!(e.body(), body);
             let shown = e.to_string();
-            assert!(shown.contains("list_pipes") && shown.contains("result[1].source.postgres.tableMappings"));
+            assert!(shown.contains("list_pipes") && shown.contains("result[1].id"));
         }
         other => panic!("expected a decode error, got {other:?}"),
     }

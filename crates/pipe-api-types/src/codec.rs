@@ -12,7 +12,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
-use serde::de::{DeserializeOwned, MapAccess, SeqAccess, Visitor};
+use serde::de::{MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 use time::format_description::well_known::Rfc3339 as Rfc3339Format;
@@ -96,9 +96,9 @@ pub(crate) trait Field: Sized {
         None
     }
 
-    /// Reads a JSON array, or hands it back (`Err`) when arrays do not fit (kept).
-    fn from_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Result<Self, A>, A::Error> {
-        Ok(Err(seq))
+    /// Reads a JSON array; one that does not fit is kept whole.
+    fn from_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Read<Self>, A::Error> {
+        kept(&serde_json::Value::deserialize(SeqAccessDeserializer::new(seq))?)
     }
 
     /// Reads a JSON object, or hands it back (`Err`) when objects do not fit (kept).
@@ -161,10 +161,7 @@ impl<'de, T: Field> Visitor<'de> for FieldVisitor<T> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Read<T>, A::Error> {
-        match T::from_seq(seq)? {
-            Ok(value) => Ok(Read::Value(value)),
-            Err(seq) => kept(&serde_json::Value::deserialize(SeqAccessDeserializer::new(seq))?),
-        }
+        T::from_seq(seq)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Read<T>, A::Error> {
@@ -198,12 +195,55 @@ impl Field for bool {
     }
 }
 
-/// A list: anything but an array is kept whole. Its elements are read with their own serde
-/// form, so an element that does not fit still fails the read.
-impl<T: DeserializeOwned> Field for Vec<T> {
-    fn from_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Result<Self, A>, A::Error> {
-        Vec::deserialize(SeqAccessDeserializer::new(seq)).map(Ok)
+/// A list: anything but an array is kept whole, and so is an array with an element that does
+/// not fit its type (`"roles": ["admin", 5]`, a `null` element): the field reads as absent and
+/// the whole array is kept, the elements that fit written again from their values.
+impl<T: Field + Serialize> Field for Vec<T> {
+    fn from_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Read<Self>, A::Error> {
+        let mut values = Vec::new();
+        while let Some(element) = seq.next_element_seed(Lenient::<T>(PhantomData))? {
+            match element {
+                Read::Value(value) => values.push(value),
+                misfit => return kept_list(values, misfit, seq),
+            }
+        }
+        Ok(Read::Value(values))
     }
+}
+
+/// Reads one list element as its [`Field`] type says.
+struct Lenient<T>(PhantomData<T>);
+
+impl<'de, T: Field> serde::de::DeserializeSeed<'de> for Lenient<T> {
+    type Value = Read<T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Read<T>, D::Error> {
+        d.deserialize_any(FieldVisitor(PhantomData))
+    }
+}
+
+/// A list with an element that does not fit, kept whole: the elements read so far, the misfit,
+/// and the rest of the array, as one JSON array.
+fn kept_list<'de, T: Field + Serialize, V, A: SeqAccess<'de>>(
+    read: Vec<T>,
+    misfit: Read<T>,
+    mut seq: A,
+) -> Result<Read<V>, A::Error> {
+    use serde::de::Error as _;
+    let to_json = |value: &T| serde_json::to_value(value).map_err(A::Error::custom);
+    let element = |read: Read<T>| -> Result<serde_json::Value, A::Error> {
+        match read {
+            Read::Absent => Ok(serde_json::Value::Null),
+            Read::Value(value) => to_json(&value),
+            Read::Kept(raw) => serde_json::from_str(raw.get()).map_err(A::Error::custom),
+        }
+    };
+    let mut all = read.iter().map(to_json).collect::<Result<Vec<_>, _>>()?;
+    all.push(element(misfit)?);
+    while let Some(next) = seq.next_element_seed(Lenient::<T>(PhantomData))? {
+        all.push(element(next)?);
+    }
+    kept(&all)
 }
 
 /// A boxed value reads as the value.
@@ -216,8 +256,12 @@ impl<T: Field> Field for Box<T> {
         T::from_bool(value).map(Box::new)
     }
 
-    fn from_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Result<Self, A>, A::Error> {
-        Ok(T::from_seq(seq)?.map(Box::new))
+    fn from_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Read<Self>, A::Error> {
+        Ok(match T::from_seq(seq)? {
+            Read::Value(value) => Read::Value(Box::new(value)),
+            Read::Absent => Read::Absent,
+            Read::Kept(raw) => Read::Kept(raw),
+        })
     }
 
     fn from_map<'de, A: MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {

@@ -226,3 +226,27 @@ fn a_kept_integer_bool_or_plain_string_is_written_back_as_its_exact_text() {
     let pipe: Pipe = serde_json::from_str(text).unwrap();
     assert_eq!(serde_json::to_string(&pipe).unwrap(), text);
 }
+
+/// A list with an element that does not fit its type (a number among roles, a `null` sorting
+/// key, a column that is no object) reads as absent and is kept whole, with the elements that
+/// fit written again as they were read.
+#[test]
+fn a_list_with_an_element_that_does_not_fit_is_kept_whole() {
+    let mut key = body(KEY);
+    // `expireAt: ""` reads as "never expires" and is not written back; not what this checks.
+    key.as_object_mut().unwrap().remove("expireAt");
+    for roles in [json!(["admin", 5]), json!([5, "developer"]), json!(["admin", null, "developer"]), json!([[]])] {
+        check::<Key>(&key, "", "roles", &roles, |m| (m.roles.is_none(), &m.unknown));
+    }
+    let pipe = body(PIPE);
+    let columns = json!([{"name": "id", "type": "UInt64"}, "not a column", {"name": "at", "type": "DateTime"}]);
+    check::<Pipe>(&pipe, "/destination", "columns", &columns, |m| {
+        let destination = m.destination.as_ref().unwrap();
+        (destination.columns.is_none(), &destination.unknown)
+    });
+    // Elements that fit still read, in order.
+    let mut fits = key.clone();
+    fits["roles"] = json!(["admin", "developer"]);
+    let read: Key = serde_json::from_value(fits).unwrap();
+    assert_eq!(read.roles.map(|roles| roles.len()), Some(2));
+}
