@@ -280,9 +280,14 @@ const STORAGE_AUTHENTICATIONS_BY_TYPE: &[(&str, &[&str])] = &[
 ];
 
 /// A member that, when present and not `null`, must be one of the values `by_type` gives the
-/// body's `type` (already checked to be one the service knows).
-fn allowed_for_type(members: &Map<String, Value>, path: &str, name: &str, by_type: &[(&str, &[&str])]) -> Checked {
-    let kind = members.get("type").and_then(Value::as_str).unwrap_or_default();
+/// source's `kind` (its `type`: the body's on create, the stored pipe's on update).
+fn allowed_for_type(
+    members: &Map<String, Value>,
+    kind: &str,
+    path: &str,
+    name: &str,
+    by_type: &[(&str, &[&str])],
+) -> Checked {
     let Some((_, allowed)) = by_type.iter().find(|(t, _)| *t == kind) else { return Ok(()) };
     match members.get(name) {
         None | Some(Value::Null) => Ok(()),
@@ -300,9 +305,8 @@ pub(crate) fn patched_authentication(kind: &str, stored_type: Option<&Value>, pa
         "objectStorage" => STORAGE_AUTHENTICATIONS_BY_TYPE,
         _ => return Ok(()),
     };
-    let mut members = patch.clone();
-    members.insert("type".to_owned(), stored_type.cloned().unwrap_or(Value::Null));
-    allowed_for_type(&members, &format!("source.{kind}."), "authentication", by_type)
+    let stored_type = stored_type.and_then(Value::as_str).unwrap_or_default();
+    allowed_for_type(patch, stored_type, &format!("source.{kind}."), "authentication", by_type)
 }
 
 /// `POST /pipes` (`PipePostRequest`): a name, exactly one source kind with what that kind
@@ -324,7 +328,8 @@ pub(crate) fn create_pipe(body: &Value) -> Checked {
             required_text(kind, path, "brokers")?;
             required_text(kind, path, "topics")?;
             one_of(kind, path, "authentication", KAFKA_AUTHENTICATIONS, true)?;
-            allowed_for_type(kind, path, "authentication", KAFKA_AUTHENTICATIONS_BY_TYPE)?;
+            let kafka_type = kind.get("type").and_then(Value::as_str).unwrap_or_default();
+            allowed_for_type(kind, kafka_type, path, "authentication", KAFKA_AUTHENTICATIONS_BY_TYPE)?;
             let event_hubs = kind.get("type").and_then(Value::as_str) == Some("azureeventhub");
             match kind.get("authentication").and_then(Value::as_str) {
                 // Azure Event Hubs authenticate PLAIN with a connection string.
@@ -358,7 +363,8 @@ pub(crate) fn create_pipe(body: &Value) -> Checked {
             one_of(kind, path, "type", STORAGE_TYPES, true)?;
             one_of(kind, path, "format", STORAGE_FORMATS, true)?;
             one_of(kind, path, "authentication", STORAGE_AUTHENTICATIONS, false)?;
-            allowed_for_type(kind, path, "authentication", STORAGE_AUTHENTICATIONS_BY_TYPE)?;
+            let storage_type = kind.get("type").and_then(Value::as_str).unwrap_or_default();
+            allowed_for_type(kind, storage_type, path, "authentication", STORAGE_AUTHENTICATIONS_BY_TYPE)?;
             // connectionString, serviceAccountKey: "Required when authentication is ...".
             match kind.get("authentication").and_then(Value::as_str) {
                 Some("CONNECTION_STRING") => required_text(kind, path, "connectionString")?,
