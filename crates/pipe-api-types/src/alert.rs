@@ -6,7 +6,7 @@ use time::OffsetDateTime;
 
 use crate::AlertId;
 use crate::Text;
-use crate::codec::{decimal, integer, rfc3339};
+use crate::codec::{decimal, rfc3339};
 use crate::validate::{Checker, Rule, Validate, ValidationErrors};
 
 open_enum! {
@@ -190,11 +190,11 @@ model! {
         /// A free-text note (newer servers).
         "note" note: Text,
         /// Minutes to offset the schedule by (newer servers).
-        "scheduleOffsetMinutes" schedule_offset_minutes: u32 as integer,
+        "scheduleOffsetMinutes" schedule_offset_minutes: u32,
         /// When the schedule starts (newer servers).
         "scheduleStartAt" schedule_start_at: OffsetDateTime as rfc3339,
         /// Consecutive firing windows before notifying (newer servers).
-        "numConsecutiveWindows" num_consecutive_windows: u32 as integer,
+        "numConsecutiveWindows" num_consecutive_windows: u32,
         /// Errors of the most recent execution (newer servers).
         "executionErrors" execution_errors: Vec<AlertExecutionError>,
         /// When the alert was created.
@@ -271,7 +271,7 @@ model! {
         /// How often the alert is evaluated.
         "interval" interval: AlertInterval,
         /// Minutes to offset the schedule by (0 to 1439, below the interval).
-        "scheduleOffsetMinutes" schedule_offset_minutes: u32 as integer,
+        "scheduleOffsetMinutes" schedule_offset_minutes: u32,
         /// When the schedule starts.
         "scheduleStartAt" schedule_start_at: OffsetDateTime as rfc3339,
         /// Where it notifies (older servers know only this one; newer ones mirror
@@ -286,7 +286,7 @@ model! {
         /// A free-text note, markdown (1 to 4096 characters).
         "note" note: Text,
         /// Consecutive firing windows before notifying (at least 1).
-        "numConsecutiveWindows" num_consecutive_windows: u32 as integer,
+        "numConsecutiveWindows" num_consecutive_windows: u32,
     }
 }
 
@@ -505,10 +505,10 @@ model! {
     /// The pagination summary newer alerting servers add to a list (`meta`).
     pub struct PaginationMeta {
         /// How many alerts exist in all.
-        "total" total: u64 as integer,
+        "total" total: u64,
         /// The page size used.
-        "limit" limit: u64 as integer,
+        "limit" limit: u64,
         /// How many alerts were skipped.
-        "offset" offset: u64 as integer,
+        "offset" offset: u64,
     }
 }

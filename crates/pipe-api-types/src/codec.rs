@@ -35,9 +35,21 @@ impl<T> From<Option<T>> for Read<T> {
     }
 }
 
+impl<T> Read<T> {
+    /// A value read as a `T`, made a `U` (or absent); absent and kept values stay as they are.
+    fn and_then<U>(self, f: impl FnOnce(T) -> Option<U>) -> Read<U> {
+        match self {
+            Read::Value(value) => f(value).into(),
+            Read::Absent => Read::Absent,
+            Read::Kept(raw) => Read::Kept(raw),
+        }
+    }
+}
+
 /// Reads a scalar field leniently from its JSON text: `null` is absent, what `parse` makes a
-/// value of is the value, anything else is kept as it came. The text is read once, as serde_json's
-/// raw value: a scalar is short, and this is the one way to keep it exactly.
+/// value of is the value, anything else is kept as it came. For the few fields whose value must
+/// be read from the exact text ([`decimal`]); every other field reads through [`Field`], which
+/// allocates nothing for a value that fits.
 pub(crate) fn lenient<'de, D: Deserializer<'de>, T>(
     d: D,
     parse: impl FnOnce(&str) -> Option<Read<T>>,
@@ -74,17 +86,19 @@ pub(crate) mod plain {
     }
 }
 
-/// A type read by the default codec ([`plain`]): it says which JSON values it is made from, by
-/// the one JSON type it expects (text, a bool, an array or an object); `null` is absent, and a
-/// value of any other JSON type, or one `from_text` refuses (`"serviceId": "nope"`), is kept.
+/// A type read by the default codec ([`plain`]) or a codec built on it: it says which JSON
+/// values it is made from (text, a bool, a number, an array or an object); `null` is absent,
+/// and a value of any other JSON type, or one it refuses (`"serviceId": "nope"`, `port: 8443.5`,
+/// a date that is no RFC 3339), is kept.
 ///
 /// Why not [`lenient`]'s raw text: that allocates the raw text of every field read, about 50 per
-/// pipe. Here a value of the expected type is built straight from serde_json's visit, with no
-/// allocation or second parse; only a kept value is written out again, as JSON made from what
-/// serde_json parsed. That is the same JSON value, but not always the same text: a string's
-/// escapes are written serde_json's way (`"\u00e9"` comes back as `"é"`), a float in shortest
-/// form (`1e3` comes back as `1000.0`), and an object's members sorted by name. Integers, bools
-/// and `null` inside come back as they were.
+/// pipe. Here a value that fits is built straight from serde_json's visit, with no allocation or
+/// second parse; only a kept value is written out again, as JSON made from what serde_json
+/// parsed. That is the same JSON value, but not always the same text: a string's escapes are
+/// written serde_json's way (`"\u00e9"` comes back as `"é"`), a float in shortest form (`8443.50`
+/// comes back as `8443.5`; a whole number beyond 64 bits, which serde_json reads as a float, as
+/// that float), and an object's members sorted by name. Integers, bools and `null` come back as
+/// they were.
 pub(crate) trait Field: Sized {
     /// The value of a JSON string; `None` when the text does not fit (kept).
     fn from_text(_text: &str) -> Option<Self> {
@@ -93,6 +107,24 @@ pub(crate) trait Field: Sized {
 
     /// The value of a JSON bool; `None` when bools do not fit (kept).
     fn from_bool(_value: bool) -> Option<Self> {
+        None
+    }
+
+    /// The value of a JSON number serde_json read as a whole number `>= 0`; `None` when it does
+    /// not fit (kept).
+    fn from_u64(_value: u64) -> Option<Self> {
+        None
+    }
+
+    /// The value of a JSON number serde_json read as a negative whole number; `None` when it
+    /// does not fit (kept).
+    fn from_i64(_value: i64) -> Option<Self> {
+        None
+    }
+
+    /// The value of any other JSON number (`1.5`, `5.432e3`, or beyond 64 bits), as serde_json
+    /// read it; `None` when it does not fit (kept).
+    fn from_f64(_value: f64) -> Option<Self> {
         None
     }
 
@@ -115,6 +147,14 @@ fn kept<T, E: serde::de::Error>(value: &(impl Serialize + ?Sized)) -> Result<Rea
     serde_json::value::to_raw_value(value).map(Read::Kept).map_err(E::custom)
 }
 
+/// The value made from a JSON scalar, or the scalar kept when it made none.
+fn fits<T, E: serde::de::Error>(value: Option<T>, scalar: &(impl Serialize + ?Sized)) -> Result<Read<T>, E> {
+    match value {
+        Some(value) => Ok(Read::Value(value)),
+        None => kept(scalar),
+    }
+}
+
 impl<'de, T: Field> Visitor<'de> for FieldVisitor<T> {
     type Value = Read<T>;
 
@@ -123,29 +163,23 @@ impl<'de, T: Field> Visitor<'de> for FieldVisitor<T> {
     }
 
     fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Read<T>, E> {
-        match T::from_text(text) {
-            Some(value) => Ok(Read::Value(value)),
-            None => kept(text),
-        }
+        fits(T::from_text(text), text)
     }
 
     fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<Read<T>, E> {
-        match T::from_bool(value) {
-            Some(value) => Ok(Read::Value(value)),
-            None => kept(&value),
-        }
+        fits(T::from_bool(value), &value)
     }
 
     fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Read<T>, E> {
-        kept(&value)
+        fits(T::from_i64(value), &value)
     }
 
     fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Read<T>, E> {
-        kept(&value)
+        fits(T::from_u64(value), &value)
     }
 
     fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Read<T>, E> {
-        kept(&value)
+        fits(T::from_f64(value), &value)
     }
 
     fn visit_unit<E: serde::de::Error>(self) -> Result<Read<T>, E> {
@@ -256,12 +290,20 @@ impl<T: Field> Field for Box<T> {
         T::from_bool(value).map(Box::new)
     }
 
+    fn from_u64(value: u64) -> Option<Self> {
+        T::from_u64(value).map(Box::new)
+    }
+
+    fn from_i64(value: i64) -> Option<Self> {
+        T::from_i64(value).map(Box::new)
+    }
+
+    fn from_f64(value: f64) -> Option<Self> {
+        T::from_f64(value).map(Box::new)
+    }
+
     fn from_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Read<Self>, A::Error> {
-        Ok(match T::from_seq(seq)? {
-            Read::Value(value) => Read::Value(Box::new(value)),
-            Read::Absent => Read::Absent,
-            Read::Kept(raw) => Read::Kept(raw),
-        })
+        Ok(T::from_seq(seq)?.and_then(|value| Some(Box::new(value))))
     }
 
     fn from_map<'de, A: MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
@@ -269,13 +311,63 @@ impl<T: Field> Field for Box<T> {
     }
 }
 
-/// Reads a date leniently: `""` is absent like `null` (the services send both for "not set"),
-/// text that `parse` accepts is the date, anything else is kept.
-fn lenient_date<'de, D: Deserializer<'de>, T>(d: D, parse: fn(&str) -> Option<T>) -> Result<Read<T>, D::Error> {
-    lenient(d, |raw| match json_string(raw)?.as_ref() {
-        "" => Some(Read::Absent),
-        text => parse(text).map(Read::Value),
-    })
+/// Integer fields (`port`, `replicas`, a schedule's `weekdays`, ...): any JSON number that is a
+/// whole number in the type's range (`5432`, `5432.0`, `5.432e3`), since the contract's `number`
+/// allows any form. Anything else (`8443.5`, `-1` for an unsigned field, `"5432"`) reads as
+/// absent and is kept.
+macro_rules! whole_number_fields {
+    ($($int:ty),*) => {$(
+        impl Field for $int {
+            fn from_u64(value: u64) -> Option<Self> {
+                value.try_into().ok()
+            }
+
+            fn from_i64(value: i64) -> Option<Self> {
+                value.try_into().ok()
+            }
+
+            fn from_f64(value: f64) -> Option<Self> {
+                whole_number(value)?.try_into().ok()
+            }
+        }
+    )*};
+}
+
+whole_number_fields!(u8, u16, u32, u64, i64);
+
+/// A float that is a whole number small enough to be held exactly (`5432.0`, `5.432e3`).
+fn whole_number(value: f64) -> Option<i64> {
+    (value.fract() == 0.0 && value.abs() < 9.0e15).then_some(value as i64)
+}
+
+/// A date written as JSON text, read by `T`'s format: `""` is absent like `null` (the services
+/// send both for "not set"), other text that is no such date is kept.
+struct DateText<T>(Option<T>);
+
+impl<T> DateText<T> {
+    fn parse(text: &str, parse: fn(&str) -> Option<T>) -> Option<Self> {
+        if text.is_empty() { Some(DateText(None)) } else { parse(text).map(|date| DateText(Some(date))) }
+    }
+
+    /// Reads a field through this type.
+    fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<T>, D::Error>
+    where
+        Self: Field,
+    {
+        Ok(plain::deserialize::<D, Self>(d)?.and_then(|date| date.0))
+    }
+}
+
+impl Field for DateText<OffsetDateTime> {
+    fn from_text(text: &str) -> Option<Self> {
+        DateText::parse(text, parse_rfc3339)
+    }
+}
+
+impl Field for DateText<PrimitiveDateTime> {
+    fn from_text(text: &str) -> Option<Self> {
+        DateText::parse(text, parse_zoneless)
+    }
 }
 
 /// An RFC 3339 date-time (`createdAt`, `updatedAt`, `usedAt`, `expireAt`, ...). `null` and `""`
@@ -285,7 +377,7 @@ pub(crate) mod rfc3339 {
     use super::*;
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<OffsetDateTime>, D::Error> {
-        lenient_date(d, parse_rfc3339)
+        DateText::deserialize(d)
     }
 
     pub(crate) fn serialize<S: Serializer>(value: &OffsetDateTime, s: S) -> Result<S::Ok, S::Error> {
@@ -304,7 +396,7 @@ pub(crate) mod zoneless {
     use super::*;
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<PrimitiveDateTime>, D::Error> {
-        lenient_date(d, parse_zoneless)
+        DateText::deserialize(d)
     }
 
     pub(crate) fn serialize<S: Serializer>(value: &PrimitiveDateTime, s: S) -> Result<S::Ok, S::Error> {
@@ -335,70 +427,30 @@ pub fn format_zoneless(value: &PrimitiveDateTime) -> String {
 pub(crate) mod unix_seconds {
     use super::*;
 
+    /// A time read from its whole number of seconds.
+    struct UnixSeconds(OffsetDateTime);
+
+    impl Field for UnixSeconds {
+        fn from_u64(value: u64) -> Option<Self> {
+            Self::from_i64(value.try_into().ok()?)
+        }
+
+        fn from_i64(value: i64) -> Option<Self> {
+            OffsetDateTime::from_unix_timestamp(value).ok().map(UnixSeconds)
+        }
+
+        fn from_f64(value: f64) -> Option<Self> {
+            Self::from_i64(whole_number(value)?)
+        }
+    }
+
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<OffsetDateTime>, D::Error> {
-        lenient(d, |raw| {
-            let seconds = whole_number::<i64>(raw)?;
-            OffsetDateTime::from_unix_timestamp(seconds).ok().map(Read::Value)
-        })
+        Ok(plain::deserialize::<D, UnixSeconds>(d)?.and_then(|seconds| Some(seconds.0)))
     }
 
     pub(crate) fn serialize<S: Serializer>(value: &OffsetDateTime, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_i64(value.unix_timestamp())
     }
-}
-
-/// An integer field (`port`, `replicas`, ...): any JSON number that is a whole number in the
-/// type's range (`5432`, `5432.0`, `5.432e3`), since the contract's `number` allows any form.
-/// Anything else (`8443.5`, `-1` for an unsigned field, `"5432"`) reads as absent and is kept.
-pub(crate) mod integer {
-    use super::*;
-
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: TryFrom<i64> + TryFrom<u64>>(
-        d: D,
-    ) -> Result<Read<T>, D::Error> {
-        lenient(d, |raw| whole_number(raw).map(Read::Value))
-    }
-
-    pub(crate) fn serialize<S: Serializer, T: Serialize>(value: &T, s: S) -> Result<S::Ok, S::Error> {
-        value.serialize(s)
-    }
-}
-
-/// A list of whole numbers (a schedule entry's `weekdays`), each read as [`integer`] reads one.
-/// A list with any element that does not fit, or anything but a list, reads as absent and is
-/// kept whole.
-pub(crate) mod integers {
-    use super::*;
-
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: TryFrom<i64> + TryFrom<u64>>(
-        d: D,
-    ) -> Result<Read<Vec<T>>, D::Error> {
-        lenient(d, |raw| {
-            let items: Vec<&RawValue> = serde_json::from_str(raw).ok()?;
-            items.iter().map(|item| whole_number(item.get())).collect::<Option<Vec<T>>>().map(Read::Value)
-        })
-    }
-
-    pub(crate) fn serialize<S: Serializer, T: Serialize>(value: &[T], s: S) -> Result<S::Ok, S::Error> {
-        value.serialize(s)
-    }
-}
-
-/// A JSON number's raw text as a whole number of type `T`, if it is one in `T`'s range.
-fn whole_number<T: TryFrom<i64> + TryFrom<u64>>(raw: &str) -> Option<T> {
-    if let Ok(value) = raw.parse::<u64>() {
-        return T::try_from(value).ok();
-    }
-    if let Ok(value) = raw.parse::<i64>() {
-        return T::try_from(value).ok();
-    }
-    // `5432.0` or `5.432e3`: whole, and small enough that the float holds it exactly.
-    let number =
-        raw.parse::<f64>().ok().filter(|_| raw.starts_with(['-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']))?;
-    if number.fract() != 0.0 || number.abs() >= 9.0e15 {
-        return None;
-    }
-    if number < 0.0 { T::try_from(number as i64).ok() } else { T::try_from(number as u64).ok() }
 }
 
 /// A JSON number held as `f64` (`threshold`, memory sizes), read exactly and written without a

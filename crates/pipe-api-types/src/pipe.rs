@@ -4,12 +4,12 @@
 use time::OffsetDateTime;
 
 use crate::Text;
-use crate::codec::{integer, rfc3339};
+use crate::codec::rfc3339;
 use crate::pipe_source::{
     Allowed, Authentication, Credentials, IteratorType, KafkaType, ObjectStorageType, OffsetStrategy, PipeSource,
     PostgresSettings, ReplicationMode, SchemaRegistry, SourceKind,
 };
-use crate::quantity::{CpuMillicores, MemoryGb, Quantity, amount};
+use crate::quantity::{CpuMillicores, MemoryGb, Quantity};
 use crate::validate::{Checker, OpenEnum, Rule, Validate, ValidationErrors};
 use crate::{PipeId, ServiceId};
 
@@ -53,13 +53,13 @@ model! {
     /// How a pipe scales.
     pub struct Scaling {
         /// Number of replicas.
-        "replicas" replicas: u32 as integer,
+        "replicas" replicas: u32,
         /// Concurrency (object storage).
-        "concurrency" concurrency: u32 as integer,
+        "concurrency" concurrency: u32,
         /// CPU per replica, in millicores; read from a number or a quantity such as `"500m"`.
-        "replicaCpuMillicores" replica_cpu_millicores: CpuMillicores as amount,
+        "replicaCpuMillicores" replica_cpu_millicores: CpuMillicores,
         /// Memory per replica, in GB; read from a number or a quantity such as `"2Gi"`.
-        "replicaMemoryGb" replica_memory_gb: MemoryGb as amount,
+        "replicaMemoryGb" replica_memory_gb: MemoryGb,
     }
 }
 
@@ -149,25 +149,25 @@ model! {
     /// Pipe-level tuning settings.
     pub struct PipeSettings {
         /// Longest wait before an insert, in ms.
-        "streaming_max_insert_wait_ms" streaming_max_insert_wait_ms: u64 as integer,
+        "streaming_max_insert_wait_ms" streaming_max_insert_wait_ms: u64,
         /// Files processed concurrently.
-        "object_storage_concurrency" object_storage_concurrency: u64 as integer,
+        "object_storage_concurrency" object_storage_concurrency: u64,
         /// Polling interval of continuous ingestion, in ms.
-        "object_storage_polling_interval_ms" object_storage_polling_interval_ms: u64 as integer,
+        "object_storage_polling_interval_ms" object_storage_polling_interval_ms: u64,
         /// Bytes per insert batch.
-        "object_storage_max_insert_bytes" object_storage_max_insert_bytes: u64 as integer,
+        "object_storage_max_insert_bytes" object_storage_max_insert_bytes: u64,
         /// Files per insert batch.
-        "object_storage_max_file_count" object_storage_max_file_count: u64 as integer,
+        "object_storage_max_file_count" object_storage_max_file_count: u64,
         /// Threads for file processing.
-        "engine_max_threads" engine_max_threads: u64 as integer,
+        "engine_max_threads" engine_max_threads: u64,
         /// Insert threads.
-        "engine_max_insert_threads" engine_max_insert_threads: u64 as integer,
+        "engine_max_insert_threads" engine_max_insert_threads: u64,
         /// Smallest insert block, in bytes.
-        "engine_min_insert_block_size_bytes" engine_min_insert_block_size_bytes: u64 as integer,
+        "engine_min_insert_block_size_bytes" engine_min_insert_block_size_bytes: u64,
         /// Download threads.
-        "engine_max_download_threads" engine_max_download_threads: u64 as integer,
+        "engine_max_download_threads" engine_max_download_threads: u64,
         /// Parallel distributed insert-select mode.
-        "engine_parallel_distributed_insert_select" engine_parallel_distributed_insert_select: u64 as integer,
+        "engine_parallel_distributed_insert_select" engine_parallel_distributed_insert_select: u64,
         /// Whether to use the cluster function.
         "object_storage_use_cluster_function" object_storage_use_cluster_function: bool,
         /// Whether attached views are fed in parallel.

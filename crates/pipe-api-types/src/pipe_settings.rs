@@ -5,7 +5,7 @@
 
 use crate::pipe::{PipeSettings, Scaling, check_scaling, check_source};
 use crate::pipe_source::{KafkaSource, KinesisSource, PipeSource};
-use crate::quantity::{CpuMillicores, MemoryGb, Quantity, amount};
+use crate::quantity::{CpuMillicores, MemoryGb, Quantity};
 use crate::validate::{Checker, Rule, Validate, ValidationErrors};
 use crate::{DestinationColumn, Text};
 
@@ -158,9 +158,9 @@ model! {
     /// provisioned in the service.
     pub struct PipesCdcScaling {
         /// CPU in millicores: 1000 to 32000, in steps of 1000.
-        "replicaCpuMillicores" replica_cpu_millicores: CpuMillicores as amount,
+        "replicaCpuMillicores" replica_cpu_millicores: CpuMillicores,
         /// Memory in GiB: 4 to 128, in steps of 4, and 4 per CPU core.
-        "replicaMemoryGb" replica_memory_gb: MemoryGb as amount,
+        "replicaMemoryGb" replica_memory_gb: MemoryGb,
     }
 }
 

@@ -3,7 +3,7 @@
 
 use time::{OffsetDateTime, PrimitiveDateTime};
 
-use crate::codec::{integer, unix_seconds, zoneless};
+use crate::codec::{unix_seconds, zoneless};
 use crate::{IntoField, Secret, Text};
 
 open_enum! {
@@ -478,9 +478,9 @@ model! {
     /// `source.postgres.settings`.
     pub struct PostgresSettings {
         /// Seconds between CDC syncs.
-        "syncIntervalSeconds" sync_interval_seconds: u32 as integer,
+        "syncIntervalSeconds" sync_interval_seconds: u32,
         /// Rows per pulled batch.
-        "pullBatchSize" pull_batch_size: u32 as integer,
+        "pullBatchSize" pull_batch_size: u32,
         /// The publication to replicate.
         "publicationName" publication_name: Text,
         /// The replication mode.
@@ -490,11 +490,11 @@ model! {
         /// Keep columns' nullability in the destination.
         "allowNullableColumns" allow_nullable_columns: bool,
         /// Parallel workers per table in the initial load.
-        "initialLoadParallelism" initial_load_parallelism: u32 as integer,
+        "initialLoadParallelism" initial_load_parallelism: u32,
         /// Rows per partition in the snapshot.
-        "snapshotNumRowsPerPartition" snapshot_num_rows_per_partition: u64 as integer,
+        "snapshotNumRowsPerPartition" snapshot_num_rows_per_partition: u64,
         /// Tables snapshotted in parallel.
-        "snapshotNumberOfParallelTables" snapshot_number_of_parallel_tables: u32 as integer,
+        "snapshotNumberOfParallelTables" snapshot_number_of_parallel_tables: u32,
         /// Failover replication slots (Postgres 17+).
         "enableFailoverSlots" enable_failover_slots: bool,
         /// Whether a Postgres `DELETE` deletes rows for good in a `ReplacingMergeTree` table.
@@ -568,7 +568,7 @@ model! {
         /// The server's host.
         "host" host: Text,
         /// The server's port.
-        "port" port: u16 as integer,
+        "port" port: u16,
         /// The database to replicate.
         "database" database: Text,
         /// How to authenticate (`basic` or `IAM_ROLE`).

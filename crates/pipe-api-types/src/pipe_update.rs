@@ -8,7 +8,6 @@
 //! fields refused.
 
 use crate::Text;
-use crate::codec::integer;
 use crate::pipe::{DestinationColumn, FieldMapping, PipeSettings, check_column, check_field_mapping, check_name};
 use crate::pipe_source::{Authentication, Credentials, PostgresTableMapping, SourceKind};
 use crate::validate::{Checker, OpenEnum, Rule, Validate, ValidationErrors};
@@ -110,9 +109,9 @@ model! {
     /// `source.postgres.settings` in an update (`PipePatchPostgresPipeSettings`).
     pub struct PostgresSettingsPatch {
         /// Seconds between CDC syncs (at least 1).
-        "syncIntervalSeconds" sync_interval_seconds: u32 as integer,
+        "syncIntervalSeconds" sync_interval_seconds: u32,
         /// Rows per pulled batch (at least 1).
-        "pullBatchSize" pull_batch_size: u32 as integer,
+        "pullBatchSize" pull_batch_size: u32,
     }
 }
 
@@ -125,7 +124,7 @@ model! {
         /// The server's host.
         "host" host: Text,
         /// The server's port.
-        "port" port: u16 as integer,
+        "port" port: u16,
         /// The database to replicate.
         "database" database: Text,
         /// The host name the server's TLS certificate names.

@@ -7,9 +7,9 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::{Deserializer, Serializer};
+use serde::{Serialize, Serializer};
 
-use crate::codec::{Read, json_string, lenient, parse_decimal, serialize_number};
+use crate::codec::{Field, parse_decimal, serialize_number};
 
 mod sealed {
     /// Only this crate's units: how a unit reads its text is part of the contract.
@@ -227,28 +227,36 @@ pub fn parse_kubernetes_quantity(text: &str) -> Option<f64> {
 /// A quantity field (`replicaCpuMillicores`, `replicaMemoryGb`, ...), in its unit `U`: a JSON
 /// number is in `U`; a suffixed string (`"500m"`, `"512Mi"`) is a Kubernetes quantity of base
 /// units, converted; a numeric string without a suffix as [`Unit::PLAIN_TEXT_IN_UNIT`] says.
-/// Anything else reads as absent and is kept by the model, written back as it came.
-pub(crate) mod amount {
-    use super::*;
-
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>, U: Unit>(d: D) -> Result<Read<Quantity<U>>, D::Error> {
-        lenient(d, |raw| {
-            if let Some(value) = parse_decimal(raw) {
-                return Some(Read::Value(Quantity::in_unit(value)));
-            }
-            let text = json_string(raw)?;
-            let value = match parse_decimal(text.trim()) {
-                Some(value) if U::PLAIN_TEXT_IN_UNIT => value,
-                _ => parse_kubernetes_quantity(&text)? / U::BASE_PER_UNIT,
-            };
-            Some(Read::Value(Quantity { value, text: Some(text.as_ref().into()), unit: PhantomData }))
-        })
+/// Anything else reads as absent and is kept by the model.
+impl<U: Unit> Field for Quantity<U> {
+    fn from_u64(value: u64) -> Option<Self> {
+        Some(Quantity::in_unit(value as f64))
     }
 
-    pub(crate) fn serialize<S: Serializer, U: Unit>(value: &Quantity<U>, s: S) -> Result<S::Ok, S::Error> {
-        match &value.text {
+    fn from_i64(value: i64) -> Option<Self> {
+        Some(Quantity::in_unit(value as f64))
+    }
+
+    fn from_f64(value: f64) -> Option<Self> {
+        Some(Quantity::in_unit(value))
+    }
+
+    fn from_text(text: &str) -> Option<Self> {
+        let value = match parse_decimal(text.trim()) {
+            Some(value) if U::PLAIN_TEXT_IN_UNIT => value,
+            _ => parse_kubernetes_quantity(text)? / U::BASE_PER_UNIT,
+        };
+        Some(Quantity { value, text: Some(text.into()), unit: PhantomData })
+    }
+}
+
+/// Written as the string it was read from, or as a number in `U` (without a fraction when it
+/// has none: `500`, not `500.0`).
+impl<U: Unit> Serialize for Quantity<U> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match &self.text {
             Some(text) => s.serialize_str(text),
-            None => serialize_number(value.value, s),
+            None => serialize_number(self.value, s),
         }
     }
 }

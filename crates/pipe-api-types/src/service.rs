@@ -4,9 +4,9 @@
 use time::OffsetDateTime;
 
 use crate::Text;
-use crate::codec::{decimal, integer, integers, rfc3339};
+use crate::codec::{decimal, rfc3339};
 use crate::key::check_ip_access_entry;
-use crate::quantity::{MemoryGb, amount};
+use crate::quantity::MemoryGb;
 use crate::validate::{Checker, OpenEnum as _, Rule, Validate, ValidationErrors};
 use crate::{IntoField, IpAccessEntry, ScalingScheduleEntryId, ServiceId};
 
@@ -204,7 +204,7 @@ model! {
         /// The host name.
         "host" host: Text,
         /// The port.
-        "port" port: u16 as integer,
+        "port" port: u16,
         /// The user name to connect with; real servers often send `null`.
         "username" username: Text,
     }
@@ -223,16 +223,16 @@ model! {
         "endpoints" endpoints: Vec<ServiceEndpoint>,
         /// Minimum total memory of three replicas while autoscaling (deprecated in the contract:
         /// read `minReplicaMemoryGb`).
-        "minTotalMemoryGb" min_total_memory_gb: MemoryGb as amount,
+        "minTotalMemoryGb" min_total_memory_gb: MemoryGb,
         /// Maximum total memory of three replicas while autoscaling (deprecated in the contract:
         /// read `maxReplicaMemoryGb`).
-        "maxTotalMemoryGb" max_total_memory_gb: MemoryGb as amount,
+        "maxTotalMemoryGb" max_total_memory_gb: MemoryGb,
         /// Minimum memory per replica while autoscaling (equal to the maximum in horizontal
         /// mode).
-        "minReplicaMemoryGb" min_replica_memory_gb: MemoryGb as amount,
+        "minReplicaMemoryGb" min_replica_memory_gb: MemoryGb,
         /// Maximum memory per replica while autoscaling (equal to the minimum in horizontal
         /// mode).
-        "maxReplicaMemoryGb" max_replica_memory_gb: MemoryGb as amount,
+        "maxReplicaMemoryGb" max_replica_memory_gb: MemoryGb,
         /// Number of replicas (vertical mode): a number in the spec, an integer from 1 to 20 in
         /// the contract.
         "numReplicas" num_replicas: f64 as decimal,
@@ -277,14 +277,14 @@ model! {
         /// The service tier (deprecated in the contract for most organizations).
         "tier" tier: ServiceTier,
         /// The fewest replicas horizontal autoscaling keeps (horizontal mode only).
-        "minReplicas" min_replicas: u32 as integer,
+        "minReplicas" min_replicas: u32,
         /// The most replicas horizontal autoscaling makes (horizontal mode only).
-        "maxReplicas" max_replicas: u32 as integer,
+        "maxReplicas" max_replicas: u32,
         /// The configured autoscaling mode: the baseline. The mode in effect now, which a
         /// schedule entry may change, is `currentScaling.effectiveAutoscalingMode`.
         "autoscalingMode" autoscaling_mode: AutoscalingMode,
         /// The fixed memory per replica (horizontal mode only).
-        "replicaMemoryGb" replica_memory_gb: MemoryGb as amount,
+        "replicaMemoryGb" replica_memory_gb: MemoryGb,
         /// The release channel.
         "releaseChannel" release_channel: ReleaseChannel,
         /// The custom instance profile.
@@ -334,26 +334,26 @@ model! {
         /// The entry's label.
         "name" name: Text,
         /// The days it applies to: 0 is Sunday, 1 Monday, ..., 6 Saturday.
-        "weekdays" weekdays: Vec<u8> as integers,
+        "weekdays" weekdays: Vec<u8>,
         /// The UTC hour it becomes active (0 to 23, inclusive).
-        "startHourUtc" start_hour_utc: u8 as integer,
+        "startHourUtc" start_hour_utc: u8,
         /// The UTC hour it ends (1 to 24, exclusive; 24 is midnight). Below `startHourUtc`, the
         /// window spans midnight.
-        "endHourUtc" end_hour_utc: u8 as integer,
+        "endHourUtc" end_hour_utc: u8,
         /// The autoscaling mode in the window (`vertical` for entries stored before modes).
         "autoscalingMode" autoscaling_mode: AutoscalingMode,
         /// Minimum memory per replica in the window.
-        "minReplicaMemoryGb" min_replica_memory_gb: MemoryGb as amount,
+        "minReplicaMemoryGb" min_replica_memory_gb: MemoryGb,
         /// Maximum memory per replica in the window.
-        "maxReplicaMemoryGb" max_replica_memory_gb: MemoryGb as amount,
+        "maxReplicaMemoryGb" max_replica_memory_gb: MemoryGb,
         /// Minimum replicas in the window (in vertical mode, the fixed count).
-        "minReplicas" min_replicas: u32 as integer,
+        "minReplicas" min_replicas: u32,
         /// Maximum replicas in the window (in vertical mode, the fixed count).
-        "maxReplicas" max_replicas: u32 as integer,
+        "maxReplicas" max_replicas: u32,
         /// Whether the service may idle in the window.
         "idleScaling" idle_scaling: bool,
         /// Minutes without use before idling, in the window.
-        "idleTimeoutMinutes" idle_timeout_minutes: u32 as integer,
+        "idleTimeoutMinutes" idle_timeout_minutes: u32,
         /// Whether the entry is active now.
         "isActiveNow" is_active_now: bool,
     }
@@ -366,17 +366,17 @@ model! {
         /// The autoscaling mode.
         "autoscalingMode" autoscaling_mode: AutoscalingMode,
         /// Minimum memory per replica.
-        "minReplicaMemoryGb" min_replica_memory_gb: MemoryGb as amount,
+        "minReplicaMemoryGb" min_replica_memory_gb: MemoryGb,
         /// Maximum memory per replica.
-        "maxReplicaMemoryGb" max_replica_memory_gb: MemoryGb as amount,
+        "maxReplicaMemoryGb" max_replica_memory_gb: MemoryGb,
         /// Minimum replicas.
-        "minReplicas" min_replicas: u32 as integer,
+        "minReplicas" min_replicas: u32,
         /// Maximum replicas.
-        "maxReplicas" max_replicas: u32 as integer,
+        "maxReplicas" max_replicas: u32,
         /// Whether the service may idle.
         "idleScaling" idle_scaling: bool,
         /// Minutes without use before idling.
-        "idleTimeoutMinutes" idle_timeout_minutes: u32 as integer,
+        "idleTimeoutMinutes" idle_timeout_minutes: u32,
     }
 }
 
@@ -387,18 +387,18 @@ model! {
         /// The autoscaling mode in effect.
         "effectiveAutoscalingMode" effective_autoscaling_mode: AutoscalingMode,
         /// Minimum memory per replica in effect.
-        "effectiveMinReplicaMemoryGb" effective_min_replica_memory_gb: MemoryGb as amount,
+        "effectiveMinReplicaMemoryGb" effective_min_replica_memory_gb: MemoryGb,
         /// Maximum memory per replica in effect (a legacy service may report a range in
         /// horizontal mode).
-        "effectiveMaxReplicaMemoryGb" effective_max_replica_memory_gb: MemoryGb as amount,
+        "effectiveMaxReplicaMemoryGb" effective_max_replica_memory_gb: MemoryGb,
         /// Minimum replicas in effect (a legacy service may report a range in vertical mode).
-        "effectiveMinReplicas" effective_min_replicas: u32 as integer,
+        "effectiveMinReplicas" effective_min_replicas: u32,
         /// Maximum replicas in effect.
-        "effectiveMaxReplicas" effective_max_replicas: u32 as integer,
+        "effectiveMaxReplicas" effective_max_replicas: u32,
         /// Whether idling is in effect.
         "effectiveIdleScaling" effective_idle_scaling: bool,
         /// Minutes without use before idling, in effect.
-        "effectiveIdleTimeoutMinutes" effective_idle_timeout_minutes: u32 as integer,
+        "effectiveIdleTimeoutMinutes" effective_idle_timeout_minutes: u32,
         /// The schedule entry whose values are in effect; absent when none is active.
         "activeEntryId" active_entry_id: ScalingScheduleEntryId,
     }
