@@ -167,13 +167,13 @@ macro_rules! model {
                                             $crate::codec::Read::Value(value) => Some(value),
                                             // Does not fit the type: absent, and kept as it came.
                                             $crate::codec::Read::Kept(raw) => {
-                                                unknown.insert_raw(key.into_text(), raw);
+                                                unknown.insert_raw(key.as_str(), &raw);
                                                 None
                                             }
                                         };
                                     }
                                 )*
-                                _ => unknown.insert_raw(key.into_text(), map.next_value()?),
+                                _ => unknown.insert_raw(key.as_str(), &map.next_value::<Box<serde_json::value::RawValue>>()?),
                             }
                         }
                         Ok($name {

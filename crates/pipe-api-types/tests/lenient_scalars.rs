@@ -250,3 +250,77 @@ fn a_list_with_an_element_that_does_not_fit_is_kept_whole() {
     let read: Key = serde_json::from_value(fits).unwrap();
     assert_eq!(read.roles.map(|roles| roles.len()), Some(2));
 }
+
+/// Numbers, quantities and dates read through the same visit as every other field: a value
+/// that is no whole number in range, no quantity, or no RFC 3339 date is kept and written back
+/// as the same JSON value.
+#[test]
+fn a_misfit_of_a_number_quantity_or_date_field_reads_as_absent_and_is_written_back() {
+    let pipe = body(PIPE);
+    let shapes = [json!(true), json!([1]), json!({ "a": 1 })];
+    let integer_misfits =
+        [json!(-7), json!(1.5), json!(4294967296u64), json!(18446744073709551615u64), json!(1e300), json!("5")];
+    for misfit in integer_misfits.iter().chain(&shapes) {
+        check::<Pipe>(&pipe, "/scaling", "replicas", misfit, |m| {
+            let scaling = m.scaling.as_ref().unwrap();
+            (scaling.replicas.is_none(), &scaling.unknown)
+        });
+    }
+    for misfit in [json!("lots"), json!("500x"), json!("")].iter().chain(&shapes) {
+        check::<Pipe>(&pipe, "/scaling", "replicaCpuMillicores", misfit, |m| {
+            let scaling = m.scaling.as_ref().unwrap();
+            (scaling.replica_cpu_millicores.is_none(), &scaling.unknown)
+        });
+    }
+    let date_misfits = [json!(5), json!(1.5), json!("2024-05-01T10:00Z"), json!("yesterday")];
+    for misfit in date_misfits.iter().chain(&shapes) {
+        check::<Pipe>(&pipe, "", "createdAt", misfit, |m| (m.created_at.is_none(), &m.unknown));
+    }
+}
+
+/// What fits reads, in every number form; `""` is an absent date, not a kept one.
+#[test]
+fn numbers_in_any_form_and_empty_dates_read() {
+    for (replicas, expected) in [(json!(3), 3), (json!(3.0), 3), (json!(3e0), 3), (json!(0.03e2), 3)] {
+        let pipe: Pipe = serde_json::from_value(json!({
+            "id": "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e",
+            "scaling": { "replicas": replicas },
+            "createdAt": "",
+        }))
+        .unwrap();
+        assert_eq!(pipe.scaling.unwrap().replicas, Some(expected), "{replicas}");
+        assert!(pipe.created_at.is_none() && pipe.unknown.is_empty());
+    }
+}
+
+/// A number beyond what a float holds (`1e400`) fails the read where a known field has it,
+/// because serde_json refuses to read it as a number; in an unknown field it is kept as text.
+#[test]
+fn a_number_beyond_a_float_fails_only_in_a_known_field() {
+    let with =
+        |field: &str| format!(r#"{{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","scaling":{{"{field}":1e400}}}}"#);
+    assert!(serde_json::from_str::<Pipe>(&with("replicas")).is_err());
+    let pipe: Pipe = serde_json::from_str(&with("burst")).unwrap();
+    assert_eq!(pipe.scaling.unwrap().unknown.get("burst"), Some("1e400"));
+}
+
+/// Unknown fields keep their order, repeated names, names with any text and values of any
+/// length; `insert` replaces, `remove` takes every field of the name.
+#[test]
+fn unknown_fields_keep_what_they_are_given() {
+    let long = "x".repeat(300);
+    let body = format!(r#"{{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","b":1,"a:9":"{long}","":[],"b":{{"c":"é"}}}}"#);
+    let mut pipe: Pipe = serde_json::from_str(&body).unwrap();
+    let long_json = format!("\"{long}\"");
+    let fields: Vec<(&str, &str)> = pipe.unknown.iter().collect();
+    assert_eq!(fields, [("b", "1"), ("a:9", long_json.as_str()), ("", "[]"), ("b", r#"{"c":"é"}"#)]);
+    assert_eq!(pipe.unknown.len(), 4);
+    assert_eq!(pipe.unknown.get("b"), Some(r#"{"c":"é"}"#), "the last of a repeated name");
+    assert_eq!(serde_json::to_string(&pipe).unwrap(), body, "written back as read");
+
+    pipe.unknown.insert("a:9", &json!(2)).unwrap();
+    assert_eq!(pipe.unknown.remove("b").as_deref(), Some(r#"{"c":"é"}"#));
+    assert_eq!(pipe.unknown.names().collect::<Vec<_>>(), ["", "a:9"]);
+    assert_eq!(pipe.unknown.get("a:9"), Some("2"));
+    assert_eq!(pipe.unknown.remove("nothing"), None);
+}
