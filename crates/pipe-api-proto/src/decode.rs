@@ -21,8 +21,9 @@ pub const DECODED_BYTES_PER_BODY_BYTE: usize = 6;
 /// The budget of any body, however small: one of every model fits.
 const MIN_BUDGET: usize = 64 * 1024;
 
-/// What a kept unknown field costs beyond its text: its name and its raw text in two
-/// allocations, and an entry in the object's list.
+/// What a kept unknown field costs beyond its text: its name and the lengths written before both
+/// in its object's buffer (`UnknownFields`), and that buffer's share of an allocation; rounded up,
+/// as a model's unknown fields are few.
 const UNKNOWN_FIELD_COST: usize = 64;
 
 /// What an allocation costs beyond its bytes (the allocator's header and rounding).

@@ -93,23 +93,20 @@ impl UnknownFields {
 
     fn push(&mut self, name: &str, value: &str) {
         // Room for both parts and their lengths at once: one allocation for a first field.
-        self.fields.reserve(name.len() + value.len() + 2 * (usize::MAX.ilog10() as usize + 2));
+        self.fields.reserve(name.len() + value.len() + 2 * MAX_PREFIX);
         for part in [name, value] {
-            let mut digits = [0u8; 20];
-            let mut start = digits.len();
-            let mut len = part.len();
-            loop {
-                start -= 1;
-                digits[start] = b'0' + (len % 10) as u8;
-                len /= 10;
-                if len == 0 {
-                    break;
-                }
-            }
-            self.fields.extend(digits[start..].iter().map(|&digit| char::from(digit)));
+            self.push_len(part.len());
             self.fields.push(':');
             self.fields.push_str(part);
         }
+    }
+
+    /// Writes `len` in decimal digits.
+    fn push_len(&mut self, len: usize) {
+        if len >= 10 {
+            self.push_len(len / 10);
+        }
+        self.fields.push(char::from(b'0' + (len % 10) as u8));
     }
 
     /// Writes every field into a map being serialized, but those `shadowed` says a known field
@@ -122,6 +119,9 @@ impl UnknownFields {
         self.iter().filter(|(key, _)| !shadowed(key)).try_for_each(|(key, value)| map.serialize_entry(key, &Raw(value)))
     }
 }
+
+/// The longest length prefix: 20 digits and `:`.
+const MAX_PREFIX: usize = 21;
 
 /// Takes one length-prefixed part off the front of `rest` (see [`UnknownFields`]).
 fn next_part<'a>(rest: &mut &'a str) -> &'a str {
