@@ -330,7 +330,7 @@ pub(crate) fn create_pipe(body: &Value) -> Checked {
             one_of(kind, path, "authentication", KAFKA_AUTHENTICATIONS, true)?;
             let kafka_type = kind.get("type").and_then(Value::as_str).unwrap_or_default();
             allowed_for_type(kind, kafka_type, path, "authentication", KAFKA_AUTHENTICATIONS_BY_TYPE)?;
-            let event_hubs = kind.get("type").and_then(Value::as_str) == Some("azureeventhub");
+            let event_hubs = kafka_type == "azureeventhub";
             match kind.get("authentication").and_then(Value::as_str) {
                 // Azure Event Hubs authenticate PLAIN with a connection string.
                 Some("PLAIN") if event_hubs => {

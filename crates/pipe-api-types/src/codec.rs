@@ -431,8 +431,9 @@ pub(crate) mod unix_seconds {
     struct UnixSeconds(OffsetDateTime);
 
     impl Field for UnixSeconds {
+        // Whole seconds as an `i64` field reads them, then a time in range.
         fn from_u64(value: u64) -> Option<Self> {
-            Self::from_i64(value.try_into().ok()?)
+            i64::from_u64(value).and_then(Self::from_i64)
         }
 
         fn from_i64(value: i64) -> Option<Self> {
@@ -440,7 +441,7 @@ pub(crate) mod unix_seconds {
         }
 
         fn from_f64(value: f64) -> Option<Self> {
-            Self::from_i64(whole_number(value)?)
+            i64::from_f64(value).and_then(Self::from_i64)
         }
     }
 

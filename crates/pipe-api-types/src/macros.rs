@@ -165,7 +165,7 @@ macro_rules! model {
                                         $field = match map.next_value::<Field>()?.0 {
                                             $crate::codec::Read::Absent => None,
                                             $crate::codec::Read::Value(value) => Some(value),
-                                            // Does not fit the type: absent, and kept as it came.
+                                            // Does not fit the type: absent, and kept among the unknown fields.
                                             $crate::codec::Read::Kept(raw) => {
                                                 unknown.insert_raw(key.as_str(), &raw);
                                                 None
