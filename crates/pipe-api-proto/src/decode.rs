@@ -84,6 +84,7 @@ impl Budget {
         Budget { left: Cell::new(body.len().saturating_mul(DECODED_BYTES_PER_BODY_BYTE).max(MIN_BUDGET)) }
     }
 
+    #[inline]
     fn charge<E: de::Error>(&self, bytes: usize) -> Result<(), E> {
         match self.left.get().checked_sub(bytes) {
             Some(left) => {
@@ -112,10 +113,12 @@ impl<'b, X> Budgeted<'b, X> {
         Budgeted { inner, budget, keeps_text: true }
     }
 
+    #[inline]
     fn wrap<Y>(&self, inner: Y) -> Budgeted<'b, Y> {
         Budgeted { inner, budget: self.budget, keeps_text: self.keeps_text }
     }
 
+    #[inline]
     fn charge_text<E: de::Error>(&self, len: usize) -> Result<(), E> {
         if self.keeps_text && len > 0 { self.budget.charge(len + ALLOCATION_COST) } else { Ok(()) }
     }
@@ -125,6 +128,7 @@ impl<'b, X> Budgeted<'b, X> {
 macro_rules! forward {
     ($($method:ident($($arg:ident: $ty:ty),*)),* $(,)?) => {
         $(
+            #[inline]
             fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Self::Error> {
                 let visitor = self.wrap(visitor);
                 self.inner.$method($($arg,)* visitor)
@@ -148,12 +152,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Budgeted<'_, D> {
         deserialize_enum(name: &'static str, variants: &'static [&'static str]),
     }
 
+    #[inline]
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
         self.budget.charge(size_of::<V::Value>())?;
         let visitor = self.wrap(visitor);
         self.inner.deserialize_map(visitor)
     }
 
+    #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -168,6 +174,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Budgeted<'_, D> {
     /// Not wrapped: serde_json reads a raw value (an unknown field's text) through a newtype
     /// of its own, which must see serde_json's own access. Its text is charged as a kept
     /// unknown field.
+    #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -177,6 +184,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Budgeted<'_, D> {
         self.inner.deserialize_newtype_struct(name, visitor)
     }
 
+    #[inline]
     fn is_human_readable(&self) -> bool {
         self.inner.is_human_readable()
     }
@@ -186,6 +194,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Budgeted<'_, D> {
 macro_rules! visit_scalars {
     ($($method:ident($ty:ty)),* $(,)?) => {
         $(
+            #[inline]
             fn $method<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
                 self.inner.$method(v)
             }
@@ -207,49 +216,59 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Budgeted<'_, V> {
         visit_byte_buf(Vec<u8>),
     }
 
+    #[inline]
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
         self.charge_text(v.len())?;
         self.inner.visit_str(v)
     }
 
+    #[inline]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
         self.charge_text(v.len())?;
         self.inner.visit_borrowed_str(v)
     }
 
+    #[inline]
     fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
         self.charge_text(v.len())?;
         self.inner.visit_string(v)
     }
 
+    #[inline]
     fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
         self.inner.visit_none()
     }
 
+    #[inline]
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
         self.inner.visit_unit()
     }
 
+    #[inline]
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         let deserializer = self.wrap(deserializer);
         self.inner.visit_some(deserializer)
     }
 
+    #[inline]
     fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         let deserializer = self.wrap(deserializer);
         self.inner.visit_newtype_struct(deserializer)
     }
 
+    #[inline]
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
         let seq = self.wrap(seq);
         self.inner.visit_seq(seq)
     }
 
+    #[inline]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         let map = self.wrap(map);
         self.inner.visit_map(map)
     }
 
+    #[inline]
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
         // No model is a serde enum; an enum's payload is left unbudgeted rather than mis-read.
         self.inner.visit_enum(data)
@@ -259,6 +278,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Budgeted<'_, V> {
 impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Budgeted<'_, S> {
     type Value = S::Value;
 
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         let deserializer = self.wrap(deserializer);
         self.inner.deserialize(deserializer)
@@ -269,12 +289,14 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Budgeted<'_, A> {
     type Error = A::Error;
 
     /// Each element charges its slot in the list, whatever it holds.
+    #[inline]
     fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>, Self::Error> {
         self.budget.charge(size_of::<S::Value>())?;
         let seed = self.wrap(seed);
         self.inner.next_element_seed(seed)
     }
 
+    #[inline]
     fn size_hint(&self) -> Option<usize> {
         self.inner.size_hint()
     }
@@ -283,16 +305,19 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Budgeted<'_, A> {
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for Budgeted<'_, A> {
     type Error = A::Error;
 
+    #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Self::Error> {
         let seed = Budgeted { keeps_text: false, ..self.wrap(seed) };
         self.inner.next_key_seed(seed)
     }
 
+    #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Self::Error> {
         let seed = Budgeted { keeps_text: true, ..self.wrap(seed) };
         self.inner.next_value_seed(seed)
     }
 
+    #[inline]
     fn size_hint(&self) -> Option<usize> {
         self.inner.size_hint()
     }

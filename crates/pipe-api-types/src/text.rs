@@ -19,6 +19,7 @@ pub struct Text(CompactString);
 
 impl Text {
     /// The text.
+    #[inline]
     pub fn as_str(&self) -> &str {
         self.0.as_str()
     }
@@ -27,6 +28,7 @@ impl Text {
 impl Deref for Text {
     type Target = str;
 
+    #[inline]
     fn deref(&self) -> &str {
         self.as_str()
     }
@@ -45,6 +47,7 @@ impl Borrow<str> for Text {
 }
 
 impl From<&str> for Text {
+    #[inline]
     fn from(text: &str) -> Self {
         Text(CompactString::from(text))
     }

@@ -87,6 +87,7 @@ impl UnknownFields {
     /// Keeps a field as read. Repeated names are all kept, in order (as received; `get` sees
     /// the last, as JSON readers do); no search here, so hostile input cannot make a read
     /// quadratic.
+    #[inline]
     pub(crate) fn insert_raw(&mut self, name: &str, raw: &RawValue) {
         self.push(name, raw.get());
     }
@@ -158,6 +159,7 @@ impl fmt::Debug for UnknownFields {
 pub(crate) struct FieldName<'de>(Cow<'de, str>);
 
 impl FieldName<'_> {
+    #[inline]
     pub(crate) fn as_str(&self) -> &str {
         &self.0
     }
