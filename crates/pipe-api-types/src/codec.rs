@@ -299,30 +299,37 @@ fn kept_list<'de, T: Field + Serialize, V, A: SeqAccess<'de>>(
 
 /// A boxed value reads as the value.
 impl<T: Field> Field for Box<T> {
+    #[inline]
     fn from_text(text: &str) -> Option<Self> {
         T::from_text(text).map(Box::new)
     }
 
+    #[inline]
     fn from_bool(value: bool) -> Option<Self> {
         T::from_bool(value).map(Box::new)
     }
 
+    #[inline]
     fn from_u64(value: u64) -> Option<Self> {
         T::from_u64(value).map(Box::new)
     }
 
+    #[inline]
     fn from_i64(value: i64) -> Option<Self> {
         T::from_i64(value).map(Box::new)
     }
 
+    #[inline]
     fn from_f64(value: f64) -> Option<Self> {
         T::from_f64(value).map(Box::new)
     }
 
+    #[inline]
     fn from_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Read<Self>, A::Error> {
         Ok(T::from_seq(seq)?.and_then(|value| Some(Box::new(value))))
     }
 
+    #[inline]
     fn from_map<'de, A: MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
         Ok(T::from_map(map)?.map(Box::new))
     }

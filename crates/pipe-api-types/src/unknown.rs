@@ -92,6 +92,7 @@ impl UnknownFields {
         self.push(name, raw.get());
     }
 
+    #[inline]
     fn push(&mut self, name: &str, value: &str) {
         // Room for both parts and their lengths at once: one allocation for a first field.
         self.fields.reserve(name.len() + value.len() + 2 * MAX_PREFIX);
@@ -166,6 +167,7 @@ impl FieldName<'_> {
 }
 
 impl<'de> Deserialize<'de> for FieldName<'de> {
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct NameVisitor;
 
@@ -176,6 +178,7 @@ impl<'de> Deserialize<'de> for FieldName<'de> {
                 f.write_str("a field name")
             }
 
+            #[inline]
             fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
                 Ok(FieldName(Cow::Borrowed(v)))
             }
