@@ -7,6 +7,9 @@
 //! date that is not RFC 3339, `port: 8443.5`, a number where text was expected, `"state": 3`)
 //! never fails a response: the field reads as absent and the model keeps the value's JSON among
 //! its unknown fields, writing it back (as it came, or as the same JSON value: see [`Field`]).
+//!
+//! What runs for every value read is `#[inline]`: it is called from the decode a caller
+//! instantiates in their own crate, which does not inline across crates without the hint.
 
 use std::fmt;
 use std::marker::PhantomData;
