@@ -4,8 +4,6 @@
 use std::fmt;
 
 use http::{HeaderMap, HeaderValue};
-use serde::Deserialize;
-use serde::de::DeserializeOwned;
 
 use crate::auth::{BearerToken, ManagementCredentials};
 use crate::url::BaseUrl;
@@ -31,25 +29,15 @@ pub(crate) mod sealed {
         /// from a copy.
         fn common_headers(&self, with_body: bool) -> &HeaderMap;
 
-        /// Decodes a success body into the result and the server's request id.
-        fn decode_success<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError>;
+        /// Whether a success body carries the result in the management envelope.
+        const ENVELOPE: bool;
 
         /// The management interface, if this is it (a wait wakes an idle service through it).
         fn as_management(&self) -> Option<&super::Management> {
             None
         }
     }
-
-    /// Where and why a success body did not decode.
-    #[derive(Debug)]
-    pub struct SuccessDecodeError {
-        pub(crate) path: String,
-        pub(crate) message: String,
-        pub(crate) request_id: Option<String>,
-    }
 }
-
-use sealed::SuccessDecodeError;
 
 /// The management interface (`{base_url}/v1`, HTTP Basic with a key id and key secret,
 /// results in a `{status, requestId, result}` envelope).
@@ -100,23 +88,6 @@ impl Headers {
     }
 }
 
-/// The management envelope. Unknown members are skipped, and `status` is not read: the HTTP
-/// status is the one that counts.
-#[derive(Deserialize)]
-struct Envelope<T> {
-    #[serde(rename = "requestId", default)]
-    request_id: Option<String>,
-    #[serde(default = "Option::default")]
-    result: Option<T>,
-}
-
-/// Only the request id of an envelope, read when the whole does not decode.
-#[derive(Deserialize)]
-struct EnvelopeId {
-    #[serde(rename = "requestId", default)]
-    request_id: Option<serde_json::Value>,
-}
-
 impl sealed::Interface for Management {
     fn as_management(&self) -> Option<&Management> {
         Some(self)
@@ -130,22 +101,7 @@ impl sealed::Interface for Management {
         self.headers.get(with_body)
     }
 
-    fn decode_success<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError> {
-        let envelope: Envelope<T> = decode(body, |body| {
-            serde_json::from_slice::<EnvelopeId>(body).ok().and_then(|e| e.request_id?.as_str().map(str::to_owned))
-        })?;
-        let result = match envelope.result {
-            Some(result) => result,
-            // No `result` (or `null`): fine for an output that accepts null (a delete's `()`,
-            // the escape hatch's JSON value), an error for any model.
-            None => T::deserialize(serde_json::Value::Null).map_err(|_| SuccessDecodeError {
-                path: "result".to_owned(),
-                message: "the envelope has no `result`".to_owned(),
-                request_id: envelope.request_id.clone(),
-            })?,
-        };
-        Ok((result, envelope.request_id))
-    }
+    const ENVELOPE: bool = true;
 }
 
 /// The alerting interface (`{alerts_base_url}/api/v2`, `Authorization: Bearer <token>`, no
@@ -180,21 +136,7 @@ impl sealed::Interface for Alerting {
         self.headers.get(with_body)
     }
 
-    fn decode_success<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError> {
-        Ok((decode(body, |_| None)?, None))
-    }
-}
-
-/// [`crate::decode::decode`], naming the request id when the body says it.
-fn decode<T: DeserializeOwned>(
-    body: &[u8],
-    request_id: impl FnOnce(&[u8]) -> Option<String>,
-) -> Result<T, SuccessDecodeError> {
-    crate::decode::decode(body).map_err(|failure| SuccessDecodeError {
-        path: failure.path,
-        message: failure.message,
-        request_id: request_id(body),
-    })
+    const ENVELOPE: bool = false;
 }
 
 impl fmt::Display for Management {

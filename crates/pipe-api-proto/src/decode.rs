@@ -7,12 +7,14 @@
 //! each object, list slot, text and kept unknown field charges the memory its decoded form
 //! takes, and the decode stops with an error once the body's budget is spent.
 //!
-//! The wrapper's methods are `#[inline]`, as are the models' readers they reach: the decode is
-//! instantiated in the caller's crate, where without the hint each one-line forward stayed a
-//! call per value (`BENCHMARKS.md`, "The decode path is marked `#[inline]`").
+//!
+//! Why a trait ([`Decode`]) implemented here for every output: the decode of a model (serde's
+//! visitors over the budgeted reader) is compiled once, in this crate, not again in every crate
+//! that calls an endpoint. Generic all the way down, it was compiled into the client and into
+//! every test binary once per operation, which cost most of their build time.
 
-use std::cell::Cell;
-use std::fmt;
+use std::cell::{Cell, RefCell};
+use std::fmt::{self, Write as _};
 use std::mem::size_of;
 
 use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -41,54 +43,294 @@ pub(crate) struct Failure {
     pub(crate) message: String,
 }
 
-/// Decodes `body` as `T` within the body's budget. Only when that fails does it decode again,
-/// within the same budget, tracking the JSON path to say where (tracking costs time on every
-/// value, so the successful path never pays it).
-pub(crate) fn decode<T: DeserializeOwned>(body: &[u8]) -> Result<T, Failure> {
-    let first = match decode_budgeted::<T>(body) {
+/// Decodes `body` as `T` within the body's budget. Only when that fails does it read the body
+/// again, within the same budget, tracking the JSON path to say where (tracking costs time on
+/// every value, so the successful path never pays it). Both readings run the same code, the
+/// budget saying whether to track: a second instantiation of every model's decode for the
+/// tracked reading doubled this crate's build time.
+fn decode<T: DeserializeOwned>(body: &[u8]) -> Result<T, Failure> {
+    // A body checked as UTF-8 once (every JSON body is) spares serde_json checking each string
+    // on its own, which costs more on the many short texts of a list. One that is not UTF-8
+    // cannot be JSON: serde_json says where, reading it as bytes.
+    let text = match std::str::from_utf8(body) {
+        Ok(text) => text,
+        Err(_) => {
+            let message = match serde_json::from_slice::<de::IgnoredAny>(body) {
+                Err(error) => error.to_string(),
+                Ok(_) => "the body is not UTF-8".to_owned(),
+            };
+            return Err(Failure { path: ".".to_owned(), message });
+        }
+    };
+    let untracked = read::<T>(text, Budget::for_body(body, false)).map_err(|(error, _)| error);
+    let first = match untracked {
         Ok(value) => return Ok(value),
         Err(first) => first,
     };
-    let budget = Budget::for_body(body);
-    let mut json = serde_json::Deserializer::from_slice(body);
-    let tracked = serde_path_to_error::deserialize::<_, T>(Budgeted::new(&mut json, &budget));
-    let (path, message) = match tracked {
-        Err(tracked) => (tracked.path().to_string(), tracked.into_inner().to_string()),
-        Ok(_) => (".".to_owned(), first.to_string()),
-    };
-    Err(Failure { path, message })
-}
-
-fn decode_budgeted<T: DeserializeOwned>(body: &[u8]) -> Result<T, serde_json::Error> {
-    let budget = Budget::for_body(body);
-    // A body checked as UTF-8 once (every JSON body is) spares serde_json checking each string
-    // on its own, which costs more on the many short texts of a list.
-    match std::str::from_utf8(body) {
-        Ok(text) => deserialize_all(&mut serde_json::Deserializer::from_str(text), &budget),
-        Err(_) => deserialize_all(&mut serde_json::Deserializer::from_slice(body), &budget),
+    match read::<T>(text, Budget::for_body(body, true)) {
+        Err((error, path)) => Err(Failure { path, message: error.to_string() }),
+        // Read again, it decoded: say what the first reading said.
+        Ok(_) => Err(Failure { path: ".".to_owned(), message: first.to_string() }),
     }
 }
 
-fn deserialize_all<'de, R: serde_json::de::Read<'de>, T: DeserializeOwned>(
-    json: &mut serde_json::Deserializer<R>,
-    budget: &Budget,
-) -> Result<T, serde_json::Error> {
-    let value = T::deserialize(Budgeted::new(&mut *json, budget))?;
-    json.end()?;
-    Ok(value)
+/// Reads `text` as a whole `T` within `budget`; a failure comes with its path (`.` unless the
+/// budget tracks it).
+fn read<T: DeserializeOwned>(text: &str, budget: Budget) -> Result<T, (serde_json::Error, String)> {
+    let mut json = serde_json::Deserializer::from_str(text);
+    T::deserialize(Budgeted::new(&mut json, &budget))
+        .and_then(|value| json.end().map(|()| value))
+        .map_err(|error| (error, budget.path()))
 }
 
-/// Bytes of decoded values still allowed.
+/// What a success body decodes into: the output of every endpoint. Implemented in this crate,
+/// once for each output model, and sealed; an operation this crate does not model is sent with
+/// [`Raw`](crate::Raw), whose output is a JSON value.
+pub trait Decode: sealed::DecodeBody {}
+
+pub(crate) mod sealed {
+    use super::{Shape, SuccessDecodeError};
+
+    /// The decode of one output, compiled here (not generic: see the module's docs).
+    pub trait DecodeBody: Sized {
+        /// Decodes a success body of the given shape into the output and the request id.
+        fn decode_body(body: &[u8], shape: Shape) -> Result<(Self, Option<String>), SuccessDecodeError>;
+
+        /// The output of a body that says nothing (a delete), if this output can be nothing.
+        fn from_nothing() -> Option<Self>;
+    }
+}
+
+/// How a success body carries the output.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// In the management envelope's `result`.
+    pub(crate) envelope: bool,
+    /// In `{"data": ...}` (within the envelope if there is one).
+    pub(crate) in_data: bool,
+}
+
+/// Where and why a success body did not decode, with the request id if the body names one.
+#[derive(Debug)]
+pub struct SuccessDecodeError {
+    pub(crate) path: String,
+    pub(crate) message: String,
+    pub(crate) request_id: Option<String>,
+}
+
+/// Declares the outputs: each one's decode is compiled here, once.
+macro_rules! outputs {
+    ($($output:ty),* $(,)?) => {
+        $(
+            impl Decode for $output {}
+
+            impl sealed::DecodeBody for $output {
+                fn decode_body(body: &[u8], shape: Shape) -> Result<(Self, Option<String>), SuccessDecodeError> {
+                    decode_shaped(body, shape)
+                }
+
+                fn from_nothing() -> Option<Self> {
+                    nothing()
+                }
+            }
+        )*
+    };
+}
+
+use crate::endpoints::AlertPage;
+use pipe_api_types::{
+    Alert, CreateKeyResponse, Key, Pipe, PipeSchemaDiscoveryResponse, PipeSettings, PipesCdcScaling,
+    ReversePrivateEndpoint, Service,
+};
+
+outputs! {
+    (), serde_json::Value,
+    Key, Vec<Key>, CreateKeyResponse,
+    Service,
+    Pipe, Vec<Pipe>, PipeSettings, PipesCdcScaling, PipeSchemaDiscoveryResponse,
+    ReversePrivateEndpoint, Vec<ReversePrivateEndpoint>,
+    Alert, AlertPage,
+}
+
+/// `T` made from nothing (`null`), when it can be (`()`, a JSON value).
+fn nothing<T: DeserializeOwned>() -> Option<T> {
+    T::deserialize(de::value::UnitDeserializer::<de::value::Error>::new()).ok()
+}
+
+/// Decodes `body` as `shape` says it carries a `T`.
+fn decode_shaped<T: DeserializeOwned>(body: &[u8], shape: Shape) -> Result<(T, Option<String>), SuccessDecodeError> {
+    let output = match (shape.envelope, shape.in_data) {
+        (false, false) => decode::<T>(body).map(|output| (output, None)),
+        (false, true) => decode::<InData<T>>(body).map(|wrapped| (wrapped.data, None)),
+        (true, false) => return enveloped::<T>(body),
+        (true, true) => return enveloped::<InData<T>>(body).map(|(wrapped, id)| (wrapped.data, id)),
+    };
+    output.map_err(|failure| SuccessDecodeError { path: failure.path, message: failure.message, request_id: None })
+}
+
+/// `{"data": ...}`.
+#[derive(serde::Deserialize)]
+struct InData<T> {
+    data: T,
+}
+
+/// The management envelope. Unknown members are skipped, and `status` is not read: the HTTP
+/// status is the one that counts.
+#[derive(serde::Deserialize)]
+struct Envelope<T> {
+    #[serde(rename = "requestId", default, deserialize_with = "text_or_none")]
+    request_id: Option<String>,
+    #[serde(default = "Option::default")]
+    result: Option<T>,
+}
+
+/// Only the request id of an envelope, read when the whole does not decode: through the same
+/// budgeted reader, skipping everything else.
+#[derive(serde::Deserialize)]
+struct EnvelopeId {
+    #[serde(rename = "requestId", default, deserialize_with = "text_or_none")]
+    request_id: Option<String>,
+}
+
+/// A request id: text, or absent when it is anything else.
+fn text_or_none<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    struct TextOrNone;
+
+    impl<'de> Visitor<'de> for TextOrNone {
+        type Value = Option<String>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a request id")
+        }
+
+        fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+            Ok(Some(text.to_owned()))
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+
+    deserializer.deserialize_any(TextOrNone)
+}
+
+/// Decodes a management envelope's `result` as `T`; the request id is named even when the
+/// result does not decode.
+fn enveloped<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError> {
+    let envelope = decode::<Envelope<T>>(body).map_err(|failure| SuccessDecodeError {
+        path: failure.path,
+        message: failure.message,
+        request_id: envelope_id(body),
+    })?;
+    let result = match envelope.result {
+        Some(result) => result,
+        // No `result` (or `null`): fine for an output that can be nothing (a delete's `()`,
+        // the escape hatch's JSON value), an error for any model.
+        None => nothing().ok_or_else(|| SuccessDecodeError {
+            path: "result".to_owned(),
+            message: "the envelope has no `result`".to_owned(),
+            request_id: envelope.request_id.clone(),
+        })?,
+    };
+    Ok((result, envelope.request_id))
+}
+
+/// The request id of an envelope whose result did not decode (not generic: compiled once).
+fn envelope_id(body: &[u8]) -> Option<String> {
+    decode::<EnvelopeId>(body).ok().and_then(|envelope| envelope.request_id)
+}
+
+/// Whether a success body says nothing: empty, `null`, `{}` (spaces allowed), or `OK`. Read
+/// through the budgeted reader, keeping nothing.
+pub(crate) fn says_nothing(body: &[u8]) -> bool {
+    /// Deserializes only from `null` or `{}`.
+    struct Nothing;
+
+    impl<'de> serde::Deserialize<'de> for Nothing {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            struct NothingVisitor;
+
+            impl<'de> Visitor<'de> for NothingVisitor {
+                type Value = Nothing;
+
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("null or {}")
+                }
+
+                fn visit_unit<E: de::Error>(self) -> Result<Nothing, E> {
+                    Ok(Nothing)
+                }
+
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Nothing, A::Error> {
+                    match map.next_key::<de::IgnoredAny>()? {
+                        None => Ok(Nothing),
+                        Some(_) => Err(de::Error::custom("not empty")),
+                    }
+                }
+            }
+
+            deserializer.deserialize_any(NothingVisitor)
+        }
+    }
+
+    let text = body.trim_ascii();
+    text.is_empty() || text.eq_ignore_ascii_case(b"ok") || decode::<Nothing>(text).is_ok()
+}
+
+/// Bytes of decoded values still allowed, and, on a reading that tracks it, where a failure is.
 struct Budget {
     left: Cell<usize>,
+    /// `None` unless the reading tracks the path of a failure.
+    path: Option<Path>,
+}
+
+/// The path of a failure, gathered as the error passes out through each list and object.
+#[derive(Default)]
+struct Path {
+    /// The last object key read.
+    key: RefCell<String>,
+    /// The failure's path, innermost segment first.
+    segments: RefCell<Vec<Segment>>,
+}
+
+enum Segment {
+    Key(String),
+    Index(usize),
 }
 
 impl Budget {
-    fn for_body(body: &[u8]) -> Budget {
-        Budget { left: Cell::new(body.len().saturating_mul(DECODED_BYTES_PER_BODY_BYTE).max(MIN_BUDGET)) }
+    fn for_body(body: &[u8], track: bool) -> Budget {
+        let left = Cell::new(body.len().saturating_mul(DECODED_BYTES_PER_BODY_BYTE).max(MIN_BUDGET));
+        Budget { left, path: track.then(Path::default) }
     }
 
-    #[inline]
     fn charge<E: de::Error>(&self, bytes: usize) -> Result<(), E> {
         match self.left.get().checked_sub(bytes) {
             Some(left) => {
@@ -100,6 +342,51 @@ impl Budget {
             ))),
         }
     }
+
+    /// Notes an object key just read, when tracking.
+    fn key_read(&self, key: &str) {
+        if let Some(path) = &self.path {
+            let mut last = path.key.borrow_mut();
+            last.clear();
+            last.push_str(key);
+        }
+    }
+
+    /// The last object key read, when tracking.
+    fn last_key(&self) -> Option<String> {
+        self.path.as_ref().map(|path| path.key.borrow().clone())
+    }
+
+    /// Notes that a failure passed out through `segment`.
+    fn failed_in(&self, segment: Segment) {
+        if let Some(path) = &self.path {
+            path.segments.borrow_mut().push(segment);
+        }
+    }
+
+    /// The failure's path (`result[3].source.kafka`, `.` for the root).
+    fn path(&self) -> String {
+        let Some(path) = &self.path else { return ".".to_owned() };
+        let segments = path.segments.borrow();
+        if segments.is_empty() {
+            return ".".to_owned();
+        }
+        let mut text = String::new();
+        for (i, segment) in segments.iter().rev().enumerate() {
+            match segment {
+                Segment::Index(index) => {
+                    let _ = write!(text, "[{index}]");
+                }
+                Segment::Key(key) => {
+                    if i > 0 {
+                        text.push('.');
+                    }
+                    text.push_str(key);
+                }
+            }
+        }
+        text
+    }
 }
 
 /// A deserializer (or a visitor, seed or access) that passes the budget on to everything it
@@ -107,6 +394,8 @@ impl Budget {
 struct Budgeted<'b, X> {
     inner: X,
     budget: &'b Budget,
+    /// A list's next index (for the path of a failure).
+    index: usize,
     /// Whether text read here is kept: not for an object's key, which a model matches against
     /// its field names (an unknown field's name is charged with its value).
     keeps_text: bool,
@@ -114,17 +403,22 @@ struct Budgeted<'b, X> {
 
 impl<'b, X> Budgeted<'b, X> {
     fn new(inner: X, budget: &'b Budget) -> Self {
-        Budgeted { inner, budget, keeps_text: true }
+        Budgeted { inner, budget, index: 0, keeps_text: true }
     }
 
-    #[inline]
     fn wrap<Y>(&self, inner: Y) -> Budgeted<'b, Y> {
-        Budgeted { inner, budget: self.budget, keeps_text: self.keeps_text }
+        Budgeted { inner, budget: self.budget, index: 0, keeps_text: self.keeps_text }
     }
 
-    #[inline]
     fn charge_text<E: de::Error>(&self, len: usize) -> Result<(), E> {
         if self.keeps_text && len > 0 { self.budget.charge(len + ALLOCATION_COST) } else { Ok(()) }
+    }
+
+    /// Notes text read as an object's key.
+    fn key_read(&self, text: &str) {
+        if !self.keeps_text {
+            self.budget.key_read(text);
+        }
     }
 }
 
@@ -132,8 +426,7 @@ impl<'b, X> Budgeted<'b, X> {
 macro_rules! forward {
     ($($method:ident($($arg:ident: $ty:ty),*)),* $(,)?) => {
         $(
-            #[inline]
-            fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Self::Error> {
+                        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Self::Error> {
                 let visitor = self.wrap(visitor);
                 self.inner.$method($($arg,)* visitor)
             }
@@ -156,14 +449,12 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Budgeted<'_, D> {
         deserialize_enum(name: &'static str, variants: &'static [&'static str]),
     }
 
-    #[inline]
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
         self.budget.charge(size_of::<V::Value>())?;
         let visitor = self.wrap(visitor);
         self.inner.deserialize_map(visitor)
     }
 
-    #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -178,7 +469,6 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Budgeted<'_, D> {
     /// Not wrapped: serde_json reads a raw value (an unknown field's text) through a newtype
     /// of its own, which must see serde_json's own access. Its text is charged as a kept
     /// unknown field.
-    #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -188,7 +478,6 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Budgeted<'_, D> {
         self.inner.deserialize_newtype_struct(name, visitor)
     }
 
-    #[inline]
     fn is_human_readable(&self) -> bool {
         self.inner.is_human_readable()
     }
@@ -198,8 +487,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Budgeted<'_, D> {
 macro_rules! visit_scalars {
     ($($method:ident($ty:ty)),* $(,)?) => {
         $(
-            #[inline]
-            fn $method<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
+                        fn $method<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
                 self.inner.$method(v)
             }
         )*
@@ -220,59 +508,52 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Budgeted<'_, V> {
         visit_byte_buf(Vec<u8>),
     }
 
-    #[inline]
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
         self.charge_text(v.len())?;
+        self.key_read(v);
         self.inner.visit_str(v)
     }
 
-    #[inline]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
         self.charge_text(v.len())?;
+        self.key_read(v);
         self.inner.visit_borrowed_str(v)
     }
 
-    #[inline]
     fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
         self.charge_text(v.len())?;
+        self.key_read(&v);
         self.inner.visit_string(v)
     }
 
-    #[inline]
     fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
         self.inner.visit_none()
     }
 
-    #[inline]
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
         self.inner.visit_unit()
     }
 
-    #[inline]
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         let deserializer = self.wrap(deserializer);
         self.inner.visit_some(deserializer)
     }
 
-    #[inline]
     fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         let deserializer = self.wrap(deserializer);
         self.inner.visit_newtype_struct(deserializer)
     }
 
-    #[inline]
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
         let seq = self.wrap(seq);
         self.inner.visit_seq(seq)
     }
 
-    #[inline]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         let map = self.wrap(map);
         self.inner.visit_map(map)
     }
 
-    #[inline]
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
         // No model is a serde enum; an enum's payload is left unbudgeted rather than mis-read.
         self.inner.visit_enum(data)
@@ -282,7 +563,6 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Budgeted<'_, V> {
 impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Budgeted<'_, S> {
     type Value = S::Value;
 
-    #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         let deserializer = self.wrap(deserializer);
         self.inner.deserialize(deserializer)
@@ -293,14 +573,17 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Budgeted<'_, A> {
     type Error = A::Error;
 
     /// Each element charges its slot in the list, whatever it holds.
-    #[inline]
     fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>, Self::Error> {
-        self.budget.charge(size_of::<S::Value>())?;
+        let index = self.index;
+        self.index += 1;
         let seed = self.wrap(seed);
-        self.inner.next_element_seed(seed)
+        let element = self.budget.charge(size_of::<S::Value>()).and_then(|()| self.inner.next_element_seed(seed));
+        if element.is_err() {
+            self.budget.failed_in(Segment::Index(index));
+        }
+        element
     }
 
-    #[inline]
     fn size_hint(&self) -> Option<usize> {
         self.inner.size_hint()
     }
@@ -309,19 +592,21 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Budgeted<'_, A> {
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for Budgeted<'_, A> {
     type Error = A::Error;
 
-    #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Self::Error> {
         let seed = Budgeted { keeps_text: false, ..self.wrap(seed) };
         self.inner.next_key_seed(seed)
     }
 
-    #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Self::Error> {
+        let key = self.budget.last_key();
         let seed = Budgeted { keeps_text: true, ..self.wrap(seed) };
-        self.inner.next_value_seed(seed)
+        let value = self.inner.next_value_seed(seed);
+        if let (Err(_), Some(key)) = (&value, key) {
+            self.budget.failed_in(Segment::Key(key));
+        }
+        value
     }
 
-    #[inline]
     fn size_hint(&self) -> Option<usize> {
         self.inner.size_hint()
     }

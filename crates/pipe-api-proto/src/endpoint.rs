@@ -4,14 +4,14 @@
 
 use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
-use serde::Deserialize as _;
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 
 use pipe_api_types::{Validate, ValidationErrors};
 
 use crate::api::Api;
-use crate::api::sealed::{Interface as _, SuccessDecodeError};
+use crate::api::sealed::Interface as _;
+use crate::decode::sealed::DecodeBody as _;
+use crate::decode::{Decode, Shape, SuccessDecodeError, says_nothing};
 use crate::error::{ApiError, BuildError, BuildErrorKind, DecodeError, Error, TransportFailure};
 use crate::transport::Transport;
 
@@ -24,7 +24,7 @@ pub trait Endpoint {
     /// The interface the operation belongs to.
     type Api: Api;
     /// What a success decodes to (for the management interface, the envelope's `result`).
-    type Output: DeserializeOwned;
+    type Output: Decode;
 
     /// The operation's name in errors, such as `create_pipe`.
     fn operation(&self) -> &'static str;
@@ -78,40 +78,25 @@ pub enum SuccessBody {
     Nothing,
 }
 
-/// `{"data": ...}`.
-#[derive(serde::Deserialize)]
-struct InData<T> {
-    data: T,
-}
-
-/// Whether a success body says nothing: empty, `null`, `{}` (spaces allowed), or `OK`.
-fn says_nothing(body: &[u8]) -> bool {
-    let text = body.trim_ascii();
-    text.is_empty()
-        || text.eq_ignore_ascii_case(b"ok")
-        || serde_json::from_slice::<serde_json::Value>(text)
-            .is_ok_and(|value| value.is_null() || value.as_object().is_some_and(serde_json::Map::is_empty))
-}
-
 /// Decodes a success body of `endpoint` as its [`SuccessBody`] says.
 fn decode_success_body<E: Endpoint + ?Sized>(
     endpoint: &E,
     body: &[u8],
 ) -> Result<(E::Output, Option<String>), SuccessDecodeError> {
-    match endpoint.success_body() {
-        SuccessBody::InData => {
-            <E::Api>::decode_success::<InData<E::Output>>(body).map(|(wrapped, id)| (wrapped.data, id))
-        }
-        SuccessBody::Nothing if says_nothing(body) => {
-            let output = E::Output::deserialize(serde_json::Value::Null).map_err(|error| SuccessDecodeError {
-                path: ".".to_owned(),
-                message: format!("an empty answer does not make this output: {error}"),
-                request_id: None,
-            })?;
-            Ok((output, None))
-        }
-        SuccessBody::Output | SuccessBody::Nothing => <E::Api>::decode_success::<E::Output>(body),
+    let success = endpoint.success_body();
+    if success == SuccessBody::Nothing && says_nothing(body) {
+        let output = E::Output::from_nothing().ok_or_else(|| SuccessDecodeError {
+            path: ".".to_owned(),
+            message: "an empty answer does not make this output".to_owned(),
+            request_id: None,
+        })?;
+        return Ok((output, None));
     }
+    let shape = Shape {
+        envelope: <E::Api as crate::api::sealed::Interface>::ENVELOPE,
+        in_data: success == SuccessBody::InData,
+    };
+    E::Output::decode_body(body, shape)
 }
 
 /// The headers of every request: `Authorization` (sensitive), `Accept`, `User-Agent`, and

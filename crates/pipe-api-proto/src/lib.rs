@@ -64,7 +64,7 @@ pub mod wait;
 
 pub use api::{Alerting, Api, Management};
 pub use auth::{BearerToken, CredentialsError, ManagementCredentials};
-pub use decode::DECODED_BYTES_PER_BODY_BYTE;
+pub use decode::{DECODED_BYTES_PER_BODY_BYTE, Decode};
 pub use endpoint::{Endpoint, EndpointExt, Reply, SuccessBody, USER_AGENT_VALUE};
 pub use endpoints::{
     AlertPage, ChangePipeState, CreateKey, CreatePipe, DeletePipe, GetPipe, GetService, ListAlerts, ListPipes,

@@ -7,9 +7,6 @@
 //! date that is not RFC 3339, `port: 8443.5`, a number where text was expected, `"state": 3`)
 //! never fails a response: the field reads as absent and the model keeps the value's JSON among
 //! its unknown fields, writing it back (as it came, or as the same JSON value: see [`Field`]).
-//!
-//! What runs for every value read is `#[inline]`: it is called from the decode a caller
-//! instantiates in their own crate, which does not inline across crates without the hint.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -80,7 +77,6 @@ pub(crate) fn json_string(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
 pub(crate) mod plain {
     use super::*;
 
-    #[inline]
     pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: Field>(d: D) -> Result<Read<T>, D::Error> {
         d.deserialize_any(FieldVisitor(PhantomData))
     }
@@ -152,7 +148,6 @@ fn kept<T, E: serde::de::Error>(value: &(impl Serialize + ?Sized)) -> Result<Rea
 }
 
 /// The value made from a JSON scalar, or the scalar kept when it made none.
-#[inline]
 fn fits<T, E: serde::de::Error>(value: Option<T>, scalar: &(impl Serialize + ?Sized)) -> Result<Read<T>, E> {
     match value {
         Some(value) => Ok(Read::Value(value)),
@@ -167,52 +162,42 @@ impl<'de, T: Field> Visitor<'de> for FieldVisitor<T> {
         f.write_str("any JSON value")
     }
 
-    #[inline]
     fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Read<T>, E> {
         fits(T::from_text(text), text)
     }
 
-    #[inline]
     fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<Read<T>, E> {
         fits(T::from_bool(value), &value)
     }
 
-    #[inline]
     fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Read<T>, E> {
         fits(T::from_i64(value), &value)
     }
 
-    #[inline]
     fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Read<T>, E> {
         fits(T::from_u64(value), &value)
     }
 
-    #[inline]
     fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Read<T>, E> {
         fits(T::from_f64(value), &value)
     }
 
-    #[inline]
     fn visit_unit<E: serde::de::Error>(self) -> Result<Read<T>, E> {
         Ok(Read::Absent)
     }
 
-    #[inline]
     fn visit_none<E: serde::de::Error>(self) -> Result<Read<T>, E> {
         Ok(Read::Absent)
     }
 
-    #[inline]
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Read<T>, D::Error> {
         d.deserialize_any(self)
     }
 
-    #[inline]
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Read<T>, A::Error> {
         T::from_seq(seq)
     }
 
-    #[inline]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Read<T>, A::Error> {
         match T::from_map(map)? {
             Ok(value) => Ok(Read::Value(value)),
@@ -222,13 +207,11 @@ impl<'de, T: Field> Visitor<'de> for FieldVisitor<T> {
 }
 
 /// Reads an object model through its own `Deserialize` (for `model!` types and other objects).
-#[inline]
 pub(crate) fn object_from_map<'de, T: Deserialize<'de>, A: MapAccess<'de>>(map: A) -> Result<Result<T, A>, A::Error> {
     T::deserialize(MapAccessDeserializer::new(map)).map(Ok)
 }
 
 impl Field for crate::Text {
-    #[inline]
     fn from_text(text: &str) -> Option<Self> {
         Some(text.into())
     }
@@ -241,7 +224,6 @@ impl Field for crate::Secret {
 }
 
 impl Field for bool {
-    #[inline]
     fn from_bool(value: bool) -> Option<Self> {
         Some(value)
     }
@@ -251,7 +233,6 @@ impl Field for bool {
 /// not fit its type (`"roles": ["admin", 5]`, a `null` element): the field reads as absent and
 /// the whole array is kept, the elements that fit written again from their values.
 impl<T: Field + Serialize> Field for Vec<T> {
-    #[inline]
     fn from_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Read<Self>, A::Error> {
         let mut values = Vec::new();
         while let Some(element) = seq.next_element_seed(Lenient::<T>(PhantomData))? {
@@ -270,7 +251,6 @@ struct Lenient<T>(PhantomData<T>);
 impl<'de, T: Field> serde::de::DeserializeSeed<'de> for Lenient<T> {
     type Value = Read<T>;
 
-    #[inline]
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Read<T>, D::Error> {
         d.deserialize_any(FieldVisitor(PhantomData))
     }
@@ -302,37 +282,30 @@ fn kept_list<'de, T: Field + Serialize, V, A: SeqAccess<'de>>(
 
 /// A boxed value reads as the value.
 impl<T: Field> Field for Box<T> {
-    #[inline]
     fn from_text(text: &str) -> Option<Self> {
         T::from_text(text).map(Box::new)
     }
 
-    #[inline]
     fn from_bool(value: bool) -> Option<Self> {
         T::from_bool(value).map(Box::new)
     }
 
-    #[inline]
     fn from_u64(value: u64) -> Option<Self> {
         T::from_u64(value).map(Box::new)
     }
 
-    #[inline]
     fn from_i64(value: i64) -> Option<Self> {
         T::from_i64(value).map(Box::new)
     }
 
-    #[inline]
     fn from_f64(value: f64) -> Option<Self> {
         T::from_f64(value).map(Box::new)
     }
 
-    #[inline]
     fn from_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Read<Self>, A::Error> {
         Ok(T::from_seq(seq)?.and_then(|value| Some(Box::new(value))))
     }
 
-    #[inline]
     fn from_map<'de, A: MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
         Ok(T::from_map(map)?.map(Box::new))
     }
@@ -345,17 +318,14 @@ impl<T: Field> Field for Box<T> {
 macro_rules! whole_number_fields {
     ($($int:ty),*) => {$(
         impl Field for $int {
-            #[inline]
             fn from_u64(value: u64) -> Option<Self> {
                 value.try_into().ok()
             }
 
-            #[inline]
             fn from_i64(value: i64) -> Option<Self> {
                 value.try_into().ok()
             }
 
-            #[inline]
             fn from_f64(value: f64) -> Option<Self> {
                 whole_number(value)?.try_into().ok()
             }

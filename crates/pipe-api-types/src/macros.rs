@@ -133,7 +133,6 @@ macro_rules! model {
         }
 
         impl<'de> serde::Deserialize<'de> for $name {
-            #[inline]
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 struct ObjectVisitor;
 
@@ -144,7 +143,6 @@ macro_rules! model {
                         f.write_str(concat!("a ", stringify!($name), " object"))
                     }
 
-                    #[inline]
                     fn visit_map<A: serde::de::MapAccess<'de>>(
                         self,
                         mut map: A,
@@ -160,7 +158,6 @@ macro_rules! model {
                                     $json => {
                                         struct Field($crate::codec::Read<$ty>);
                                         impl<'de> serde::Deserialize<'de> for Field {
-                                            #[inline]
                                             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                                                 field_codec!([$($codec)?] deserialize(d)).map(Field)
                                             }
@@ -204,7 +201,6 @@ macro_rules! model {
 
         /// A field of this type: an object; anything else is kept.
         impl $crate::codec::Field for $name {
-            #[inline]
             fn from_map<'de, A: serde::de::MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
                 $crate::codec::object_from_map(map)
             }
@@ -260,7 +256,6 @@ macro_rules! open_enum {
             /// crate does not know into a request (text parsed with `From`/`FromStr` that is not
             /// a known value is refused by validation, as a likely typo). A known text gives its
             /// variant.
-            #[inline]
             pub fn not_yet_known(text: &str) -> Self {
                 match text {
                     $( $text => $name::$variant, )*
@@ -362,7 +357,6 @@ macro_rules! open_enum {
         /// A field of this type: any text (read from a server, so vouched for); anything
         /// else is kept.
         impl $crate::codec::Field for $name {
-            #[inline]
             fn from_text(text: &str) -> Option<Self> {
                 Some($name::not_yet_known(text))
             }
@@ -400,7 +394,6 @@ macro_rules! uuid_id {
 
         /// A field of this type: text that is a UUID; anything else is kept.
         impl $crate::codec::Field for $name {
-            #[inline]
             fn from_text(text: &str) -> Option<Self> {
                 uuid::Uuid::try_parse(text).ok().map($name)
             }

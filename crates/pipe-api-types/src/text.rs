@@ -19,7 +19,6 @@ pub struct Text(CompactString);
 
 impl Text {
     /// The text.
-    #[inline]
     pub fn as_str(&self) -> &str {
         self.0.as_str()
     }
@@ -28,7 +27,6 @@ impl Text {
 impl Deref for Text {
     type Target = str;
 
-    #[inline]
     fn deref(&self) -> &str {
         self.as_str()
     }
@@ -47,7 +45,6 @@ impl Borrow<str> for Text {
 }
 
 impl From<&str> for Text {
-    #[inline]
     fn from(text: &str) -> Self {
         Text(CompactString::from(text))
     }

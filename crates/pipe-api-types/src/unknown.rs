@@ -87,12 +87,10 @@ impl UnknownFields {
     /// Keeps a field as read. Repeated names are all kept, in order (as received; `get` sees
     /// the last, as JSON readers do); no search here, so hostile input cannot make a read
     /// quadratic.
-    #[inline]
     pub(crate) fn insert_raw(&mut self, name: &str, raw: &RawValue) {
         self.push(name, raw.get());
     }
 
-    #[inline]
     fn push(&mut self, name: &str, value: &str) {
         // Room for both parts and their lengths at once: one allocation for a first field.
         self.fields.reserve(name.len() + value.len() + 2 * MAX_PREFIX);
@@ -160,14 +158,12 @@ impl fmt::Debug for UnknownFields {
 pub(crate) struct FieldName<'de>(Cow<'de, str>);
 
 impl FieldName<'_> {
-    #[inline]
     pub(crate) fn as_str(&self) -> &str {
         &self.0
     }
 }
 
 impl<'de> Deserialize<'de> for FieldName<'de> {
-    #[inline]
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct NameVisitor;
 
@@ -178,7 +174,6 @@ impl<'de> Deserialize<'de> for FieldName<'de> {
                 f.write_str("a field name")
             }
 
-            #[inline]
             fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
                 Ok(FieldName(Cow::Borrowed(v)))
             }
