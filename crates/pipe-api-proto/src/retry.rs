@@ -34,7 +34,7 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use http::{HeaderMap, Method, StatusCode};
-use time::{Date, Month, OffsetDateTime, PrimitiveDateTime, Time};
+use time::OffsetDateTime;
 
 // ---------------------------------------------------------------------------------------------
 // Server hints
@@ -153,89 +153,12 @@ fn parse_seconds(s: &str) -> Option<Duration> {
     Some(Duration::new(secs, nanos))
 }
 
-/// Reads an HTTP-date (RFC 9110 §5.6.7): IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, the
-/// obsolete RFC 850 form `Sunday, 06-Nov-94 08:49:37 GMT` and asctime `Sun Nov  6 08:49:37 1994`.
-/// The weekday name must be one but is not checked against the date. An RFC 850 two-digit year
-/// 70-99 is 19xx, 00-69 is 20xx.
+/// Reads an HTTP-date (RFC 9110 §5.6.7) in any of its three forms, IMF-fixdate `Sun, 06 Nov
+/// 1994 08:49:37 GMT`, RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT` and asctime `Sun Nov  6
+/// 08:49:37 1994`, with httpdate (which checks the weekday against the date and reads years
+/// from 1970: an earlier date is in the past anyway).
 fn parse_http_date(s: &str) -> Option<OffsetDateTime> {
-    let tokens: Vec<&str> = s.split_ascii_whitespace().collect();
-    let (year, month, day, time) = match tokens.as_slice() {
-        // IMF-fixdate
-        [wkday, day, month, year, time, zone] => {
-            is_weekday(wkday.strip_suffix(',')?).then_some(())?;
-            is_gmt(zone).then_some(())?;
-            (number(year, 4, 4)?, month_of(month)?, number(day, 1, 2)?, time)
-        }
-        // RFC 850
-        [wkday, date, time, zone] => {
-            is_weekday(wkday.strip_suffix(',')?).then_some(())?;
-            is_gmt(zone).then_some(())?;
-            let mut parts = date.split('-');
-            let (day, month, year) = (parts.next()?, parts.next()?, parts.next()?);
-            if parts.next().is_some() {
-                return None;
-            }
-            let year = match year.len() {
-                2 => {
-                    let yy = number(year, 2, 2)?;
-                    if yy >= 70 { 1900 + yy } else { 2000 + yy }
-                }
-                _ => number(year, 4, 4)?,
-            };
-            (year, month_of(month)?, number(day, 1, 2)?, time)
-        }
-        // asctime
-        [wkday, month, day, time, year] => {
-            is_weekday(wkday).then_some(())?;
-            (number(year, 4, 4)?, month_of(month)?, number(day, 1, 2)?, time)
-        }
-        _ => return None,
-    };
-    let mut hms = time.split(':');
-    let (h, m, sec) = (hms.next()?, hms.next()?, hms.next()?);
-    if hms.next().is_some() {
-        return None;
-    }
-    let (h, m, sec) = (number(h, 2, 2)?, number(m, 2, 2)?, number(sec, 2, 2)?);
-    // A leap second (60) is read as 59: a second early does no harm to a wait.
-    let sec = if sec == 60 { 59 } else { sec };
-    let date = Date::from_calendar_date(i32::try_from(year).ok()?, month, u8::try_from(day).ok()?).ok()?;
-    let time = Time::from_hms(u8::try_from(h).ok()?, u8::try_from(m).ok()?, u8::try_from(sec).ok()?).ok()?;
-    Some(PrimitiveDateTime::new(date, time).assume_utc())
-}
-
-fn number(s: &str, min_len: usize, max_len: usize) -> Option<u32> {
-    if s.len() < min_len || s.len() > max_len || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
-}
-
-fn is_gmt(zone: &str) -> bool {
-    zone.eq_ignore_ascii_case("GMT") || zone.eq_ignore_ascii_case("UTC")
-}
-
-fn is_weekday(name: &str) -> bool {
-    const DAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
-    DAYS.iter().any(|day| name.eq_ignore_ascii_case(day) || day.get(..3).is_some_and(|d| name.eq_ignore_ascii_case(d)))
-}
-
-fn month_of(name: &str) -> Option<Month> {
-    const MONTHS: [(&str, Month); 12] = [
-        ("Jan", Month::January),
-        ("Feb", Month::February),
-        ("Mar", Month::March),
-        ("Apr", Month::April),
-        ("May", Month::May),
-        ("Jun", Month::June),
-        ("Jul", Month::July),
-        ("Aug", Month::August),
-        ("Sep", Month::September),
-        ("Oct", Month::October),
-        ("Nov", Month::November),
-        ("Dec", Month::December),
-    ];
-    MONTHS.iter().find(|(n, _)| name.eq_ignore_ascii_case(n)).map(|&(_, m)| m)
+    httpdate::parse_http_date(s).ok().map(OffsetDateTime::from)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ use std::fmt;
 
 use http::Uri;
 use http::uri::{Authority, Parts, PathAndQuery, Scheme};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 /// The base URL of an interface: `http` or `https`, a host, and an optional path prefix
 /// (`https://api.example.com`, `http://127.0.0.1:8080/proxy/`). Joining is the same with or
@@ -87,9 +88,9 @@ impl BaseUrl {
         };
         for (i, (name, value)) in query.iter().enumerate() {
             target.push(if i == 0 { '?' } else { '&' });
-            encode_into(&mut target, name, QUERY_SAFE);
+            encode_into(&mut target, name, QUERY_ENCODED);
             target.push('=');
-            encode_into(&mut target, value, QUERY_SAFE);
+            encode_into(&mut target, value, QUERY_ENCODED);
         }
         let mut parts = Parts::default();
         parts.scheme = Some(self.scheme.clone());
@@ -161,44 +162,34 @@ impl fmt::Display for BaseUrlError {
 
 impl std::error::Error for BaseUrlError {}
 
-/// Bytes left as they are in a path segment (RFC 3986 unreserved plus a few sub-delimiters).
-const SEGMENT_SAFE: &[bool; 256] = &safe_bytes(b"-._~!$&'()*+,;=:@");
-/// Characters left as they are in a query name or value (RFC 3986 `pchar` and `/`, without the
-/// delimiters `&`, `=`, `+`, `;`).
-const QUERY_SAFE: &[bool; 256] = &safe_bytes(b"-._~!$'()*,:@/");
+/// Bytes encoded in a path segment: all but RFC 3986 unreserved, the sub-delimiters, `:` and
+/// `@`.
+const SEGMENT_ENCODED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~')
+    .remove(b'!')
+    .remove(b'$')
+    .remove(b'&')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')')
+    .remove(b'*')
+    .remove(b'+')
+    .remove(b',')
+    .remove(b';')
+    .remove(b'=')
+    .remove(b':')
+    .remove(b'@');
 
-/// The bytes left unencoded: ASCII letters and digits, and `extra`.
-const fn safe_bytes(extra: &[u8]) -> [bool; 256] {
-    let mut table = [false; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        table[byte] = (byte as u8).is_ascii_alphanumeric();
-        byte += 1;
-    }
-    let mut i = 0;
-    while i < extra.len() {
-        table[extra[i] as usize] = true;
-        i += 1;
-    }
-    table
-}
+/// Bytes encoded in a query name or value: all but RFC 3986 `pchar` and `/`, and the
+/// delimiters `&`, `=`, `+`, `;`.
+const QUERY_ENCODED: &AsciiSet = &SEGMENT_ENCODED.add(b'&').add(b'=').add(b'+').add(b';').remove(b'/');
 
-fn encode_into(out: &mut String, text: &str, safe: &[bool; 256]) {
-    let is_safe = |byte: u8| safe[usize::from(byte)];
-    // Ids and literal segments need no escaping: copy them whole.
-    if text.bytes().all(is_safe) {
-        out.push_str(text);
-        return;
-    }
-    for &byte in text.as_bytes() {
-        if is_safe(byte) {
-            out.push(byte as char);
-        } else {
-            out.push('%');
-            out.push(char::from(b"0123456789ABCDEF"[usize::from(byte >> 4)]));
-            out.push(char::from(b"0123456789ABCDEF"[usize::from(byte & 15)]));
-        }
-    }
+fn encode_into(out: &mut String, text: &str, encoded: &'static AsciiSet) {
+    // Borrowed runs of safe text come whole: an id or a literal is one push.
+    out.extend(utf8_percent_encode(text, encoded));
 }
 
 /// Builds an encoded path from literal and dynamic segments: `path(&["v1", "organizations",
@@ -223,7 +214,7 @@ impl PathBuilder {
             // Dot segments would move up the path: their dots are escaped.
             "." => self.0.push_str("%2E"),
             ".." => self.0.push_str("%2E%2E"),
-            _ => encode_into(&mut self.0, segment, SEGMENT_SAFE),
+            _ => encode_into(&mut self.0, segment, SEGMENT_ENCODED),
         }
         self
     }
@@ -253,22 +244,10 @@ impl PathBuilder {
     }
 }
 
-/// Decodes a percent-encoded text (for tests and the fake): `None` when it is not valid.
+/// Decodes a percent-encoded text (for tests and the fake): an invalid escape stays as it is;
+/// `None` when the decoded bytes are not UTF-8.
 pub fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+    percent_encoding::percent_decode_str(text).decode_utf8().ok().map(std::borrow::Cow::into_owned)
 }
 
 #[cfg(test)]

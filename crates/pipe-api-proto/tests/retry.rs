@@ -704,7 +704,7 @@ proptest! {
     }
 
     #[test]
-    fn http_dates_round_trip(ts in -2_208_988_800i64..253_402_300_799, now in any_datetime()) {
+    fn http_dates_round_trip(ts in 0i64..253_402_300_799, now in any_datetime()) {
         let at = OffsetDateTime::from_unix_timestamp(ts).unwrap();
         let imf = at
             .format(time::macros::format_description!(
