@@ -56,7 +56,7 @@ fn main() {
         missed += peak_memory();
     }
     if run("decode") {
-        missed += decode_list_pipes(&settings, 10_000, Novelty::WithUnknowns, Some((5.0, 0.4)));
+        missed += decode_list_pipes(&settings, 10_000, Novelty::WithUnknowns, Some((7.0, 0.6)));
         decode_list_pipes(&settings, 10_000, Novelty::KnownOnly, None);
         decode_list_pipes(&settings, 100, Novelty::WithUnknowns, None);
         decode_list_pipes(&settings, 1, Novelty::WithUnknowns, None);
@@ -302,7 +302,7 @@ fn build_create_pipe() -> usize {
             measured.contender / batch as u32,
             measured.reference / batch as u32
         );
-        missed += report_paired(&format!("build_create_pipe_{kind}_vs_to_vec"), &measured, 1.5);
+        missed += report_paired(&format!("build_create_pipe_{kind}_vs_to_vec"), &measured, 2.0);
     }
     missed
 }
