@@ -35,11 +35,56 @@
 //!
 //! # Where things live
 //! * [`Endpoint`]: what is particular to an operation; one file per resource in `endpoints`.
+//!   Every operation, with its method, path and endpoint type: [`operations`].
 //! * [`EndpointExt`]: the shared work (headers, auth, envelope, status routing, errors).
 //! * [`Raw`]: the escape hatch for operations not modelled yet.
+//! * [`call`], [`wait`], [`pages`]: a call's whole policy, waiting and paging as state machines.
 //! * [`retry`]: retry and rate-limit decisions as pure functions.
+//! * [`reliability`]: what a call promises, what is retried, the timeouts, limits and measured
+//!   bounds, pacing, secrets, fuzzing.
 //! * [`render_request`]: a stable text rendering of a request for snapshot tests.
 //! * `test_util` (feature `test-util`): transports for users' own tests.
+//!
+//! # Retries, pacing and the deadline with your own client
+//!
+//! [`call::Call`] carries one operation's whole policy (pacing, server hints, the 429 back-off,
+//! the deadline, never re-sending a `POST` or `PATCH` that may have reached the server) as a
+//! state machine with no IO and no clock: your loop sends, sleeps and tells it the time.
+//!
+//! ```no_run
+//! use std::time::{Duration, Instant};
+//! use pipe_api_proto::call::{Call, Step};
+//! use pipe_api_proto::retry::RetryPolicy;
+//! use pipe_api_proto::{BaseUrl, GetService, Management, ManagementCredentials, TransportError};
+//! # fn my_http_client_send(r: http::Request<Vec<u8>>, timeout: Duration) -> Result<http::Response<Vec<u8>>, TransportError> { unimplemented!() }
+//! # let (org, service) = ("6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse()?, "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse()?);
+//!
+//! let api = Management::new(BaseUrl::parse("https://api.example.com")?, ManagementCredentials::new("key-id", "key-secret")?);
+//! let operation = GetService::new(org, service);
+//! let origin = Instant::now();
+//! let mut call = Call::new(&operation, &api, &RetryPolicy::default(), 42, origin.elapsed())?;
+//! let service = loop {
+//!     match call.next(origin.elapsed(), None) {
+//!         Step::Send { request, timeout } => {
+//!             let outcome = my_http_client_send(request, timeout);
+//!             call.receive(outcome, origin.elapsed(), time::OffsetDateTime::now_utc(), None);
+//!         }
+//!         Step::Wait { until } => std::thread::sleep(until.saturating_sub(origin.elapsed())),
+//!         Step::Done(result) => break result?,
+//!     }
+//! };
+//! println!("{:?}", service.value.name);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Pass a shared [`Pacer`](retry::Pacer) (`Some(&mut pacer)`, locked only for the call to
+//! `next` or `receive`) to keep every call of one key under the rate limit.
+//!
+//! [`Call`](call::Call), the waiter [`wait::Wait`] and the alert pager [`pages::Pages`] are all
+//! [`call::Machine`]s: the loop above, written once, runs any of them. From async code, await
+//! the send and the sleep in that same loop; the workspace's `tests/examples/async_call.rs` does
+//! it on tokio's current-thread runtime (a dev-dependency of the tests only; nothing async is in
+//! the library).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -52,8 +97,10 @@ mod endpoint;
 mod endpoints;
 mod error;
 mod error_body;
+pub mod operations;
 pub mod pages;
 mod redact;
+pub mod reliability;
 pub mod retry;
 mod snapshot;
 #[cfg(feature = "test-util")]

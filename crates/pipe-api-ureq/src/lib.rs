@@ -17,14 +17,75 @@
 //! The README shows the other ways in: proto with your own HTTP client, and the fake in your tests.
 //!
 //! # Defaults
-//! * Connect timeout 10 s; each exchange 30 s; response bodies capped at 16 MiB.
-//! * Redirects are never followed; 4xx and 5xx are typed errors, not transport errors.
-//! * Plain `http` only to loopback ([`is_loopback_host`](pipe_api_proto::is_loopback_host):
-//!   `localhost`, 127.0.0.0/8, `::1`), unless [`ClientBuilder::allow_insecure_http`]; refused
-//!   when the client is built, and by the transport (never retried) when used on its own.
-//! * Retries per [`RetryPolicy::default`](pipe_api_proto::retry::RetryPolicy): up to 4 attempts within
-//!   60 s; a `POST` that may have reached the server is never re-sent.
-//! * No pacing unless asked ([`ClientBuilder::pacing`]).
+//!
+//! | what | default | set with |
+//! |---|---|---|
+//! | connect timeout | 10 s | [`ClientBuilder::connect_timeout`] |
+//! | one exchange, request to last byte of body | 30 s, and never past the retry deadline | [`ClientBuilder::timeout`] |
+//! | response body | 16 MiB; a larger body stops being read and is an error | [`ClientBuilder::body_limit`] |
+//! | redirects | never followed: a 3xx is an error, so credentials never travel to another host | |
+//! | plain `http` | only to loopback ([`is_loopback_host`](pipe_api_proto::is_loopback_host): `localhost`, 127.0.0.0/8, `::1`); refused when the client is built, and by the transport (never retried) when used on its own | [`ClientBuilder::allow_insecure_http`] |
+//! | retries | per [`RetryPolicy::default`]: up to 4 attempts within 60 s, each started only with 5 s left; full-jitter backoff from 250 ms capped at 8 s; server hints honoured up to 30 s; a `POST` or `PATCH` that may have reached the server is never re-sent | [`ClientBuilder::retry_policy`], [`ClientBuilder::no_retries`] |
+//! | pacing | off; [`Pacer::management`] keeps a key under 10 requests per 10 s (with a 1 s margin) | [`ClientBuilder::pacing`] |
+//!
+//! 4xx and 5xx are typed errors, not transport errors. What is retried and why, the deadline,
+//! the decode limits and the measured bounds are proto's:
+//! [`pipe_api_proto::reliability`].
+//!
+//! # Waiting for a pipe
+//!
+//! ```no_run
+//! use pipe_api_ureq::{Client, WaitError, WaitPolicy, pipe_settled};
+//! # let (org, service, pipe) = ("6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse()?, "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse()?, "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e".parse()?);
+//! let client = Client::from_env()?;
+//! // Polls after 1 s, 1.5 s, ... up to 10 s apart, for at most 10 minutes; wakes an idle service.
+//! let policy = WaitPolicy::default().with_idle_recovery(org, service);
+//! match client.wait_for_pipe(org, service, pipe, pipe_settled, policy) {
+//!     Ok(pipe) => println!("settled: {:?}", pipe.state),
+//!     Err(WaitError::Failed { last, .. }) => eprintln!("the pipe failed: {:?}", last.state),
+//!     Err(error) => return Err(error.into()),
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`Client::wait_for_service`] waits for a running service, and [`Client::wait`] polls any
+//! endpoint until any condition holds.
+//!
+//! # Tests that do not sleep
+//!
+//! Tests of code that retries, paces or waits need not sleep: give the client a
+//! [`VirtualClock`] ([`ClientBuilder::clock`]) and the fake as its transport. Every wait the
+//! client makes then moves the virtual clock at once, and the fake's manual clock along with
+//! it, so a test of a 429 back-off or of a wait that times out after ten minutes runs in
+//! microseconds, with the same times on every run (the workspace's
+//! `tests/tests/virtual_clock.rs`):
+//!
+//! ```
+//! use std::time::Duration;
+//! use pipe_api_fake::{Fake, Fault, FaultRule, DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID};
+//! use pipe_api_ureq::{Client, Clock, VirtualClock};
+//!
+//! let fake = Fake::demo();
+//! let follower = fake.clone();
+//! let clock = VirtualClock::new(fake.now()).follow_with(move |step| follower.advance(step));
+//! let client = Client::builder()
+//!     .management("https://api.example.com", DEMO_KEY_ID, DEMO_KEY_SECRET)
+//!     .transport(fake.clone())
+//!     .clock(clock.clone())
+//!     .build()?;
+//! fake.inject(FaultRule::next(1, Fault::rate_limited("20")));
+//! client.get_service(DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID)?; // waits out the 429's 20 s, virtually
+//! assert!(clock.elapsed() >= Duration::from_secs(20));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Logging and secrets
+//!
+//! No `Debug`, `Display` or log record shows a credential (the workspace's
+//! `tests/tests/secret_hygiene.rs` checks them all, at every level; see
+//! [`pipe_api_proto::reliability`]), with one exception, in a dependency: at TRACE level,
+//! `ureq-proto` hex-dumps the raw bytes it sends, `Authorization` header included. Never enable
+//! TRACE logging for `ureq_proto` outside a debugger.
 //!
 //! # Features
 //! * `rustls` (default): TLS with rustls and the webpki roots, through ureq's `rustls`.
