@@ -94,10 +94,12 @@ mod auth;
 pub mod call;
 mod decode;
 mod endpoint;
+// First: its macros build the endpoints.
+#[macro_use]
+pub mod operations;
 mod endpoints;
 mod error;
 mod error_body;
-pub mod operations;
 pub mod pages;
 mod redact;
 pub mod reliability;
@@ -113,19 +115,8 @@ pub use api::{Alerting, Api, Management};
 pub use auth::{BearerToken, CredentialsError, ManagementCredentials};
 pub use decode::{DECODED_BYTES_PER_BODY_BYTE, Decode};
 pub use endpoint::{Endpoint, EndpointExt, Reply, SuccessBody, USER_AGENT_VALUE};
-pub use endpoints::{
-    AlertPage, ChangePipeState, CreateKey, CreatePipe, DeletePipe, GetPipe, GetService, ListAlerts, ListPipes,
-    ListReversePrivateEndpoints, Raw, UpdatePipe,
-};
-pub use endpoints::{
-    CreateAlert, CreateReversePrivateEndpoint, DeleteAlert, DeleteReversePrivateEndpoint, GetAlert,
-    GetReversePrivateEndpoint, UpdateAlert, UpdateReversePrivateEndpoint,
-};
-pub use endpoints::{DeleteKey, DeleteService, GetKey, ListKeys, UpdateKey, UpdateService, UpdateServiceState};
-pub use endpoints::{
-    DiscoverPipeSchema, GetPipeSettings, GetPipesCdcScaling, UpdatePipeScaling, UpdatePipeSettings,
-    UpdatePipesCdcScaling,
-};
+// Every endpoint of the table of operations, the alert list and the escape hatch.
+pub use endpoints::*;
 pub use error::{
     ApiError, BODY_KEPT, BuildError, BuildErrorKind, DecodeError, Error, TransportError, TransportErrorKind,
     TransportFailure,

@@ -1,44 +1,11 @@
-//! Every operation of both reference contracts (31), each with a request snapshot, fixtures and
-//! an end-to-end test against the fake. (This module holds documentation only.)
+//! The table of operations: every operation of both reference contracts (31), declared once in
+//! [`operations!`](crate::operations!). The endpoint types, the `Client` methods of
+//! `pipe-api-ureq` and [`OPERATIONS`] (which the tests iterate) all come from it, so an
+//! operation cannot be missing from one of them.
 //!
-//! Management paths are under `/v1/organizations/{organizationId}` (`…/services/{serviceId}`
-//! shortened to `…/{svc}`); alerting paths under `/api/v2`. Any other call of the platform goes
-//! through [`Raw`](crate::Raw), with the same authentication, retries and errors. The `Client`
-//! methods are `pipe-api-ureq`'s.
-//!
-//! | resource | operation | method and path | `Client` method | proto endpoint |
-//! |---|---|---|---|---|
-//! | keys | list | `GET /keys` | `list_keys` | [`ListKeys`](crate::ListKeys) |
-//! | keys | create | `POST /keys` | `create_key` | [`CreateKey`](crate::CreateKey) |
-//! | keys | get | `GET /keys/{keyId}` | `get_key` | [`GetKey`](crate::GetKey) |
-//! | keys | update | `PATCH /keys/{keyId}` | `update_key` | [`UpdateKey`](crate::UpdateKey) |
-//! | keys | delete | `DELETE /keys/{keyId}` | `delete_key` | [`DeleteKey`](crate::DeleteKey) |
-//! | services | get | `GET /services/{svc}` | `get_service` | [`GetService`](crate::GetService) |
-//! | services | update | `PATCH /services/{svc}` | `update_service` | [`UpdateService`](crate::UpdateService) |
-//! | services | delete | `DELETE /services/{svc}` | `delete_service` | [`DeleteService`](crate::DeleteService) |
-//! | services | start, stop, awake | `PATCH /services/{svc}/state` | `update_service_state` | [`UpdateServiceState`](crate::UpdateServiceState) |
-//! | pipes | list | `GET …/{svc}/pipes` | `list_pipes` | [`ListPipes`](crate::ListPipes) |
-//! | pipes | create | `POST …/{svc}/pipes` | `create_pipe` | [`CreatePipe`](crate::CreatePipe) |
-//! | pipes | get | `GET …/{svc}/pipes/{pipeId}` | `get_pipe` | [`GetPipe`](crate::GetPipe) |
-//! | pipes | update | `PATCH …/{svc}/pipes/{pipeId}` | `update_pipe` | [`UpdatePipe`](crate::UpdatePipe) |
-//! | pipes | delete | `DELETE …/{svc}/pipes/{pipeId}` | `delete_pipe` | [`DeletePipe`](crate::DeletePipe) |
-//! | pipes | start, stop, resync | `PATCH …/{svc}/pipes/{pipeId}/state` | `change_pipe_state` | [`ChangePipeState`](crate::ChangePipeState) |
-//! | pipes | scaling | `PATCH …/{svc}/pipes/{pipeId}/scaling` | `update_pipe_scaling` | [`UpdatePipeScaling`](crate::UpdatePipeScaling) |
-//! | pipes | settings | `GET …/{svc}/pipes/{pipeId}/settings` | `get_pipe_settings` | [`GetPipeSettings`](crate::GetPipeSettings) |
-//! | pipes | settings (full replace) | `PUT …/{svc}/pipes/{pipeId}/settings` | `update_pipe_settings` | [`UpdatePipeSettings`](crate::UpdatePipeSettings) |
-//! | pipes | schema discovery | `POST …/{svc}/pipes/schemaDiscovery` | `discover_pipe_schema` | [`DiscoverPipeSchema`](crate::DiscoverPipeSchema) |
-//! | pipes | CDC scaling | `GET …/{svc}/pipesCdcScaling` | `get_pipes_cdc_scaling` | [`GetPipesCdcScaling`](crate::GetPipesCdcScaling) |
-//! | pipes | CDC scaling | `PATCH …/{svc}/pipesCdcScaling` | `update_pipes_cdc_scaling` | [`UpdatePipesCdcScaling`](crate::UpdatePipesCdcScaling) |
-//! | reverse private endpoints | list | `GET …/{svc}/pipesReversePrivateEndpoints` | `list_reverse_private_endpoints` | [`ListReversePrivateEndpoints`](crate::ListReversePrivateEndpoints) |
-//! | reverse private endpoints | create | `POST …/{svc}/pipesReversePrivateEndpoints` | `create_reverse_private_endpoint` | [`CreateReversePrivateEndpoint`](crate::CreateReversePrivateEndpoint) |
-//! | reverse private endpoints | get | `GET …/{svc}/pipesReversePrivateEndpoints/{id}` | `get_reverse_private_endpoint` | [`GetReversePrivateEndpoint`](crate::GetReversePrivateEndpoint) |
-//! | reverse private endpoints | update | `PATCH …/{svc}/pipesReversePrivateEndpoints/{id}` | `update_reverse_private_endpoint` | [`UpdateReversePrivateEndpoint`](crate::UpdateReversePrivateEndpoint) |
-//! | reverse private endpoints | delete | `DELETE …/{svc}/pipesReversePrivateEndpoints/{id}` | `delete_reverse_private_endpoint` | [`DeleteReversePrivateEndpoint`](crate::DeleteReversePrivateEndpoint) |
-//! | alerts | list (paged) | `GET /api/v2/alerts` | `list_alerts`, `alert_pages` | [`ListAlerts`](crate::ListAlerts) |
-//! | alerts | create | `POST /api/v2/alerts` | `create_alert` | [`CreateAlert`](crate::CreateAlert) |
-//! | alerts | get | `GET /api/v2/alerts/{id}` | `get_alert` | [`GetAlert`](crate::GetAlert) |
-//! | alerts | update (full replace) | `PUT /api/v2/alerts/{id}` | `update_alert` | [`UpdateAlert`](crate::UpdateAlert) |
-//! | alerts | delete | `DELETE /api/v2/alerts/{id}` | `delete_alert` | [`DeleteAlert`](crate::DeleteAlert) |
+//! Management paths are under `/v1/organizations/{organization_id}`; alerting paths under
+//! `/api/v2`. Any other call of the platform goes through [`Raw`](crate::Raw), with the same
+//! authentication, retries and errors. Each operation's name is also its `Client` method's.
 //!
 //! Deletes return `()` (the management envelope has no `result`; older alerting servers answer
 //! the text `OK`). Creates are never re-sent automatically (see [what is
@@ -48,3 +15,237 @@
 //! Waiting: the client's `wait_for_pipe`, `wait_for_service`, and `wait` for any endpoint and
 //! condition, all driven by [`Wait`](crate::wait::Wait); paging the alerts:
 //! [`Pages`](crate::pages::Pages).
+//!
+//! Adding an operation: its models in `pipe-api-types`, one row below (and its output in
+//! `decode.rs`'s list, which the compiler asks for), its route in the fake, its fixtures.
+
+use http::Method;
+
+/// One operation of the table, as data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Operation {
+    /// Its name in errors and its `Client` method's name, such as `create_pipe`.
+    pub name: &'static str,
+    /// The interface it belongs to.
+    pub interface: Interface,
+    /// The HTTP method.
+    pub method: Method,
+    /// The path template, its parameters named after the endpoint's fields:
+    /// `/v1/organizations/{organization_id}/services/{service_id}/pipes`.
+    pub path: &'static str,
+    /// The endpoint type, such as `CreatePipe`.
+    pub endpoint: &'static str,
+    /// The request body's type, if it has one.
+    pub request: Option<&'static str>,
+    /// What a success decodes to, such as `Vec<Pipe>`.
+    pub output: &'static str,
+}
+
+impl Operation {
+    /// Whether the output is a list (the whole collection in one answer, or a page).
+    pub fn is_list(&self) -> bool {
+        self.output.starts_with("Vec<") || self.output == "AlertPage"
+    }
+}
+
+/// The interface an [`Operation`] belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Interface {
+    /// [`Management`](crate::Management): `/v1`, HTTP Basic, the `{status, requestId, result}`
+    /// envelope.
+    Management,
+    /// [`Alerting`](crate::Alerting): `/api/v2`, a bearer token, no envelope.
+    Alerting,
+}
+
+/// The operation named `name`, if the table has one.
+pub fn operation(name: &str) -> Option<&'static Operation> {
+    OPERATIONS.iter().find(|operation| operation.name == name)
+}
+
+/// The table of operations, handed to `$callback` (a macro) as rows; the types are named as
+/// `pipe_api_types` and proto's root export them, so the callback's module imports those. Each
+/// row reads:
+///
+/// ```text
+/// /// Docs of the endpoint and of the `Client` method.
+/// name: Endpoint(path_field: Type, ...; body_field: BodyType) Interface METHOD "literal"/{path_field}/... -> Output, Shape;
+/// ```
+///
+/// The fields in parentheses are the endpoint's, in the order its `new` and the `Client` method
+/// take them; the one after `;`, if any, is the JSON body (`new` takes anything `Into` it).
+/// `(..)` marks an endpoint written by hand (one with a query). The path's literals and fields
+/// are segments, fields encoded. The shape (`InData`, `Nothing`) says how a success carries the
+/// output when the body is not simply the output ([`SuccessBody`](crate::SuccessBody)).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! operations {
+    ($callback:path) => {
+        $callback! {
+            // Keys.
+            /// Lists the API keys of an organization.
+            list_keys: ListKeys(organization_id: OrganizationId)
+                Management GET "v1"/"organizations"/{organization_id}/"keys" -> Vec<Key>;
+            /// Creates an API key. The answer holds the key secret, once. Never re-sent
+            /// automatically: after a failure whose outcome is unknown, list the keys first.
+            create_key: CreateKey(organization_id: OrganizationId; request: CreateKeyRequest)
+                Management POST "v1"/"organizations"/{organization_id}/"keys" -> CreateKeyResponse;
+            /// Reads an API key.
+            get_key: GetKey(organization_id: OrganizationId, key_id: KeyId)
+                Management GET "v1"/"organizations"/{organization_id}/"keys"/{key_id} -> Key;
+            /// Changes an API key: only what the request names.
+            update_key: UpdateKey(organization_id: OrganizationId, key_id: KeyId; request: UpdateKeyRequest)
+                Management PATCH "v1"/"organizations"/{organization_id}/"keys"/{key_id} -> Key;
+            /// Deletes an API key (the server refuses to delete the key the request is made with).
+            delete_key: DeleteKey(organization_id: OrganizationId, key_id: KeyId)
+                Management DELETE "v1"/"organizations"/{organization_id}/"keys"/{key_id} -> ();
+
+            // Services.
+            /// Reads a service.
+            get_service: GetService(organization_id: OrganizationId, service_id: ServiceId)
+                Management GET "v1"/"organizations"/{organization_id}/"services"/{service_id} -> Service;
+            /// Changes a service: only what the request names.
+            update_service: UpdateService(organization_id: OrganizationId, service_id: ServiceId; request: UpdateServiceRequest)
+                Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id} -> Service;
+            /// Deletes a service (it must be stopped first).
+            delete_service: DeleteService(organization_id: OrganizationId, service_id: ServiceId)
+                Management DELETE "v1"/"organizations"/{organization_id}/"services"/{service_id} -> ();
+            /// Starts, stops or wakes a service (a `ServiceCommand` converts into the request).
+            update_service_state: UpdateServiceState(organization_id: OrganizationId, service_id: ServiceId; request: UpdateServiceStateRequest)
+                Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id}/"state" -> Service;
+
+            // Pipes.
+            /// Lists the pipes of a service (no pagination: every pipe comes back).
+            list_pipes: ListPipes(organization_id: OrganizationId, service_id: ServiceId)
+                Management GET "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipes" -> Vec<Pipe>;
+            /// Creates a pipe (beta). The server answers with the new pipe, normally
+            /// `Provisioning`. Never re-sent automatically: after a failure whose outcome is
+            /// unknown, list the pipes before creating again.
+            create_pipe: CreatePipe(organization_id: OrganizationId, service_id: ServiceId; request: CreatePipeRequest)
+                Management POST "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipes" -> Pipe;
+            /// Reads a pipe.
+            get_pipe: GetPipe(organization_id: OrganizationId, service_id: ServiceId, pipe_id: PipeId)
+                Management GET "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipes"/{pipe_id} -> Pipe;
+            /// Changes a pipe: only what the request names. A database pipe's tables can be
+            /// added or removed only while it is paused.
+            update_pipe: UpdatePipe(organization_id: OrganizationId, service_id: ServiceId, pipe_id: PipeId; request: UpdatePipeRequest)
+                Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipes"/{pipe_id} -> Pipe;
+            /// Deletes a pipe. The server answers an envelope without a result; reading the
+            /// pipe afterwards answers `404`.
+            delete_pipe: DeletePipe(organization_id: OrganizationId, service_id: ServiceId, pipe_id: PipeId)
+                Management DELETE "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipes"/{pipe_id} -> ();
+            /// Starts, stops or resyncs a pipe (a `PipeCommand` converts into the request). The answer is the pipe as the command left it (such
+            /// as `Stopping`); its state then moves on its own: wait for it with a poll.
+            change_pipe_state: ChangePipeState(organization_id: OrganizationId, service_id: ServiceId, pipe_id: PipeId; request: ChangePipeStateRequest)
+                Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipes"/{pipe_id}/"state" -> Pipe;
+            /// Changes a pipe's scaling (replicas, CPU and memory per replica).
+            update_pipe_scaling: UpdatePipeScaling(organization_id: OrganizationId, service_id: ServiceId, pipe_id: PipeId; request: Scaling)
+                Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipes"/{pipe_id}/"scaling" -> Pipe;
+            /// Reads a pipe's settings.
+            get_pipe_settings: GetPipeSettings(organization_id: OrganizationId, service_id: ServiceId, pipe_id: PipeId)
+                Management GET "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipes"/{pipe_id}/"settings" -> PipeSettings;
+            /// Replaces a pipe's settings (`PUT`, a full replace: a setting left out returns to
+            /// its default). Start from the settings as read to keep what this crate does not
+            /// model.
+            update_pipe_settings: UpdatePipeSettings(organization_id: OrganizationId, service_id: ServiceId, pipe_id: PipeId; settings: PipeSettings)
+                Management PUT "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipes"/{pipe_id}/"settings" -> PipeSettings;
+            /// Discovers the schema a source would bring in, before creating the pipe.
+            discover_pipe_schema: DiscoverPipeSchema(organization_id: OrganizationId, service_id: ServiceId; request: PipeSchemaDiscoveryRequest)
+                Management POST "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipes"/"schemaDiscovery" -> PipeSchemaDiscoveryResponse;
+            /// Reads the scaling shared by a service's database (CDC) pipes.
+            get_pipes_cdc_scaling: GetPipesCdcScaling(organization_id: OrganizationId, service_id: ServiceId)
+                Management GET "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipesCdcScaling" -> PipesCdcScaling;
+            /// Changes the scaling shared by a service's database (CDC) pipes.
+            update_pipes_cdc_scaling: UpdatePipesCdcScaling(organization_id: OrganizationId, service_id: ServiceId; request: PipesCdcScaling)
+                Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipesCdcScaling" -> PipesCdcScaling;
+
+            // Reverse private endpoints.
+            /// Lists the reverse private endpoints of a service.
+            list_reverse_private_endpoints: ListReversePrivateEndpoints(organization_id: OrganizationId, service_id: ServiceId)
+                Management GET "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipesReversePrivateEndpoints" -> Vec<ReversePrivateEndpoint>;
+            /// Creates a reverse private endpoint, which pipes use to reach a private source.
+            /// Never re-sent automatically.
+            create_reverse_private_endpoint: CreateReversePrivateEndpoint(organization_id: OrganizationId, service_id: ServiceId; request: CreateReversePrivateEndpointRequest)
+                Management POST "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipesReversePrivateEndpoints" -> ReversePrivateEndpoint;
+            /// Reads a reverse private endpoint.
+            get_reverse_private_endpoint: GetReversePrivateEndpoint(organization_id: OrganizationId, service_id: ServiceId, endpoint_id: ReversePrivateEndpointId)
+                Management GET "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipesReversePrivateEndpoints"/{endpoint_id} -> ReversePrivateEndpoint;
+            /// Changes a reverse private endpoint: only what the request names.
+            update_reverse_private_endpoint: UpdateReversePrivateEndpoint(organization_id: OrganizationId, service_id: ServiceId, endpoint_id: ReversePrivateEndpointId; request: UpdateReversePrivateEndpointRequest)
+                Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipesReversePrivateEndpoints"/{endpoint_id} -> ReversePrivateEndpoint;
+            /// Deletes a reverse private endpoint.
+            delete_reverse_private_endpoint: DeleteReversePrivateEndpoint(organization_id: OrganizationId, service_id: ServiceId, endpoint_id: ReversePrivateEndpointId)
+                Management DELETE "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipesReversePrivateEndpoints"/{endpoint_id} -> ();
+
+            // Alerts.
+            /// Lists alerts, a page at a time (`ListAlerts` says which).
+            list_alerts: ListAlerts(..)
+                Alerting GET "api"/"v2"/"alerts" -> AlertPage;
+            /// Creates an alert. The server answers `{"data": <alert>}`. Never re-sent
+            /// automatically.
+            create_alert: CreateAlert(; request: AlertRequest)
+                Alerting POST "api"/"v2"/"alerts" -> Alert, InData;
+            /// Reads an alert. The server answers `{"data": <alert>}`.
+            get_alert: GetAlert(alert_id: AlertId)
+                Alerting GET "api"/"v2"/"alerts"/{alert_id} -> Alert, InData;
+            /// Replaces an alert (`PUT`, a full replace: a field left out is cleared). Start from
+            /// the alert as read, `AlertRequest::from(alert)`, to keep what this crate does not
+            /// model.
+            update_alert: UpdateAlert(alert_id: AlertId; request: AlertRequest)
+                Alerting PUT "api"/"v2"/"alerts"/{alert_id} -> Alert, InData;
+            /// Deletes an alert (newer servers answer `{}`, older ones `OK`: both are success).
+            delete_alert: DeleteAlert(alert_id: AlertId)
+                Alerting DELETE "api"/"v2"/"alerts"/{alert_id} -> (), Nothing;
+        }
+    };
+}
+
+/// Lists the table's rows as [`OPERATIONS`].
+macro_rules! list_operations {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident : $endpoint:ident $fields:tt $api:ident $method:ident $($segment:tt)/+ -> $output:ty $(, $shape:ident)?;
+    )*) => {
+        /// Every operation of the table, in its order.
+        pub const OPERATIONS: &[Operation] = &[
+            $(
+                Operation {
+                    name: stringify!($name),
+                    interface: Interface::$api,
+                    method: Method::$method,
+                    path: concat!($(path_template!($segment)),+),
+                    endpoint: stringify!($endpoint),
+                    request: body_type!($fields),
+                    output: stringify!($output),
+                },
+            )*
+        ];
+    };
+}
+
+/// One segment of a path template: `/literal` or `/{field}`.
+macro_rules! path_template {
+    ({$field:ident}) => {
+        concat!("/{", stringify!($field), "}")
+    };
+    ($literal:literal) => {
+        concat!("/", $literal)
+    };
+}
+
+/// The body type's name of a row's fields, if it has a body.
+macro_rules! body_type {
+    ((..)) => {
+        None
+    };
+    (($($field:ident : $type:ty),* ; $body:ident : $body_type:ty)) => {
+        Some(stringify!($body_type))
+    };
+    (($($field:ident : $type:ty),*)) => {
+        None
+    };
+}
+
+operations!(list_operations);

@@ -244,6 +244,40 @@ impl PathBuilder {
     }
 }
 
+/// A path parameter of the table of operations: how its value goes into the path.
+pub(crate) trait PathParameter {
+    /// Appends `/<value>`, encoded.
+    fn push_onto(&self, path: PathBuilder) -> PathBuilder;
+}
+
+/// The ids that are UUIDs, which need no encoding.
+macro_rules! uuid_parameters {
+    ($($id:ty),*) => {
+        $(
+            impl PathParameter for $id {
+                fn push_onto(&self, path: PathBuilder) -> PathBuilder {
+                    path.id(self.as_uuid())
+                }
+            }
+        )*
+    };
+}
+
+uuid_parameters!(
+    pipe_api_types::OrganizationId,
+    pipe_api_types::ServiceId,
+    pipe_api_types::PipeId,
+    pipe_api_types::KeyId,
+    pipe_api_types::ReversePrivateEndpointId
+);
+
+/// An alert id is text, encoded as a path segment.
+impl PathParameter for pipe_api_types::AlertId {
+    fn push_onto(&self, path: PathBuilder) -> PathBuilder {
+        path.segment(self.as_str())
+    }
+}
+
 /// Decodes a percent-encoded text (for tests and the fake): an invalid escape stays as it is;
 /// `None` when the decoded bytes are not UTF-8.
 pub fn percent_decode(text: &str) -> Option<String> {

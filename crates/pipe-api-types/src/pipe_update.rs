@@ -359,3 +359,9 @@ pub(crate) fn check_pipe_settings(c: &mut Checker, settings: &PipeSettings) {
         }
     }
 }
+
+impl From<PipeCommand> for ChangePipeStateRequest {
+    fn from(command: PipeCommand) -> Self {
+        ChangePipeStateRequest::new(command)
+    }
+}

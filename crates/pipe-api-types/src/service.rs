@@ -673,3 +673,9 @@ impl Validate for UpdateServiceStateRequest {
         })
     }
 }
+
+impl From<ServiceCommand> for UpdateServiceStateRequest {
+    fn from(command: ServiceCommand) -> Self {
+        UpdateServiceStateRequest::new(command)
+    }
+}

@@ -1,7 +1,7 @@
-//! `/api/v2/alerts`: list, create (`POST`), get, update (`PUT`, a full replace), delete.
+//! `GET /api/v2/alerts`: the one endpoint written by hand, for its query and its total.
 
 use http::{HeaderMap, Method};
-use pipe_api_types::{Alert, AlertId, AlertRequest, PaginationMeta, Rule, ValidationErrors, Violation};
+use pipe_api_types::{Alert, PaginationMeta, Rule, ValidationErrors, Violation};
 use serde::Deserialize;
 
 use crate::api::Alerting;
@@ -11,11 +11,6 @@ use crate::url::PathBuilder;
 /// `/api/v2/alerts`.
 fn collection_path() -> PathBuilder {
     PathBuilder::new().literal("api").literal("v2").literal("alerts")
-}
-
-/// `/api/v2/alerts/{id}` (an alert id is text, encoded as a path segment).
-fn item_path(id: &AlertId) -> PathBuilder {
-    collection_path().segment(id.as_str())
 }
 
 /// The largest page the alerting server serves.
@@ -106,65 +101,4 @@ impl Endpoint for ListAlerts {
         let header_total = || headers.get("x-total-count")?.to_str().ok()?.trim().parse::<u64>().ok();
         page.total = page.meta.as_ref().and_then(|meta| meta.total).or_else(header_total);
     }
-}
-
-endpoint! {
-    /// Creates an alert. The server answers `{"data": <alert>}`. Never re-sent automatically.
-    #[derive(Clone, Debug)]
-    pub struct CreateAlert {
-        /// The alert to create.
-        pub request: AlertRequest,
-    }
-    /// Creates `request`.
-    fn new;
-    Alerting "create_alert": POST -> Alert,
-    path: |_| collection_path(),
-    body: request,
-    success: InData,
-}
-
-endpoint! {
-    /// Reads one alert (`{"data": <alert>}`).
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub struct GetAlert {
-        /// The alert.
-        pub alert_id: AlertId,
-    }
-    /// Reads `alert_id`.
-    fn new;
-    Alerting "get_alert": GET -> Alert,
-    path: |e| item_path(&e.alert_id),
-    success: InData,
-}
-
-endpoint! {
-    /// Replaces an alert (`PUT`): a field left out is cleared, so build the request from the alert
-    /// as read (`AlertRequest::from(alert)`), which keeps the fields this crate does not model.
-    #[derive(Clone, Debug)]
-    pub struct UpdateAlert {
-        /// The alert.
-        pub alert_id: AlertId,
-        /// What the alert is to be, in full.
-        pub request: AlertRequest,
-    }
-    /// Replaces `alert_id` with `request`.
-    fn new;
-    Alerting "update_alert": PUT -> Alert,
-    path: |e| item_path(&e.alert_id),
-    body: request,
-    success: InData,
-}
-
-endpoint! {
-    /// Deletes an alert. Newer servers answer `{}`, older ones the plain text `OK`: both are `()`.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub struct DeleteAlert {
-        /// The alert.
-        pub alert_id: AlertId,
-    }
-    /// Deletes `alert_id`.
-    fn new;
-    Alerting "delete_alert": DELETE -> (),
-    path: |e| item_path(&e.alert_id),
-    success: Nothing,
 }

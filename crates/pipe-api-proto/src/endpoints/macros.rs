@@ -1,83 +1,57 @@
-//! [`endpoint!`], the one shape of an endpoint, written once.
+//! The endpoints of the table of operations ([`operations!`](crate::operations!)): a struct, a
+//! `new` and an [`Endpoint`](crate::Endpoint) impl for each row.
 
-/// Declares an endpoint: its struct, its `new`, and its [`Endpoint`](crate::endpoint::Endpoint)
-/// impl, from one compact declaration.
-///
-/// It exists because nearly every endpoint has the same shape (the ids that place it, maybe a
-/// request body, a `new` taking those in order, an `Endpoint` impl that says only its name,
-/// method, path and output), and that shape written out by hand thirty times hides what differs
-/// and lets one copy drift from the others. Written with this macro, an endpoint reads as what
-/// is particular to it:
-///
-/// ```text
-/// endpoint! {
-///     /// The struct's doc.
-///     #[derive(Clone, Debug, PartialEq, Eq)]
-///     pub struct GetPipe {
-///         /// A field's doc.
-///         pub organization_id: OrganizationId,
-///         ...
-///     }
-///     /// The constructor's doc (leave `fn new;` out, with its doc, to write `new` by hand).
-///     fn new;
-///     Management "get_pipe": GET -> Pipe,
-///     path: |e| pipe_path(&e.organization_id, &e.service_id, &e.pipe_id),
-///     body: request,      // optional: the field sent as the JSON body
-///     success: InData,    // optional: the `SuccessBody`, when not `Output`
-/// }
-/// ```
-///
-/// The struct's attributes (its derives among them) are written as they are; `new` takes every
-/// field in order; the path is a `PathBuilder` expression of the endpoint (`e`), finished by the
-/// macro. An endpoint with more to say (a query, a check, a completion) is written by hand.
-macro_rules! endpoint {
-    // With `fn new;`: the endpoint as below, and a `new` taking every field in order.
-    (
-        $(#[$meta:meta])*
-        pub struct $name:ident {
-            $( $(#[$fmeta:meta])* pub $field:ident : $fty:ty ),* $(,)?
-        }
-        $(#[$new_meta:meta])+
-        fn new;
-        $($rest:tt)*
-    ) => {
-        endpoint! {
-            $(#[$meta])*
-            pub struct $name {
-                $( $(#[$fmeta])* pub $field: $fty, )*
+/// Declares the endpoint of each row.
+macro_rules! declare_endpoints {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident : $endpoint:ident $fields:tt $api:ident $method:ident $($segment:tt)/+ -> $output:ty $(, $shape:ident)?;
+    )*) => {
+        $(
+            declare_endpoint! {
+                [$(#[$doc])*] $name $endpoint $fields $api $method [$($segment)/+] $output [$($shape)?]
             }
-            $($rest)*
-        }
-
-        impl $name {
-            $(#[$new_meta])+
-            pub fn new($($field: $fty),*) -> Self {
-                $name { $($field),* }
-            }
-        }
+        )*
     };
-    // The struct and its `Endpoint` impl.
+}
+
+/// One endpoint: its struct, its `new`, its [`Endpoint`](crate::Endpoint) impl. An endpoint
+/// written by hand (`(..)`) is only listed.
+macro_rules! declare_endpoint {
+    ([$($doc:tt)*] $name:ident $endpoint:ident (..) $api:ident $method:ident [$($segment:tt)/+] $output:ty [$($shape:ident)?]) => {};
     (
-        $(#[$meta:meta])*
-        pub struct $name:ident {
-            $( $(#[$fmeta:meta])* pub $field:ident : $fty:ty ),* $(,)?
-        }
-        $api:ident $operation:literal : $method:ident -> $output:ty,
-        path: |$this:pat_param| $path:expr
-        $(, body: $body:ident)?
-        $(, success: $success:ident)? $(,)?
+        [$($doc:tt)*] $name:ident $endpoint:ident
+        ($($field:ident : $type:ty),* $(; $body:ident : $body_type:ty)?)
+        $api:ident $method:ident [$($segment:tt)/+] $output:ty [$($shape:ident)?]
     ) => {
-        $(#[$meta])*
-        pub struct $name {
-            $( $(#[$fmeta])* pub $field: $fty, )*
+        $($doc)*
+        #[doc = ""]
+        #[doc = concat!("`", stringify!($method), " ", $(path_template!($segment)),+, "`")]
+        #[derive(Clone, Debug)]
+        pub struct $endpoint {
+            $(
+                #[doc = concat!("The path's `", stringify!($field), "`.")]
+                pub $field: $type,
+            )*
+            $(
+                /// The JSON body.
+                pub $body: $body_type,
+            )?
         }
 
-        impl $crate::endpoint::Endpoint for $name {
+        impl $endpoint {
+            /// The endpoint for these path parameters (and body), in the table's order.
+            pub fn new($($field: $type,)* $($body: impl Into<$body_type>)?) -> Self {
+                $endpoint { $($field,)* $($body: $body.into())? }
+            }
+        }
+
+        impl $crate::endpoint::Endpoint for $endpoint {
             type Api = $crate::api::$api;
             type Output = $output;
 
             fn operation(&self) -> &'static str {
-                $operation
+                stringify!($name)
             }
 
             fn method(&self) -> ::http::Method {
@@ -85,8 +59,9 @@ macro_rules! endpoint {
             }
 
             fn path(&self) -> String {
-                let $this = self;
-                $path.finish()
+                let path = $crate::url::PathBuilder::new();
+                $(let path = path_segment!(self, path, $segment);)+
+                path.finish()
             }
 
             $(
@@ -97,9 +72,19 @@ macro_rules! endpoint {
 
             $(
                 fn success_body(&self) -> $crate::endpoint::SuccessBody {
-                    $crate::endpoint::SuccessBody::$success
+                    $crate::endpoint::SuccessBody::$shape
                 }
             )?
         }
+    };
+}
+
+/// Appends one segment to a path: a literal as it is, a field encoded.
+macro_rules! path_segment {
+    ($endpoint:ident, $path:ident, {$field:ident}) => {
+        $crate::url::PathParameter::push_onto(&$endpoint.$field, $path)
+    };
+    ($endpoint:ident, $path:ident, $literal:literal) => {
+        $path.literal($literal)
     };
 }
