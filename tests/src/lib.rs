@@ -1,4 +1,4 @@
-//! Shared helpers of the workspace's end-to-end tests (in `tests/tests/`): raw socket servers
+//! Shared helpers of the workspace's end-to-end tests (in `tests/tests/it/`): raw socket servers
 //! for the faults no correct HTTP server produces (a reset mid-body, a wrong Content-Length, a
 //! server that never answers), with every request they receive recorded. The benchmark
 //! (`benches/ratios.rs`) uses its workloads and requests too.

@@ -115,7 +115,7 @@ pub(crate) fn common_headers(authorization: HeaderValue, with_body: bool) -> Hea
 /// A validated request model serialized as a JSON body: the one way a body is made.
 pub(crate) fn json_body<T: Validate + Serialize>(model: &T) -> Result<Option<Vec<u8>>, BuildErrorKind> {
     model.validate().map_err(BuildErrorKind::Invalid)?;
-    // Sized for a create request (the hand-written contract fixtures in tests/tests/fixtures
+    // Sized for a create request (the hand-written contract fixtures in tests/tests/it/fixtures
     // are 430 to 980 bytes), so the buffer does not grow and move three or four times from 128
     // bytes as `serde_json::to_vec`'s does; a larger body grows once. No larger than 1 KiB: the
     // allocator's per-thread cache (glibc's tcache) serves blocks up to about 1 KiB, and a 2 KiB

@@ -4,7 +4,7 @@
 //! Whatever the network or the server does, a call ends within its deadline in a success or a
 //! typed error ([`Error`](crate::Error): `Build`, `Transport`, `Api`, `Decode` or `NotSent`),
 //! never panics, never sends a create twice, and never leaks a secret. The workspace's
-//! `tests/tests/fault_matrix.rs`, `e2e.rs`, `hostile.rs`, `decode_memory.rs`,
+//! `tests/tests/it/fault_matrix.rs`, `e2e.rs`, `hostile.rs`, `decode_memory.rs`,
 //! `echoed_credentials.rs`, `secret_hygiene.rs` and this crate's `tests/call.rs` hold the
 //! evidence.
 //!
@@ -95,7 +95,7 @@
 //! ([`Error::without_sent_credentials`](crate::Error::without_sent_credentials), applied by
 //! [`EndpointExt::send`](crate::EndpointExt::send) and [`Call`](crate::call::Call); apply it
 //! yourself when you call [`parse_response`](crate::EndpointExt::parse_response) directly).
-//! The workspace's `tests/tests/secret_hygiene.rs` runs every operation, on success and on
+//! The workspace's `tests/tests/it/secret_hygiene.rs` runs every operation, on success and on
 //! every fault, with marker secrets, and checks every `Debug`, `Display` and log record. The
 //! one exception lives in the ureq client's dependency `ureq-proto` (see `pipe-api-ureq`'s crate
 //! docs).
@@ -104,6 +104,6 @@
 //!
 //! The workspace's `fuzz/` holds a [cargo fuzz](https://github.com/rust-fuzz/cargo-fuzz) target,
 //! `parse_response`, that runs every response parser on arbitrary bytes; `fuzz/README.md` says
-//! how to run it. The property tests in `tests/tests/hostile.rs` (arbitrary bytes, model-shaped
+//! how to run it. The property tests in `tests/tests/it/hostile.rs` (arbitrary bytes, model-shaped
 //! JSON and mutated real bodies) run with the test suite: 5,000 cases, or 100,000 with
 //! `PIPE_API_HOSTILE_FULL=1`.

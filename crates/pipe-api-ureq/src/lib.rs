@@ -58,7 +58,7 @@
 //! client makes then moves the virtual clock at once, and the fake's manual clock along with
 //! it, so a test of a 429 back-off or of a wait that times out after ten minutes runs in
 //! microseconds, with the same times on every run (the workspace's
-//! `tests/tests/virtual_clock.rs`):
+//! `tests/tests/it/virtual_clock.rs`):
 //!
 //! ```
 //! use std::time::Duration;
@@ -82,7 +82,7 @@
 //! # Logging and secrets
 //!
 //! No `Debug`, `Display` or log record shows a credential (the workspace's
-//! `tests/tests/secret_hygiene.rs` checks them all, at every level; see
+//! `tests/tests/it/secret_hygiene.rs` checks them all, at every level; see
 //! [`pipe_api_proto::reliability`]), with one exception, in a dependency: at TRACE level,
 //! `ureq-proto` hex-dumps the raw bytes it sends, `Authorization` header included. Never enable
 //! TRACE logging for `ureq_proto` outside a debugger.

@@ -1,7 +1,7 @@
 //! Parsing: each operation's success fixture, and every error shape the services send, each
 //! checked field by field.
 
-mod common;
+use crate::common;
 
 use common::*;
 use http::StatusCode;

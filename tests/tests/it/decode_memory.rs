@@ -72,8 +72,10 @@ fn measure(operation: &str, status: u16, body: &[u8]) -> (usize, String) {
     let n = MEASUREMENTS.fetch_add(1, Ordering::Relaxed);
     let file = std::env::temp_dir().join(format!("pipe-api-memory-{}-{n}.json", std::process::id()));
     std::fs::write(&file, body).unwrap();
+    // The child test's name in this binary, as `--exact` wants it (`decode_memory::child`).
+    let child = format!("{}::child", module_path!().split_once("::").map_or(module_path!(), |(_, module)| module));
     let output = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child", "--nocapture", "--test-threads=1"])
+        .args(["--exact", &child, "--nocapture", "--test-threads=1"])
         .env(CHILD, format!("{operation} {status}"))
         .env(BODY_FILE, &file)
         .output()

@@ -1,7 +1,7 @@
 //! Alerts: one request snapshot per operation, each success fixture (newer and older servers)
 //! parsed field by field, the older servers' plain `OK` delete, and error fixtures.
 
-mod common;
+use crate::common;
 
 use common::*;
 use http::StatusCode;

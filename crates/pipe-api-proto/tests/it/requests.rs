@@ -1,7 +1,7 @@
 //! Building: one snapshot per operation and request variant, headers, base URL joining,
 //! credentials, and validation before anything is built.
 
-mod common;
+use crate::common;
 
 use common::*;
 use http::Method;

@@ -1,7 +1,7 @@
 //! Keys: list, get, update, delete. A snapshot of each request, each success fixture parsed
 //! field by field, the error answers these operations get, and validation before building.
 
-mod common;
+use crate::common;
 
 use common::*;
 use http::StatusCode;

@@ -1,7 +1,7 @@
 //! Update, delete and state changes of a pipe: each request as built (snapshots), nothing built
 //! from an invalid one, and each success and error fixture parsed field by field.
 
-mod common;
+use crate::common;
 
 use common::*;
 use http::{Method, StatusCode};

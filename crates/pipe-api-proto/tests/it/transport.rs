@@ -1,7 +1,7 @@
 //! Every operation end to end through a closure transport and the test-util transports, and
 //! properties: parsing never panics, paths and queries round-trip any value.
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 

@@ -2,7 +2,7 @@
 //! create), each success fixture parsed field by field, an error fixture of each kind, and
 //! validation before anything is built.
 
-mod common;
+use crate::common;
 
 use common::*;
 use http::StatusCode;

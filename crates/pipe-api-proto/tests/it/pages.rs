@@ -1,7 +1,7 @@
 //! `Pages` against a virtual alerting server: every alert is visited exactly once whatever the
 //! total and the limit, and an older server (no `meta`, no `X-Total-Count`) is asked once.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

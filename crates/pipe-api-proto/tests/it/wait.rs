@@ -2,7 +2,7 @@
 //! failure carrying it, not a timeout), no request is out past the wait's deadline, polls are
 //! spaced by the backoff, and an idle service is woken only when asked and only when idle.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! allows and refuses the rest, naming the field. Sources: the management OpenAPI contract
 //! (`CreateReversePrivateEndpoint`, `UpdateReversePrivateEndpoint`, `CustomPrivateDnsMapping`).
 
-mod common;
+use crate::common;
 
 use common::violations;
 

@@ -3,8 +3,6 @@
 //! read from a get-service result written by hand from those schemas, and written back as they
 //! came.
 
-#![recursion_limit = "256"]
-
 use pipe_api_types::{
     AutoscalingMode, CloudProvider, ComplianceType, InstanceProfile, MemoryGb, ReleaseChannel, ResourceTag,
     ScalingScheduleEntryId, Service, ServiceRegion, ServiceState, ServiceTier,

@@ -1,7 +1,7 @@
 //! The README's test command is the one CI runs, so the two cannot drift apart.
 
-const README: &str = include_str!("../../README.md");
-const CI: &str = include_str!("../../.ci/run");
+const README: &str = include_str!("../../../README.md");
+const CI: &str = include_str!("../../../.ci/run");
 
 /// The first `cargo test` line of the README's shell blocks.
 fn readme_test_command() -> &'static str {

@@ -2,7 +2,7 @@
 //! and each success and error fixture (written by hand from the management OpenAPI and the
 //! service notes) parsed field by field.
 
-mod common;
+use crate::common;
 
 use common::*;
 use http::StatusCode;

@@ -2,7 +2,7 @@
 //! (`PipeScalingPatchRequest`, `PipeSettingsPutRequest`, `PipeSchemaDiscoveryRequest`,
 //! `PipesCdcScalingPatchRequest`).
 
-mod common;
+use crate::common;
 
 use common::violations;
 

@@ -1,0 +1,25 @@
+//! The integration tests of this package, one module per former test file, built as one
+//! binary: each test file was its own binary, and linking them took most of a fresh
+//! `cargo test`.
+
+mod any_transport;
+mod contract_create_pipes;
+mod decode_memory;
+mod e2e;
+mod echoed_credentials;
+mod error_chains;
+mod fault_matrix;
+mod hostile;
+mod ops_alerts;
+mod ops_keys;
+mod ops_pipe_settings;
+mod ops_pipes;
+mod ops_reverse_private_endpoints;
+mod ops_services;
+mod readme;
+mod secret_hygiene;
+mod ureq_transport;
+mod users_view;
+mod validation_through_client;
+mod virtual_clock;
+mod wait_and_pages;
