@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use http::{HeaderMap, HeaderValue};
 
 use crate::auth::{BearerToken, ManagementCredentials};
@@ -78,8 +79,8 @@ struct Headers {
 impl Headers {
     fn new(authorization: HeaderValue) -> Self {
         Headers {
-            without_body: crate::endpoint::common_headers(authorization.clone(), false),
-            with_body: crate::endpoint::common_headers(authorization, true),
+            without_body: common_headers(authorization.clone(), false),
+            with_body: common_headers(authorization, true),
         }
     }
 
@@ -149,4 +150,20 @@ impl fmt::Display for Alerting {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "alerting interface at {}", self.base_url)
     }
+}
+
+/// The `User-Agent` of every request.
+pub const USER_AGENT_VALUE: &str = concat!("pipe-api-proto/", env!("CARGO_PKG_VERSION"));
+
+/// The headers of every request: `Authorization` (sensitive), `Accept`, `User-Agent`, and
+/// `Content-Type` when it has a body.
+fn common_headers(authorization: HeaderValue, with_body: bool) -> HeaderMap {
+    let mut headers = HeaderMap::with_capacity(4);
+    headers.insert(AUTHORIZATION, authorization);
+    headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
+    headers.insert(USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE));
+    if with_body {
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    }
+    headers
 }

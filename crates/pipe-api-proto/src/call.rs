@@ -38,13 +38,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::fmt;
 use std::time::Duration;
 
 use http::{Method, Request, Response};
 use time::OffsetDateTime;
 
 use crate::endpoint::{Endpoint, EndpointExt, Reply};
+pub use crate::error::NotSent;
 use crate::error::{Error, TransportError, TransportErrorKind, TransportFailure};
 use crate::retry::{Attempt, Decision, Outcome, Pacer, RetryHints, RetryPolicy, SeededJitter};
 
@@ -250,11 +250,11 @@ impl<'e, E: Endpoint> Call<'e, E> {
         };
         let error = match last {
             Some(last) => last.with_attempts(self.attempts),
-            None => Error::NotSent(NotSent {
-                operation: self.endpoint.operation(),
-                waited: start.saturating_sub(self.started),
-                deadline: self.policy.deadline,
-            }),
+            None => Error::NotSent(NotSent::new(
+                self.endpoint.operation(),
+                start.saturating_sub(self.started),
+                self.policy.deadline,
+            )),
         };
         Step::Done(Err(error))
     }
@@ -321,40 +321,3 @@ fn outcome_of(error: &TransportError) -> Outcome<'static> {
         _ => Outcome::FailedAfterSend,
     }
 }
-
-/// A call ended before an attempt because the attempt could not have finished before the
-/// deadline. Nothing (more) was sent: safe to try again later.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NotSent {
-    operation: &'static str,
-    waited: Duration,
-    deadline: Duration,
-}
-
-impl NotSent {
-    /// The operation.
-    pub fn operation(&self) -> &'static str {
-        self.operation
-    }
-
-    /// How long after the call's start the attempt could have started (pacing or a server's
-    /// hint made it wait).
-    pub fn waited(&self) -> Duration {
-        self.waited
-    }
-}
-
-impl fmt::Display for NotSent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: deadline reached before sending: the request could start only {:.1} s into a {:.1} s deadline, \
-             too late to finish; nothing was sent",
-            self.operation,
-            self.waited.as_secs_f64(),
-            self.deadline.as_secs_f64()
-        )
-    }
-}
-
-impl std::error::Error for NotSent {}

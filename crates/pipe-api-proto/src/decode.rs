@@ -24,8 +24,12 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess
 /// body of minimal elements would need seventy and more.
 pub const DECODED_BYTES_PER_BODY_BYTE: usize = 6;
 
-/// The budget of any body, however small: one of every model fits.
-const MIN_BUDGET: usize = 64 * 1024;
+/// What any body may decode into beyond its rate per byte. Charging by the byte alone refused
+/// small lists the contracts allow (a hundred alerts of an id, a name and a state: each model
+/// is far larger than its few bytes of JSON); with this, a thousand models of every kind fit,
+/// whatever their size in the body, and a hostile body of the 16 MiB a response may hold still
+/// decodes into at most about 4 times its size.
+pub const DECODE_ALLOWANCE: usize = 8 * 1024 * 1024;
 
 /// What a kept unknown field costs beyond its text: its name and the lengths written before both
 /// in its object's buffer (`UnknownFields`), and that buffer's share of an allocation; rounded up,
@@ -86,7 +90,7 @@ fn read<T: DeserializeOwned>(text: &str, budget: Budget) -> Result<T, (serde_jso
 /// What a success body decodes into: the output of every endpoint. Implemented in this crate,
 /// once for each output model, and sealed; an operation this crate does not model is sent with
 /// [`Raw`](crate::Raw), whose output is a JSON value.
-pub trait Decode: sealed::DecodeBody {}
+pub trait Decode: sealed::DecodeBody + fmt::Debug {}
 
 pub(crate) mod sealed {
     use super::{Shape, SuccessDecodeError};
@@ -327,7 +331,7 @@ enum Segment {
 
 impl Budget {
     fn for_body(body: &[u8], track: bool) -> Budget {
-        let left = Cell::new(body.len().saturating_mul(DECODED_BYTES_PER_BODY_BYTE).max(MIN_BUDGET));
+        let left = Cell::new(body.len().saturating_mul(DECODED_BYTES_PER_BODY_BYTE).saturating_add(DECODE_ALLOWANCE));
         Budget { left, path: track.then(Path::default) }
     }
 
@@ -338,7 +342,8 @@ impl Budget {
                 Ok(())
             }
             None => Err(E::custom(format_args!(
-                "the response would decode into more than {DECODED_BYTES_PER_BODY_BYTE} times its size; refused"
+                "the response would decode into more than {DECODED_BYTES_PER_BODY_BYTE} times its size and {} MiB; refused",
+                DECODE_ALLOWANCE / (1024 * 1024)
             ))),
         }
     }

@@ -2,8 +2,7 @@
 //! work: building, status routing, decoding), implemented once for every endpoint so that
 //! policy cannot drift from one operation to another.
 
-use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
-use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
+use http::{HeaderMap, Method, Request, Response, StatusCode};
 use serde::Serialize;
 
 use pipe_api_types::{Validate, ValidationErrors};
@@ -14,9 +13,6 @@ use crate::decode::sealed::DecodeBody as _;
 use crate::decode::{Decode, Shape, SuccessDecodeError, says_nothing};
 use crate::error::{ApiError, BuildError, BuildErrorKind, DecodeError, Error, TransportFailure};
 use crate::transport::Transport;
-
-/// The `User-Agent` of every request.
-pub const USER_AGENT_VALUE: &str = concat!("pipe-api-proto/", env!("CARGO_PKG_VERSION"));
 
 /// One operation of an interface: its method, path, query, body and result type. Nothing
 /// else: base URL joining, headers, authentication and response handling are shared.
@@ -97,19 +93,6 @@ fn decode_success_body<E: Endpoint + ?Sized>(
         in_data: success == SuccessBody::InData,
     };
     E::Output::decode_body(body, shape)
-}
-
-/// The headers of every request: `Authorization` (sensitive), `Accept`, `User-Agent`, and
-/// `Content-Type` when it has a body.
-pub(crate) fn common_headers(authorization: HeaderValue, with_body: bool) -> HeaderMap {
-    let mut headers = HeaderMap::with_capacity(4);
-    headers.insert(AUTHORIZATION, authorization);
-    headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
-    headers.insert(USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE));
-    if with_body {
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    }
-    headers
 }
 
 /// A validated request model serialized as a JSON body: the one way a body is made.

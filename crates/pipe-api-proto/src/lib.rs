@@ -111,10 +111,10 @@ mod transport;
 mod url;
 pub mod wait;
 
-pub use api::{Alerting, Api, Management};
+pub use api::{Alerting, Api, Management, USER_AGENT_VALUE};
 pub use auth::{BearerToken, CredentialsError, ManagementCredentials};
-pub use decode::{DECODED_BYTES_PER_BODY_BYTE, Decode};
-pub use endpoint::{Endpoint, EndpointExt, Reply, SuccessBody, USER_AGENT_VALUE};
+pub use decode::{DECODE_ALLOWANCE, DECODED_BYTES_PER_BODY_BYTE, Decode};
+pub use endpoint::{Endpoint, EndpointExt, Reply, SuccessBody};
 // Every endpoint of the table of operations, the alert list and the escape hatch.
 pub use endpoints::*;
 pub use error::{

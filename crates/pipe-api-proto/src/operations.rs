@@ -38,14 +38,14 @@ pub struct Operation {
     pub endpoint: &'static str,
     /// The request body's type, if it has one.
     pub request: Option<&'static str>,
-    /// What a success decodes to, such as `Vec<Pipe>`.
+    /// What a success decodes to, as the table writes it (`Pipe`, `Vec < Pipe >`, `()`).
     pub output: &'static str,
 }
 
 impl Operation {
     /// Whether the output is a list (the whole collection in one answer, or a page).
     pub fn is_list(&self) -> bool {
-        self.output.starts_with("Vec<") || self.output == "AlertPage"
+        self.output.starts_with("Vec") || self.output == "AlertPage"
     }
 }
 

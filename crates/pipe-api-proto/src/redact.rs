@@ -106,6 +106,49 @@ pub(crate) fn scrub(text: &mut String, credentials: &[String]) {
     }
 }
 
+/// `value`'s `Debug`, at most `max` bytes of it (cut with `…`) and with every credential form
+/// replaced by [`REDACTED`]: how a value from the server is shown inside an error, whatever
+/// its size. Formatting stops once enough is written, so a huge value costs only what is kept.
+pub(crate) fn shown_debug(value: &dyn std::fmt::Debug, credentials: &[String], max: usize) -> String {
+    /// Keeps what is written up to `limit` bytes, then stops the formatting.
+    struct Bounded {
+        text: String,
+        limit: usize,
+    }
+
+    impl std::fmt::Write for Bounded {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            let room = self.limit - self.text.len();
+            if s.len() <= room {
+                self.text.push_str(s);
+                return Ok(());
+            }
+            let mut end = room;
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.text.push_str(&s[..end]);
+            Err(std::fmt::Error)
+        }
+    }
+
+    // Read past `max` by the longest credential, so that one cut at `max` is still found.
+    let margin = credentials.iter().map(String::len).max().unwrap_or(0);
+    let mut bounded = Bounded { text: String::new(), limit: max.saturating_add(margin) };
+    let cut = std::fmt::write(&mut bounded, format_args!("{value:?}")).is_err();
+    let mut text = bounded.text;
+    scrub(&mut text, credentials);
+    if cut || text.len() > max {
+        let mut end = max.min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push('…');
+    }
+    text
+}
+
 /// [`scrub`] for bytes that need not be text.
 pub(crate) fn scrub_bytes(bytes: &mut Vec<u8>, credentials: &[String]) {
     for credential in credentials {

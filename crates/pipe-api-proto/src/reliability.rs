@@ -20,7 +20,7 @@
 //! | what | bound | measured (command) |
 //! |---|---|---|
 //! | memory a successful decode adds | within 4 times the body | 3.3x for 2,000 pipes, peak resident size of a child process (`cargo test -p pipe-api-tests --test decode_memory`); 2.4x for 10,000 (`cargo bench -p pipe-api-tests --bench ratios -- memory`) |
-//! | memory a hostile 2xx body adds (16 MiB of `[{"id":""},...]`), error formatted | within 4 times the body: decoding stops at a budget of [`DECODED_BYTES_PER_BODY_BYTE`](crate::DECODED_BYTES_PER_BODY_BYTE) (6) bytes of values per body byte | 3.1x (`decode_memory`); unbounded, it was 71x (1.2 GB) |
+//! | memory a hostile 2xx body adds (16 MiB of `[{"id":""},...]`), error formatted | within 4 times the body: decoding stops at a budget of [`DECODED_BYTES_PER_BODY_BYTE`](crate::DECODED_BYTES_PER_BODY_BYTE) (6) bytes of values per body byte and [`DECODE_ALLOWANCE`](crate::DECODE_ALLOWANCE) (8 MiB) | 3.1x (`decode_memory`); unbounded, it was 71x (1.2 GB) |
 //! | memory an error body adds (16 MiB, any shape) | within 2 times the body: only `requestId`, `error`, `message`, `code` are read, the first 64 KiB kept ([`BODY_KEPT`](crate::BODY_KEPT)) | 1x or less (`decode_memory`) |
 //! | longest `Display` or `Debug` of any error | 4 KiB | 15 MiB bodies of every shape (`hostile.rs`) |
 //! | time an attempt is given | never started with less than [`RetryPolicy::min_attempt_time`](crate::retry::RetryPolicy::min_attempt_time) (5 s) before the deadline; the call ends with `Error::NotSent` ("deadline reached before sending; nothing was sent") | `call.rs` properties on a virtual clock |
@@ -65,7 +65,7 @@
 //! | overall deadline, retries included | 60 s | [`RetryPolicy::deadline`](crate::retry::RetryPolicy::deadline) |
 //! | time an attempt is given | 5 s at least before the deadline, or it is not started | [`RetryPolicy::min_attempt_time`](crate::retry::RetryPolicy::min_attempt_time) |
 //! | one exchange | never past the deadline: [`Step::Send`](crate::call::Next::Send) gives what is left as its `timeout` | [`Transport::send_within`](crate::Transport::send_within) |
-//! | decoded values | at most 6 bytes per body byte; a hostile body of minimal elements is a decode error | [`DECODED_BYTES_PER_BODY_BYTE`](crate::DECODED_BYTES_PER_BODY_BYTE) |
+//! | decoded values | at most 6 bytes per body byte and 8 MiB; a hostile body of minimal elements is a decode error, a thousand small elements of any list are not | [`DECODED_BYTES_PER_BODY_BYTE`](crate::DECODED_BYTES_PER_BODY_BYTE) |
 //! | error body kept | the first 64 KiB | [`BODY_KEPT`](crate::BODY_KEPT) |
 //! | JSON nesting | 128 levels (serde_json's limit); deeper is a decode error, never a stack overflow | |
 //!

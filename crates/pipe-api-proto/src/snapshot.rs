@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use http::Request;
 
-use crate::endpoint::USER_AGENT_VALUE;
+use crate::api::USER_AGENT_VALUE;
 use crate::redact::{REDACTED, is_secret_header, redact_json};
 
 /// Renders `request` as stable text:

@@ -1,6 +1,9 @@
 //! Transports for users' own tests (feature `test-util`): [`ExpectTransport`] asserts each
 //! expected request and answers a canned response; [`RecordingTransport`] records every
-//! request and replays a sequence of responses.
+//! request and replays a sequence of responses. [`every_operation`] reaches every operation of
+//! the table by its name.
+
+pub mod every_operation;
 
 use std::collections::VecDeque;
 

@@ -212,14 +212,14 @@ pub enum WaitError<T> {
     /// The condition said the value can no longer become what was waited for.
     Failed {
         /// The value it said so of.
-        last: Box<T>,
+        last: Last<T>,
         /// Polls made.
         polls: u32,
     },
     /// The deadline came (or the next poll could not have finished before it).
     TimedOut {
         /// The last value seen.
-        last: Option<Box<T>>,
+        last: Option<Last<T>>,
         /// Polls made.
         polls: u32,
         /// How long the wait lasted.
@@ -230,13 +230,13 @@ pub enum WaitError<T> {
         /// What failed.
         error: Error,
         /// The last value seen.
-        last: Option<Box<T>>,
+        last: Option<Last<T>>,
     },
     /// The service was being woken and is `stopped` instead (or it answered `424` for a state
     /// other than idle): it is not woken.
     ServiceStopped {
         /// The last value seen of what was polled.
-        last: Option<Box<T>>,
+        last: Option<Last<T>>,
     },
 }
 
@@ -276,6 +276,46 @@ impl<T: fmt::Debug> std::error::Error for WaitError<T> {
             WaitError::Call { error, .. } => Some(error),
             _ => None,
         }
+    }
+}
+
+/// The last value a wait saw, inside its [`WaitError`]: the value itself (through `Deref`, or
+/// [`Last::into_inner`]), which `Debug` shows as at most [`LAST_SHOWN`] bytes and without the
+/// credentials the polls carried, whatever the server put in it.
+pub struct Last<T> {
+    value: Box<T>,
+    shown: Box<str>,
+}
+
+/// The most of a last value an error shows.
+pub const LAST_SHOWN: usize = 1024;
+
+impl<T: fmt::Debug> Last<T> {
+    /// `value`, shown without any of `credentials`.
+    fn new(value: Box<T>, credentials: &[String]) -> Self {
+        let shown = crate::redact::shown_debug(&*value, credentials, LAST_SHOWN).into_boxed_str();
+        Last { value, shown }
+    }
+}
+
+impl<T> Last<T> {
+    /// The value.
+    pub fn into_inner(self) -> T {
+        *self.value
+    }
+}
+
+impl<T> std::ops::Deref for Last<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T> fmt::Debug for Last<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.shown)
     }
 }
 
@@ -385,12 +425,23 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
     fn timed_out(&mut self, now: Duration) -> WaitStep<E::Output> {
         self.phase = Phase::Over;
         let waited = now.saturating_sub(self.started);
-        Next::Done(Err(WaitError::TimedOut { last: self.last.take(), polls: self.polls, waited }))
+        Next::Done(Err(WaitError::TimedOut { last: self.take_last(), polls: self.polls, waited }))
     }
 
     fn fail(&mut self, error: Error) -> WaitStep<E::Output> {
         self.phase = Phase::Over;
-        Next::Done(Err(WaitError::Call { error, last: self.last.take() }))
+        Next::Done(Err(WaitError::Call { error, last: self.take_last() }))
+    }
+
+    /// The last value seen, to go into an error.
+    fn take_last(&mut self) -> Option<Last<E::Output>> {
+        let credentials = self.credentials();
+        self.last.take().map(|value| Last::new(value, &credentials))
+    }
+
+    /// The credentials every poll carries, in every form a server might echo.
+    fn credentials(&self) -> Vec<String> {
+        crate::redact::sent_credentials(self.api.common_headers(false))
     }
 
     fn seed(&self, salt: u64) -> u64 {
@@ -417,7 +468,8 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
                     }
                     Verdict::Failed => {
                         self.phase = Phase::Over;
-                        Some(Next::Done(Err(WaitError::Failed { last: Box::new(value), polls: self.polls })))
+                        let last = Last::new(Box::new(value), &self.credentials());
+                        Some(Next::Done(Err(WaitError::Failed { last, polls: self.polls })))
                     }
                     Verdict::Continue => {
                         self.last = Some(Box::new(value));
@@ -442,7 +494,7 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
                 // Not idle (stopped, say): a stopped service is never woken.
                 drop(api);
                 self.phase = Phase::Over;
-                Some(Next::Done(Err(WaitError::ServiceStopped { last: self.last.take() })))
+                Some(Next::Done(Err(WaitError::ServiceStopped { last: self.take_last() })))
             }
             Err(error) => Some(self.fail(error)),
         }
@@ -551,7 +603,7 @@ where
                             Verdict::Done => self.phase = Phase::Idle { at: now },
                             Verdict::Failed => {
                                 self.phase = Phase::Over;
-                                return Next::Done(Err(WaitError::ServiceStopped { last: self.last.take() }));
+                                return Next::Done(Err(WaitError::ServiceStopped { last: self.take_last() }));
                             }
                             Verdict::Continue => {
                                 let interval =

@@ -9,8 +9,9 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use http::Response;
-use pipe_api_proto::{EndpointExt, Error, ListAlerts, ListPipes};
-use pipe_api_tests::ids;
+use pipe_api_proto::Error;
+use pipe_api_proto::operations::{Interface, OPERATIONS};
+use pipe_api_proto::test_util::every_operation as operations;
 use pipe_api_tests::workloads::{self, Novelty};
 
 /// Names the case (`<operation> <status>`) when this process is the measuring child.
@@ -47,11 +48,7 @@ fn child() {
     // resets VmHWM).
     std::fs::write("/proc/self/clear_refs", "5").unwrap();
     let before = status_kib("VmRSS:");
-    let outcome = match operation {
-        "list_pipes" => ListPipes::new(ids().0, ids().1).parse_response(response).map(|reply| reply.value.len()),
-        "list_alerts" => ListAlerts::new().parse_response(response).map(|reply| reply.value.alerts.len()),
-        other => panic!("unknown operation {other}"),
-    };
+    let outcome = operations::parse(operation, response).unwrap_or_else(|| panic!("unknown operation {operation}"));
     let report = match &outcome {
         Ok(count) => format!("OK {count}"),
         Err(error) => {
@@ -140,5 +137,24 @@ fn long_texts_in_an_error_body_cost_a_few_times_their_size() {
         for operation in ["list_pipes", "list_alerts"] {
             assert_peak(operation, 500, body, 2.0, "ERR api");
         }
+    }
+}
+
+#[test]
+fn every_operation_stays_within_four_times_a_hostile_body() {
+    // For every operation of the table, on success and on error: a request id of 4 MiB, and a
+    // payload of 12 MiB of minimal elements, which no operation's output is made of but a
+    // list's (the others fail to decode and read the request id again, alone).
+    let request_id = "r".repeat(4 * 1024 * 1024);
+    let element = r#"{"id":""}"#;
+    let elements = format!("[{}]", vec![element; 12 * 1024 * 1024 / (element.len() + 1)].join(","));
+    for operation in OPERATIONS {
+        let success = match operation.interface {
+            Interface::Management => format!(r#"{{"status":200,"requestId":"{request_id}","result":{elements}}}"#),
+            _ => format!(r#"{{"data":{elements},"requestId":"{request_id}"}}"#),
+        };
+        assert_peak(operation.name, 200, success.as_bytes(), 4.0, "");
+        let failure = format!(r#"{{"status":500,"requestId":"{request_id}","error":{elements}}}"#);
+        assert_peak(operation.name, 500, failure.as_bytes(), 4.0, "ERR api");
     }
 }

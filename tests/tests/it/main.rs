@@ -8,6 +8,7 @@ mod decode_memory;
 mod e2e;
 mod echoed_credentials;
 mod error_chains;
+mod every_operation;
 mod fault_matrix;
 mod hostile;
 mod ops_alerts;

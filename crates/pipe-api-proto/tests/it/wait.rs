@@ -283,3 +283,30 @@ fn a_wait_on_a_service_that_stops_while_waking_fails_with_service_stopped() {
     assert!(matches!(run.result, Err(WaitError::ServiceStopped { .. })), "{:?}", run.result);
     assert_eq!(polls_seen, 1);
 }
+
+#[test]
+fn a_wait_error_shows_its_last_value_bounded_and_without_the_credentials() {
+    // A server that echoes the request's `Authorization` into the polled pipe's name, and a
+    // name of 1 MiB: the error's `Debug` (what `main() -> Result` prints) once held both whole.
+    let mut policy = WaitPolicy::default();
+    policy.deadline = Duration::from_secs(30);
+    for echo in [true, false] {
+        let mut authorization = String::new();
+        let run = drive(policy.clone(), pipe_stopped, Duration::from_millis(50), |request, _| {
+            authorization = request.headers()["authorization"].to_str().unwrap().to_owned();
+            let echoed = if echo { authorization.as_str() } else { "" };
+            let name = format!("{echoed} {}", "n".repeat(1 << 20));
+            let body =
+                format!(r#"{{"status":200,"result":{{"id":"{}","name":"{name}","state":"Running"}}}}"#, common::PIPE);
+            response(200, body.as_bytes())
+        });
+        let error = run.result.unwrap_err();
+        assert!(error.is_timeout(), "{error}");
+        let last = error.last().expect("the last pipe");
+        assert_eq!(last.name.as_deref().map(str::len).map(|len| len >= 1 << 20), Some(true), "the value is whole");
+        let debug = format!("{error:?}");
+        assert!(debug.len() <= 4096, "Debug of {} bytes", debug.len());
+        let (_, encoded) = authorization.split_once(' ').unwrap();
+        assert!(!debug.contains(encoded), "{debug}");
+    }
+}

@@ -1,0 +1,162 @@
+//! Every operation of the table of operations, made from the table itself (sample path ids, a
+//! default body): a test that must hold for every operation iterates
+//! [`OPERATIONS`](crate::operations::OPERATIONS) and reaches each one through [`parse`] or
+//! [`build`], so an operation added to the table is covered with no new test. The fuzz target
+//! and the workspace's hostile-input and memory tests do.
+
+use http::Response;
+use pipe_api_types::*;
+
+use crate::*;
+
+/// A value for a path parameter of any operation.
+trait Sample {
+    fn sample() -> Self;
+}
+
+impl Sample for OrganizationId {
+    fn sample() -> Self {
+        "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse().expect("a uuid")
+    }
+}
+
+impl Sample for ServiceId {
+    fn sample() -> Self {
+        "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse().expect("a uuid")
+    }
+}
+
+impl Sample for PipeId {
+    fn sample() -> Self {
+        "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e".parse().expect("a uuid")
+    }
+}
+
+impl Sample for KeyId {
+    fn sample() -> Self {
+        "9d3b1f0e-2c4a-4e6b-8f1d-3a5c7e9b0d21".parse().expect("a uuid")
+    }
+}
+
+impl Sample for ReversePrivateEndpointId {
+    fn sample() -> Self {
+        "5e7a9c1b-3d5f-4b7a-9c1e-2f4a6b8d0e13".parse().expect("a uuid")
+    }
+}
+
+impl Sample for AlertId {
+    fn sample() -> Self {
+        AlertId::new("alert-1")
+    }
+}
+
+/// How many elements a decoded output holds: a list's length, 1 for anything else.
+pub trait Elements {
+    /// The count.
+    fn elements(&self) -> usize;
+}
+
+impl<T> Elements for Vec<T> {
+    fn elements(&self) -> usize {
+        self.len()
+    }
+}
+
+impl Elements for AlertPage {
+    fn elements(&self) -> usize {
+        self.alerts.len()
+    }
+}
+
+/// The outputs that are one value.
+macro_rules! single {
+    ($($output:ty),*) => {
+        $(impl Elements for $output {
+            fn elements(&self) -> usize {
+                1
+            }
+        })*
+    };
+}
+
+single!(
+    (),
+    Key,
+    CreateKeyResponse,
+    Service,
+    Pipe,
+    PipeSettings,
+    PipesCdcScaling,
+    PipeSchemaDiscoveryResponse,
+    ReversePrivateEndpoint,
+    Alert
+);
+
+/// The endpoint of a row: sample ids and a default body, or the default of one written by
+/// hand.
+macro_rules! sample_endpoint {
+    ($endpoint:ident (..)) => {
+        $endpoint::default()
+    };
+    ($endpoint:ident ($($field:ident : $type:ty),* $(; $body:ident : $body_type:ty)?)) => {
+        $endpoint::new($(<$type as Sample>::sample(),)* $(<$body_type>::default())?)
+    };
+}
+
+/// [`parse`] over every row.
+macro_rules! parsers {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident : $endpoint:ident $fields:tt $api:ident $method:ident $($segment:tt)/+ -> $output:ty $(, $shape:ident)?;
+    )*) => {
+        /// Parses `response` as the operation `name` does (`None` for a name the table does not
+        /// have); a success gives how many elements it decoded.
+        pub fn parse(name: &str, response: Response<Vec<u8>>) -> Option<Result<usize, Error>> {
+            match name {
+                $(
+                    stringify!($name) => Some(
+                        sample_endpoint!($endpoint $fields).parse_response(response).map(|reply| reply.value.elements()),
+                    ),
+                )*
+                _ => None,
+            }
+        }
+
+        /// The request operation `name` builds on `management` or `alerting`, whatever its body
+        /// holds (`None` for a name the table does not have). A default body does not always
+        /// validate: then the error.
+        pub fn build(
+            name: &str,
+            management: &Management,
+            alerting: &Alerting,
+        ) -> Option<Result<http::Request<Vec<u8>>, BuildError>> {
+            match name {
+                $(
+                    stringify!($name) => Some(sample_endpoint!($endpoint $fields).build_request(interface!($api, management, alerting))),
+                )*
+                _ => None,
+            }
+        }
+    };
+}
+
+macro_rules! interface {
+    (Management, $management:ident, $alerting:ident) => {
+        $management
+    };
+    (Alerting, $management:ident, $alerting:ident) => {
+        $alerting
+    };
+}
+
+crate::operations!(parsers);
+
+/// A success body of operation `operation` whose payload (the envelope's `result`, the
+/// alerting `data`) is `payload`, as the operation's interface and shape carry it.
+pub fn success_body(operation: &crate::operations::Operation, payload: &str) -> String {
+    use crate::operations::Interface;
+    match operation.interface {
+        Interface::Management => format!(r#"{{"status":200,"requestId":"r-1","result":{payload}}}"#),
+        _ => format!(r#"{{"data":{payload}}}"#),
+    }
+}
