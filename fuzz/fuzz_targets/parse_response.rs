@@ -32,9 +32,9 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     if let Ok(raw) = Raw::<Management>::new(Method::GET, "/v1/organizations") {
-        let _ = raw.parse_response(response(status, body)).map_err(show);
+        let _ = raw.parse_response(&every_operation::management(), response(status, body)).map_err(show);
     }
     if let Ok(raw) = Raw::<Alerting>::new(Method::GET, "/api/v2/alerts") {
-        let _ = raw.parse_response(response(status, body)).map_err(show);
+        let _ = raw.parse_response(&every_operation::alerting(), response(status, body)).map_err(show);
     }
 });

@@ -160,6 +160,7 @@ fn decode_list_pipes(settings: &Settings, count: usize, novelty: Novelty, target
     let body = workloads::list_pipes_body(count, novelty);
     let (org, service, _) = ids();
     let operation = ListPipes::new(org, service);
+    let management = api();
     // How many decodes per sample, so small bodies are timed over a batch.
     let batch = (settings.small_batch * 1000 / body.len().max(1)).clamp(1, settings.small_batch);
 
@@ -168,7 +169,7 @@ fn decode_list_pipes(settings: &Settings, count: usize, novelty: Novelty, target
         let responses: Vec<_> = (0..batch).map(|_| ok_response(&body)).collect();
         time(|| {
             for response in responses {
-                let pipes = operation.parse_response(response).expect("decodes");
+                let pipes = operation.parse_response(&management, response).expect("decodes");
                 assert_eq!(pipes.value.len(), count);
                 drop(black_box(pipes));
             }
@@ -232,23 +233,39 @@ fn decode_list_pipes(settings: &Settings, count: usize, novelty: Novelty, target
 
 fn decode_other_bodies(settings: &Settings) {
     let (org, service, _) = ids();
-    decode_against_floor(settings, "list_alerts_1000", &ListAlerts::new(), &workloads::list_alerts_body(1000), 20);
+    let alerting = pipe_api_tests::alerting();
+    decode_against_floor(
+        settings,
+        "list_alerts_1000",
+        &ListAlerts::new(),
+        &alerting,
+        &workloads::list_alerts_body(1000),
+        20,
+    );
     decode_against_floor(
         settings,
         "get_service",
         &GetService::new(org, service),
+        &api(),
         &workloads::get_service_body(),
         settings.small_batch,
     );
 }
 
 /// One operation's typed decode (and drop) of `body` against the serde floor, printed.
-fn decode_against_floor<E: Endpoint>(settings: &Settings, label: &str, operation: &E, body: &[u8], batch: usize) {
+fn decode_against_floor<E: Endpoint>(
+    settings: &Settings,
+    label: &str,
+    operation: &E,
+    api: &E::Api,
+    body: &[u8],
+    batch: usize,
+) {
     let typed = || {
         let responses: Vec<_> = (0..batch).map(|_| ok_response(body)).collect();
         time(|| {
             for response in responses {
-                drop(black_box(operation.parse_response(response).expect("decodes")));
+                drop(black_box(operation.parse_response(api, response).expect("decodes")));
             }
         })
     };
@@ -462,8 +479,9 @@ fn peak_memory_child(path: &str) {
     let (org, service, _) = ids();
     std::fs::write("/proc/self/clear_refs", "5").unwrap();
     let before = status_kib("VmRSS:");
-    let pipes =
-        ListPipes::new(org, service).parse_response(http::Response::builder().status(200).body(body).unwrap()).unwrap();
+    let pipes = ListPipes::new(org, service)
+        .parse_response(&api(), http::Response::builder().status(200).body(body).unwrap())
+        .unwrap();
     let peak = status_kib("VmHWM:");
     assert_eq!(pipes.value.len(), 10_000);
     println!("PEAK_ADDED_BYTES={}", peak.saturating_sub(before) * 1024);

@@ -23,6 +23,22 @@ pub fn ids() -> (OrganizationId, ServiceId, PipeId) {
     (ORG.parse().expect("a uuid"), SERVICE.parse().expect("a uuid"), PIPE.parse().expect("a uuid"))
 }
 
+/// The management interface of tests that only parse answers (an example base URL, a key).
+pub fn management() -> pipe_api_proto::Management {
+    let credentials =
+        pipe_api_proto::ManagementCredentials::new("test-key-id", "test-key-secret").expect("credentials");
+    pipe_api_proto::Management::new(
+        pipe_api_proto::BaseUrl::parse("https://api.example.com").expect("a URL"),
+        credentials,
+    )
+}
+
+/// The alerting interface of tests that only parse answers (an example base URL, a token).
+pub fn alerting() -> pipe_api_proto::Alerting {
+    let token = pipe_api_proto::BearerToken::new("test-alerting-token").expect("a token");
+    pipe_api_proto::Alerting::new(pipe_api_proto::BaseUrl::parse("https://alerts.example.com").expect("a URL"), token)
+}
+
 /// The overall deadline of [`fast_retries`].
 pub const FAST_RETRY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(4);
 

@@ -43,7 +43,7 @@ use std::time::Duration;
 use http::{Method, Request, Response};
 use time::OffsetDateTime;
 
-use crate::endpoint::{Endpoint, EndpointExt, Reply};
+use crate::endpoint::{Endpoint, EndpointExt as _, Reply};
 pub use crate::error::NotSent;
 use crate::error::{Error, TransportError, TransportErrorKind, TransportFailure};
 use crate::retry::{Attempt, Decision, Outcome, Pacer, RetryHints, RetryPolicy, SeededJitter};
@@ -145,8 +145,10 @@ impl<E> std::ops::Deref for Held<'_, E> {
 /// What it guarantees, whatever the server does:
 /// * a request that may have reached the server is sent again only when its method is
 ///   idempotent (never a `POST` or `PATCH`), as [`RetryPolicy::decide`] rules;
-/// * no attempt starts unless `min_attempt_time` is left before the policy's deadline: the
-///   call then ends with [`Error::NotSent`] (nothing more was sent) or the last error;
+/// * the first attempt is sent whenever the deadline has not passed at its start; a retry
+///   starts only with the policy's [`least_attempt_time`](RetryPolicy::least_attempt_time)
+///   left ([`RetryPolicy::may_start`]): otherwise the call ends with [`Error::NotSent`] (nothing
+///   was sent) or the last error;
 /// * with a pacer, every start is reserved in the pacer first, and a 429's hint holds back
 ///   every call that shares it.
 #[derive(Debug)]
@@ -225,7 +227,7 @@ impl<'e, E: Endpoint> Call<'e, E> {
             }
             (None, _) => (earliest, false),
         };
-        if !self.policy.leaves_time_for_an_attempt(start.saturating_sub(self.started)) {
+        if !self.policy.may_start(self.attempts + 1, start.saturating_sub(self.started)) {
             return self.stop_before_sending(start);
         }
         if let (true, Some(pacer), State::Ready { slot, .. }) = (new_slot, pacer, &mut self.state) {
@@ -273,7 +275,7 @@ impl<'e, E: Endpoint> Call<'e, E> {
         let (status_and_hints, result) = match outcome {
             Ok(response) => {
                 let (status, hints) = (response.status(), RetryHints::from_headers(response.headers()));
-                let parsed = self.endpoint.parse_response(response);
+                let parsed = crate::endpoint::parse(&*self.endpoint, response);
                 let parsed = parsed.map_err(|error| error.without_sent_credentials(self.request.headers()));
                 (Some((status, hints)), parsed)
             }

@@ -102,6 +102,12 @@ pub(crate) mod sealed {
 
         /// The output of a body that says nothing (a delete), if this output can be nothing.
         fn from_nothing() -> Option<Self>;
+
+        /// The state the output is in, for a model that has one (what a wait names when it
+        /// stops).
+        fn state(&self) -> Option<&str> {
+            None
+        }
     }
 }
 
@@ -122,9 +128,10 @@ pub struct SuccessDecodeError {
     pub(crate) request_id: Option<String>,
 }
 
-/// Declares the outputs: each one's decode is compiled here, once.
+/// Declares the outputs: each one's decode is compiled here, once. An output with a state
+/// names the field that holds it.
 macro_rules! outputs {
-    ($($output:ty),* $(,)?) => {
+    ($($output:ty $(=> $state:ident)?),* $(,)?) => {
         $(
             impl Decode for $output {}
 
@@ -136,6 +143,12 @@ macro_rules! outputs {
                 fn from_nothing() -> Option<Self> {
                     nothing()
                 }
+
+                $(
+                    fn state(&self) -> Option<&str> {
+                        self.$state.as_ref().map(|state| state.as_str())
+                    }
+                )?
             }
         )*
     };
@@ -149,11 +162,11 @@ use pipe_api_types::{
 
 outputs! {
     (), serde_json::Value,
-    Key, Vec<Key>, CreateKeyResponse,
-    Service,
-    Pipe, Vec<Pipe>, PipeSettings, PipesCdcScaling, PipeSchemaDiscoveryResponse,
-    ReversePrivateEndpoint, Vec<ReversePrivateEndpoint>,
-    Alert, AlertPage,
+    Key => state, Vec<Key>, CreateKeyResponse,
+    Service => state,
+    Pipe => state, Vec<Pipe>, PipeSettings, PipesCdcScaling, PipeSchemaDiscoveryResponse,
+    ReversePrivateEndpoint => status, Vec<ReversePrivateEndpoint>,
+    Alert => state, AlertPage,
 }
 
 /// `T` made from nothing (`null`), when it can be (`()`, a JSON value).

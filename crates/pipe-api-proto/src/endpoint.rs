@@ -153,46 +153,58 @@ pub trait EndpointExt: Endpoint {
         Ok(request)
     }
 
-    /// Parses a response: 2xx decodes (a failure names the JSON path), anything else is an
-    /// [`ApiError`] (3xx included: redirects are never followed).
-    fn parse_response(&self, response: Response<Vec<u8>>) -> Result<Reply<Self::Output>, Error> {
-        let (parts, body) = response.into_parts();
-        let operation = self.operation();
-        if !parts.status.is_success() {
-            return Err(Error::Api(Box::new(ApiError::from_response(
-                operation,
-                self.method(),
-                parts.status,
-                &parts.headers,
-                body,
-            ))));
-        }
-        match decode_success_body(self, &body) {
-            Ok((mut value, request_id)) => {
-                self.complete(&mut value, &parts.headers);
-                Ok(Reply { value, request_id, status: parts.status })
-            }
-            Err(e) => Err(Error::Decode(Box::new(DecodeError::new(
-                operation,
-                parts.status,
-                e.request_id,
-                e.path,
-                e.message,
-                body,
-            )))),
-        }
+    /// Parses the response to a request built on `api`: 2xx decodes (a failure names the JSON
+    /// path), anything else is an [`ApiError`] (3xx included: redirects are never followed).
+    /// An error never shows the credentials `api` sends, in any form, whatever the server
+    /// echoed: that is why it takes `api`.
+    fn parse_response(&self, api: &Self::Api, response: Response<Vec<u8>>) -> Result<Reply<Self::Output>, Error> {
+        parse(self, response).map_err(|error| error.without_sent_credentials(api.common_headers(false)))
     }
 
     /// Builds, sends over `transport` once, and parses. Retrying is the driver's choice: see
     /// [`crate::retry`].
     fn send<T: Transport + ?Sized>(&self, api: &Self::Api, transport: &mut T) -> Result<Reply<Self::Output>, Error> {
         let request = self.build_request(api)?;
-        let (method, headers) = (request.method().clone(), request.headers().clone());
+        let method = request.method().clone();
         let response = transport
             .send(request)
             .map_err(|e| Error::Transport(TransportFailure::new(self.operation(), method, e)))?;
-        self.parse_response(response).map_err(|error| error.without_sent_credentials(&headers))
+        self.parse_response(api, response)
     }
 }
 
 impl<E: Endpoint + ?Sized> EndpointExt for E {}
+
+/// Parses a response of `endpoint`, as [`EndpointExt::parse_response`] does, before the sent
+/// credentials are taken out of an error (a [`Call`](crate::call::Call) takes out those of the
+/// request it sent).
+pub(crate) fn parse<E: Endpoint + ?Sized>(
+    endpoint: &E,
+    response: Response<Vec<u8>>,
+) -> Result<Reply<E::Output>, Error> {
+    let (parts, body) = response.into_parts();
+    let operation = endpoint.operation();
+    if !parts.status.is_success() {
+        return Err(Error::Api(Box::new(ApiError::from_response(
+            operation,
+            endpoint.method(),
+            parts.status,
+            &parts.headers,
+            body,
+        ))));
+    }
+    match decode_success_body(endpoint, &body) {
+        Ok((mut value, request_id)) => {
+            endpoint.complete(&mut value, &parts.headers);
+            Ok(Reply { value, request_id, status: parts.status })
+        }
+        Err(e) => Err(Error::Decode(Box::new(DecodeError::new(
+            operation,
+            parts.status,
+            e.request_id,
+            e.path,
+            e.message,
+            body,
+        )))),
+    }
+}

@@ -114,14 +114,11 @@ impl Error {
 
     /// The same error with the credentials that `request_headers` carried removed from
     /// everything it keeps and shows, in every form a server might reflect them (the header
-    /// value, its base64, the decoded key secret or token). [`EndpointExt::send`] and
-    /// [`Call`](crate::call::Call) apply it; a driver that calls
-    /// [`EndpointExt::parse_response`] itself applies it with the headers it sent.
-    ///
-    /// [`EndpointExt::send`]: crate::EndpointExt::send
-    /// [`EndpointExt::parse_response`]: crate::EndpointExt::parse_response
+    /// value, its base64, the decoded key secret or token). Every route applies it:
+    /// [`EndpointExt::parse_response`](crate::EndpointExt::parse_response) with its interface's
+    /// credentials, a [`Call`](crate::call::Call) with those of the request it sent.
     #[must_use]
-    pub fn without_sent_credentials(mut self, request_headers: &HeaderMap) -> Self {
+    pub(crate) fn without_sent_credentials(mut self, request_headers: &HeaderMap) -> Self {
         let credentials = crate::redact::sent_credentials(request_headers);
         if credentials.is_empty() {
             return self;

@@ -25,7 +25,8 @@
 //!     .body(br#"{"status":200,"requestId":"r-1","result":[{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","state":"Running"}]}"#.to_vec())?;
 //!
 //! // 3. Parse the response.
-//! let reply = list.parse_response(response)?;
+//! // Taking `api`, it keeps any credential a server echoes out of an error.
+//! let reply = list.parse_response(&api, response)?;
 //! assert_eq!(reply.value.len(), 1);
 //! assert_eq!(reply.request_id.as_deref(), Some("r-1"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())

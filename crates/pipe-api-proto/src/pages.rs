@@ -3,11 +3,16 @@
 //! pacing). Its `Done` is `Some(page)` for each page and `None` at the end: ask
 //! [`Machine::next`] again after a page for the next one.
 //!
-//! Where it stops: when the server gave a total, once the offset reaches it; at a page shorter
-//! than the limit (or empty); and after the first page when the server gave neither `meta` nor
-//! `X-Total-Count`: an older server ignores `limit` and `offset` and has just returned every
-//! alert, so asking again would only fetch the same list.
+//! It always ends, and [`Pages::end`] says why ([`End`]): at a page shorter than the limit or
+//! empty; when the offset reaches the total the server gave; after the first page when the
+//! server gave neither `meta` nor a readable `X-Total-Count` (an older server ignores `limit`
+//! and `offset` and has just returned every alert); at a page that does not move the listing
+//! on (the server says it answered for another offset, or sends the same alerts as the page
+//! before); after [`Pages::max_pages`] pages; or at a failed page. So `collect()` stays bounded
+//! whatever the server's totals say.
 
+use std::fmt;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Duration;
 
 use http::Response;
@@ -19,6 +24,10 @@ use crate::endpoints::{AlertPage, ListAlerts};
 use crate::error::{Error, TransportError};
 use crate::retry::{Pacer, RetryPolicy};
 
+/// The most pages a listing fetches unless told otherwise ([`Pages::max_pages`]): a million
+/// alerts at the largest page.
+pub const DEFAULT_MAX_PAGES: u64 = 1000;
+
 /// Alerts page by page; see the [module](self).
 #[derive(Debug)]
 pub struct Pages<'a> {
@@ -28,7 +37,64 @@ pub struct Pages<'a> {
     offset: u64,
     seed: u64,
     pages: u64,
+    max_pages: u64,
+    /// A digest of the last page's alert ids, to see a page come again.
+    last_ids: Option<u64>,
+    end: Option<End>,
     state: State,
+}
+
+/// Why a listing ended ([`Pages::end`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum End {
+    /// A page held fewer alerts than the limit: the last one.
+    ShortPage,
+    /// A page held no alert.
+    EmptyPage,
+    /// The offset reached the total the server gave.
+    TotalReached {
+        /// The total.
+        total: u64,
+    },
+    /// The server gave neither `meta` nor a readable `X-Total-Count`: an older server, which
+    /// ignores paging and has returned every alert in the first page.
+    NoPaging,
+    /// A page did not move the listing on: the server answered for another offset than the one
+    /// asked (`meta.offset`), or sent the same alerts as the page before.
+    NoProgress {
+        /// The offset asked for.
+        offset: u64,
+    },
+    /// [`Pages::max_pages`] pages were fetched.
+    PageLimit {
+        /// The limit.
+        pages: u64,
+    },
+    /// A page failed (its error was handed out); the listing may start again at the offset.
+    Failed {
+        /// The offset of the page that failed.
+        offset: u64,
+    },
+}
+
+impl fmt::Display for End {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            End::ShortPage => f.write_str("the last page was shorter than the limit"),
+            End::EmptyPage => f.write_str("a page was empty"),
+            End::TotalReached { total } => write!(f, "the {total} alerts the server counted were listed"),
+            End::NoPaging => f.write_str(
+                "the server gave no total (neither `meta` nor a readable `X-Total-Count`): an older server returns every alert at once",
+            ),
+            End::NoProgress { offset } => write!(
+                f,
+                "the page at offset {offset} did not move the listing on (the server answered for another offset, or repeated the page before)"
+            ),
+            End::PageLimit { pages } => write!(f, "stopped after {pages} pages, the most this listing fetches"),
+            End::Failed { offset } => write!(f, "the page at offset {offset} failed"),
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -45,7 +111,31 @@ impl<'a> Pages<'a> {
     /// Pages of at most `limit` alerts (1 to 1000; anything else ends with the build error at
     /// the first page), each fetched by a [`Call`] under `retry`.
     pub fn new(api: &'a Alerting, limit: u32, retry: RetryPolicy, seed: u64) -> Self {
-        Pages { api, retry, limit, offset: 0, seed, pages: 0, state: State::Ready }
+        let max_pages = DEFAULT_MAX_PAGES;
+        Pages {
+            api,
+            retry,
+            limit,
+            offset: 0,
+            seed,
+            pages: 0,
+            max_pages,
+            last_ids: None,
+            end: None,
+            state: State::Ready,
+        }
+    }
+
+    /// Fetches at most `pages` pages ([`DEFAULT_MAX_PAGES`] unless set; at least 1).
+    #[must_use]
+    pub fn max_pages(mut self, pages: u64) -> Self {
+        self.max_pages = pages.max(1);
+        self
+    }
+
+    /// Why the listing ended, once it has.
+    pub fn end(&self) -> Option<&End> {
+        self.end.as_ref()
     }
 
     /// The offset of the next page.
@@ -58,14 +148,32 @@ impl<'a> Pages<'a> {
         matches!(self.state, State::Over)
     }
 
-    /// Whether `page`, fetched at the current offset, is the last one; moves the offset on.
-    fn advance(&mut self, page: &AlertPage) -> bool {
+    /// Why `page`, fetched at the current offset, is the last one, if it is; moves the offset
+    /// on. The rules are checked in this order, so the first that holds is the one named.
+    fn advance(&mut self, page: &AlertPage) -> Option<End> {
+        let asked = self.offset;
         let count = page.alerts.len() as u64;
         self.offset = self.offset.saturating_add(count);
-        let old_server = page.meta.is_none() && page.total.is_none();
-        let short = count < u64::from(self.limit);
-        let reached_total = page.total.is_some_and(|total| self.offset >= total);
-        old_server || short || reached_total || count == 0
+        let mut digest = DefaultHasher::new();
+        page.alerts.iter().for_each(|alert| alert.id.hash(&mut digest));
+        let ids = Some(digest.finish());
+        let repeated = count > 0 && std::mem::replace(&mut self.last_ids, ids) == ids;
+        let elsewhere = page.meta.as_ref().and_then(|meta| meta.offset).is_some_and(|offset| offset != asked);
+        if count == 0 {
+            Some(End::EmptyPage)
+        } else if elsewhere || repeated {
+            Some(End::NoProgress { offset: asked })
+        } else if page.meta.is_none() && page.total.is_none() {
+            Some(End::NoPaging)
+        } else if count < u64::from(self.limit) {
+            Some(End::ShortPage)
+        } else if let Some(total) = page.total.filter(|&total| self.offset >= total) {
+            Some(End::TotalReached { total })
+        } else if self.pages >= self.max_pages {
+            Some(End::PageLimit { pages: self.max_pages })
+        } else {
+            None
+        }
     }
 }
 
@@ -80,6 +188,7 @@ impl Machine for Pages<'_> {
                 Ok(call) => self.state = State::Fetching(Box::new(call)),
                 Err(error) => {
                     self.state = State::Over;
+                    self.end = Some(End::Failed { offset: self.offset });
                     return Next::Done(Some(Err(error)));
                 }
             }
@@ -93,13 +202,15 @@ impl Machine for Pages<'_> {
                 Next::Done(Ok(reply)) => {
                     self.pages += 1;
                     let page = reply.value;
-                    self.state = if self.advance(&page) { State::Over } else { State::Ready };
+                    self.end = self.advance(&page);
+                    self.state = if self.end.is_some() { State::Over } else { State::Ready };
                     Next::Done(Some(Ok(page)))
                 }
                 Next::Done(Err(error)) => {
                     // A failed page ends the listing: the caller may start again from
                     // `offset`; going on would skip or repeat alerts.
                     self.state = State::Over;
+                    self.end = Some(End::Failed { offset: self.offset });
                     Next::Done(Some(Err(error)))
                 }
             },

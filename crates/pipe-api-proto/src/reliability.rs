@@ -91,10 +91,10 @@
 //! [`Secret`](pipe_api_types::Secret)s: `Debug` prints `Secret([redacted])`, there is no
 //! `Display`, and the `Authorization` header is marked sensitive. A server that reflects the
 //! client's own credentials (in a body, `x-request-id` or `Location`) never gets them into an
-//! error: every form of them is removed
-//! ([`Error::without_sent_credentials`](crate::Error::without_sent_credentials), applied by
-//! [`EndpointExt::send`](crate::EndpointExt::send) and [`Call`](crate::call::Call); apply it
-//! yourself when you call [`parse_response`](crate::EndpointExt::parse_response) directly).
+//! error: every form of them is removed, on every route with nothing to remember
+//! ([`parse_response`](crate::EndpointExt::parse_response) takes the interface whose
+//! credentials it removes; [`EndpointExt::send`](crate::EndpointExt::send) and
+//! [`Call`](crate::call::Call) remove those of the request they sent).
 //! The workspace's `tests/tests/it/secret_hygiene.rs` runs every operation, on success and on
 //! every fault, with marker secrets, and checks every `Debug`, `Display` and log record. The
 //! one exception lives in the ureq client's dependency `ureq-proto` (see `pipe-api-ureq`'s crate

@@ -305,10 +305,19 @@ impl<'a> Attempt<'a> {
 /// 5. The delay: the one the server asks for ([`RetryHints::requested_delay`]), exactly, or
 ///    [`StopReason::ServerDelayTooLong`] when it exceeds `max_server_delay`; without hints,
 ///    full-jitter exponential backoff `jitter * min(max_delay, base_delay * 2^(attempt-1))`.
-/// 6. `elapsed + delay + min_attempt_time > deadline`: [`StopReason::DeadlineExceeded`] (an
-///    attempt that could not finish in time is never started: a create sent with no time left
-///    may be carried out while the caller sees a timeout); else [`Decision::RetryAfter`] the
-///    delay.
+/// 6. A retry that would not leave [`RetryPolicy::least_attempt_time`] before the deadline:
+///    [`StopReason::DeadlineExceeded`] (an attempt that could not finish in time is never
+///    started: a create sent with no time left may be carried out while the caller sees a
+///    timeout); else [`Decision::RetryAfter`] the delay.
+///
+/// **The deadline is the caller's.** The first attempt of a call is always sent when the
+/// deadline has not passed at its start, with all the time left as its timeout; a retry, or a
+/// wait's poll after its first, starts only with [`RetryPolicy::least_attempt_time`] left:
+/// `min_attempt_time`, or half the deadline when that is shorter, so that a short deadline still
+/// leaves room for a retry the server asks for ([`RetryPolicy::may_start`] is this rule).
+///
+/// Set it with the chainable setters: `RetryPolicy::default().deadline(Duration::from_secs(10))
+/// .max_attempts(3)`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct RetryPolicy {
@@ -322,8 +331,7 @@ pub struct RetryPolicy {
     pub max_server_delay: Duration,
     /// The overall deadline, counted from the start of the first attempt (default 60 s).
     pub deadline: Duration,
-    /// The least time an attempt is given: one that would start with less time left before the
-    /// deadline is not started (default 5 s; a deadline shorter than this allows one attempt).
+    /// The least time a retry is given (default 5 s): see [`RetryPolicy::least_attempt_time`].
     pub min_attempt_time: Duration,
 }
 
@@ -390,7 +398,7 @@ impl RetryPolicy {
                 return Decision::Stop(StopReason::ServerDelayTooLong);
             }
             Some(requested) => requested,
-            None => self.backoff(attempt.attempt, jitter.next_unit()),
+            None => self.backoff_delay(attempt.attempt, jitter.next_unit()),
         };
         if self.leaves_time_for_an_attempt(attempt.elapsed.saturating_add(delay)) {
             Decision::RetryAfter(delay)
@@ -399,17 +407,64 @@ impl RetryPolicy {
         }
     }
 
-    /// Whether an attempt starting `elapsed` after the first still has `min_attempt_time`
-    /// before the deadline (or the whole deadline, when that is shorter: the first attempt is
-    /// always possible).
+    /// Whether attempt number `attempt` (1 for the first) may start `elapsed` after the call
+    /// started: the first whenever the deadline has not passed, a later one only with
+    /// [`RetryPolicy::least_attempt_time`] left. The one rule of the deadline.
+    pub fn may_start(&self, attempt: u32, elapsed: Duration) -> bool {
+        if attempt <= 1 { elapsed < self.deadline } else { self.leaves_time_for_an_attempt(elapsed) }
+    }
+
+    /// Whether a retry starting `elapsed` after the first attempt still has
+    /// [`RetryPolicy::least_attempt_time`] before the deadline.
     pub fn leaves_time_for_an_attempt(&self, elapsed: Duration) -> bool {
-        let least = self.min_attempt_time.min(self.deadline);
-        elapsed.checked_add(least).is_some_and(|end| end <= self.deadline)
+        elapsed.checked_add(self.least_attempt_time()).is_some_and(|end| end <= self.deadline)
+    }
+
+    /// The least time left for a retry to start: `min_attempt_time`, or half the deadline when
+    /// that is shorter.
+    pub fn least_attempt_time(&self) -> Duration {
+        self.min_attempt_time.min(self.deadline / 2)
+    }
+
+    /// Sets the most attempts, the first included.
+    #[must_use]
+    pub fn max_attempts(mut self, attempts: u32) -> Self {
+        self.max_attempts = attempts;
+        self
+    }
+
+    /// Sets the backoff's first step and its cap.
+    #[must_use]
+    pub fn backoff(mut self, base: Duration, cap: Duration) -> Self {
+        self.base_delay = base;
+        self.max_delay = cap.max(base);
+        self
+    }
+
+    /// Sets the largest server-requested wait honoured.
+    #[must_use]
+    pub fn max_server_delay(mut self, delay: Duration) -> Self {
+        self.max_server_delay = delay;
+        self
+    }
+
+    /// Sets the overall deadline.
+    #[must_use]
+    pub fn deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Sets the least time a retry is given.
+    #[must_use]
+    pub fn min_attempt_time(mut self, time: Duration) -> Self {
+        self.min_attempt_time = time;
+        self
     }
 
     /// Full-jitter backoff after attempt `attempt` (1-based): `unit * min(max_delay,
     /// base_delay * 2^(attempt-1))`, saturating, with `unit` clamped into [0, 1).
-    fn backoff(&self, attempt: u32, unit: f64) -> Duration {
+    fn backoff_delay(&self, attempt: u32, unit: f64) -> Duration {
         let exponent = attempt.saturating_sub(1);
         let cap = 2u32
             .checked_pow(exponent)

@@ -50,6 +50,7 @@ use time::OffsetDateTime;
 use crate::api::Management;
 use crate::api::sealed::Interface as _;
 use crate::call::{Call, Machine, Next};
+use crate::decode::Decode;
 use crate::endpoint::Endpoint;
 use crate::endpoints::{GetService, Raw};
 use crate::error::{Error, TransportError};
@@ -88,6 +89,34 @@ pub fn pipe_settled(pipe: &Pipe) -> Verdict {
             PipeState::Running | PipeState::Completed | PipeState::Snapshot | PipeState::Stopped | PipeState::Paused,
         ) => Verdict::Done,
         Some(PipeState::Failed | PipeState::InternalError) => Verdict::Failed,
+        _ => Verdict::Continue,
+    }
+}
+
+/// A pipe is `Running`: what a started pipe is waited for. `Failed` and `InternalError` are
+/// failures, and so are the states a pipe rests in without running (`Stopped`, `Paused`,
+/// `Completed`): it will not start on its own. Anything else goes on.
+pub fn pipe_running(pipe: &Pipe) -> Verdict {
+    match pipe.state {
+        Some(PipeState::Running) => Verdict::Done,
+        Some(
+            PipeState::Failed
+            | PipeState::InternalError
+            | PipeState::Stopped
+            | PipeState::Paused
+            | PipeState::Completed,
+        ) => Verdict::Failed,
+        _ => Verdict::Continue,
+    }
+}
+
+/// A reverse private endpoint is `Ready`. `Failed`, `Rejected` and `Expired` are failures;
+/// anything else (`Provisioning`, `PendingAcceptance` until it is accepted) goes on.
+pub fn reverse_private_endpoint_ready(endpoint: &ReversePrivateEndpoint) -> Verdict {
+    use ReversePrivateEndpointStatus as Status;
+    match endpoint.status {
+        Some(Status::Ready) => Verdict::Done,
+        Some(Status::Failed | Status::Rejected | Status::Expired) => Verdict::Failed,
         _ => Verdict::Continue,
     }
 }
@@ -163,6 +192,22 @@ impl WaitPolicy {
         Duration::try_from_secs_f64(scaled).unwrap_or(Duration::MAX).min(self.max_delay)
     }
 
+    /// Sets the whole wait's deadline.
+    #[must_use]
+    pub fn deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Sets the pauses between polls: the first, the factor each next one grows by, the longest.
+    #[must_use]
+    pub fn pauses(mut self, initial: Duration, factor: f64, max: Duration) -> Self {
+        self.initial_delay = initial;
+        self.factor = factor;
+        self.max_delay = max.max(initial);
+        self
+    }
+
     /// Wakes an idle service of `organization_id` on the way, as the vendor's tools do.
     pub fn with_idle_recovery(mut self, organization_id: OrganizationId, service_id: ServiceId) -> Self {
         self.idle_recovery = Some(IdleRecovery::new(organization_id, service_id));
@@ -224,6 +269,8 @@ pub enum WaitError<T> {
         polls: u32,
         /// How long the wait lasted.
         waited: Duration,
+        /// The wait's deadline.
+        deadline: Duration,
     },
     /// A poll failed (after its own retries), or waking the service did.
     Call {
@@ -251,21 +298,46 @@ impl<T> WaitError<T> {
         }
     }
 
+    /// The state of the last value seen, as the server wrote it (at most 64 characters, never a
+    /// credential the polls sent).
+    pub fn last_state(&self) -> Option<&str> {
+        let last = match self {
+            WaitError::Failed { last, .. } => Some(last),
+            WaitError::TimedOut { last, .. } | WaitError::Call { last, .. } | WaitError::ServiceStopped { last } => {
+                last.as_ref()
+            }
+        };
+        last.and_then(|last| last.state.as_deref())
+    }
+
     /// Whether the deadline ended the wait.
     pub fn is_timeout(&self) -> bool {
         matches!(self, WaitError::TimedOut { .. })
     }
 }
 
+/// Says the rule that stopped the wait, how many polls it made and how long it took, and the
+/// last state seen.
 impl<T> fmt::Display for WaitError<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            WaitError::Failed { polls, .. } => write!(f, "wait: failed terminally after {polls} polls"),
-            WaitError::TimedOut { polls, waited, .. } => {
-                write!(f, "wait: deadline reached after {polls} polls in {:.1} s", waited.as_secs_f64())
-            }
-            WaitError::Call { .. } => f.write_str("wait: a poll failed"),
-            WaitError::ServiceStopped { .. } => f.write_str("wait: the service is stopped and is not woken"),
+            WaitError::Failed { polls, .. } => write!(
+                f,
+                "wait: after {polls} polls, the value is in a state it will not leave for the one waited for"
+            )?,
+            WaitError::TimedOut { polls, waited, deadline, .. } => write!(
+                f,
+                "wait: no time left before the {:.1} s deadline for another poll, after {polls} polls in {:.1} s",
+                deadline.as_secs_f64(),
+                waited.as_secs_f64()
+            )?,
+            WaitError::Call { .. } => f.write_str("wait: a poll failed (the error is the source)")?,
+            WaitError::ServiceStopped { .. } => f.write_str("wait: the service is stopped and is not woken")?,
+        }
+        match self.last_state() {
+            Some(state) => write!(f, "; last state {state}"),
+            None if self.last().is_some() => f.write_str("; the last value has no state"),
+            None => f.write_str("; no poll succeeded"),
         }
     }
 }
@@ -285,16 +357,18 @@ impl<T: fmt::Debug> std::error::Error for WaitError<T> {
 pub struct Last<T> {
     value: Box<T>,
     shown: Box<str>,
+    state: Option<Box<str>>,
 }
 
 /// The most of a last value an error shows.
 pub const LAST_SHOWN: usize = 1024;
 
-impl<T: fmt::Debug> Last<T> {
+impl<T: Decode> Last<T> {
     /// `value`, shown without any of `credentials`.
     fn new(value: Box<T>, credentials: &[String]) -> Self {
         let shown = crate::redact::shown_debug(&*value, credentials, LAST_SHOWN).into_boxed_str();
-        Last { value, shown }
+        let state = value.state().map(|state| crate::redact::shown_debug(&format_args!("{state}"), credentials, 64));
+        Last { value, shown, state: state.map(String::into_boxed_str) }
     }
 }
 
@@ -413,19 +487,22 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
     }
 
     /// The retry policy of a call starting at `now`: the wait's deadline bounds it. `None` when
-    /// no attempt could finish in time.
+    /// the deadline's rule ([`RetryPolicy::may_start`], over the wait's deadline) says no: the
+    /// first poll goes whenever the deadline has not passed, a later one only with the least
+    /// attempt time left.
     fn call_policy(&self, now: Duration) -> Option<RetryPolicy> {
         let left = self.deadline().saturating_sub(now);
         let mut retry = self.retry.clone();
         retry.deadline = retry.deadline.min(left);
-        let least = self.retry.min_attempt_time;
-        (left >= least && !left.is_zero()).then_some(retry)
+        let rule = self.retry.clone().deadline(self.policy.deadline);
+        rule.may_start(self.polls + 1, now.saturating_sub(self.started)).then_some(retry)
     }
 
     fn timed_out(&mut self, now: Duration) -> WaitStep<E::Output> {
         self.phase = Phase::Over;
         let waited = now.saturating_sub(self.started);
-        Next::Done(Err(WaitError::TimedOut { last: self.take_last(), polls: self.polls, waited }))
+        let deadline = self.policy.deadline;
+        Next::Done(Err(WaitError::TimedOut { last: self.take_last(), polls: self.polls, waited, deadline }))
     }
 
     fn fail(&mut self, error: Error) -> WaitStep<E::Output> {

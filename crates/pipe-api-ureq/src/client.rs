@@ -135,7 +135,7 @@ impl Client {
     pub fn alert_pages(&self, limit: u32) -> AlertPages<'_> {
         let pages =
             self.api::<Alerting>("list_alerts").map(|api| Pages::new(api, limit, self.retry.clone(), self.next_seed()));
-        AlertPages { client: self, pages: Some(pages) }
+        AlertPages { client: self, pages: Some(pages), end: None }
     }
 
     /// The client's configuration of an interface, or the error of a call that needs it.
@@ -202,6 +202,29 @@ pub struct AlertPages<'c> {
     client: &'c Client,
     /// The pages, or why there are none (no alerting interface); `None` once over.
     pages: Option<Result<Pages<'c>, Error>>,
+    /// Why the listing ended, kept once the pages are dropped.
+    end: Option<pipe_api_proto::pages::End>,
+}
+
+impl AlertPages<'_> {
+    /// Why the listing ended, once it has ([`PagesEnd`](crate::PagesEnd)): a short or empty
+    /// page, the total reached, a server that does not page, a page that brought nothing new,
+    /// the page limit, or a failed page.
+    pub fn end(&self) -> Option<&pipe_api_proto::pages::End> {
+        match &self.pages {
+            Some(Ok(pages)) => pages.end(),
+            _ => self.end.as_ref(),
+        }
+    }
+
+    /// Fetches at most `pages` pages (1,000 unless set).
+    #[must_use]
+    pub fn max_pages(mut self, pages: u64) -> Self {
+        if let Some(Ok(listing)) = self.pages.take() {
+            self.pages = Some(Ok(listing.max_pages(pages)));
+        }
+        self
+    }
 }
 
 impl Iterator for AlertPages<'_> {
@@ -212,6 +235,7 @@ impl Iterator for AlertPages<'_> {
             Ok(pages) => {
                 let page = self.client.drive_mut(pages);
                 if page.is_none() {
+                    self.end = pages.end().cloned();
                     self.pages = None;
                 }
                 page

@@ -110,9 +110,10 @@ pub use clock::{Clock, SystemClock, VirtualClock};
 pub use config::{
     ClientBuilder, ConfigError, ENV_ALERTS_TOKEN, ENV_ALERTS_URL, ENV_API_KEY_ID, ENV_API_KEY_SECRET, ENV_API_URL,
 };
-pub use pipe_api_proto::wait::reverse_private_endpoint_settled;
+pub use pipe_api_proto::pages::End as PagesEnd;
 pub use pipe_api_proto::wait::{
-    Condition, IdleRecovery, Verdict, WaitError, WaitPolicy, pipe_settled, pipe_stopped, service_running,
+    Condition, IdleRecovery, Last, Verdict, WaitError, WaitPolicy, pipe_running, pipe_settled, pipe_stopped,
+    reverse_private_endpoint_ready, reverse_private_endpoint_settled, service_running,
 };
 pub use transport::{TransportConfig, UreqTransport};
 

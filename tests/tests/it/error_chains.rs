@@ -122,7 +122,7 @@ fn api_and_decode_errors_are_one_message_each() {
         respond(200, &[], r#"{"status":200,"requestId":"r-200","result":{"id":"not a uuid"}}"#),
     ];
     for response in cases {
-        let error = get.parse_response(response).unwrap_err();
+        let error = get.parse_response(&pipe_api_tests::management(), response).unwrap_err();
         let messages = assert_layered(&error, 1);
         assert_eq!(messages.len(), 1, "no source below a server's answer: {messages:?}");
     }
@@ -168,20 +168,28 @@ fn a_real_client_failure_adds_nothing_twice() {
 fn the_helpers_users_reach_for() {
     let (org, service, pipe) = ids();
     let get = GetPipe::new(org, service, pipe);
-    let not_found = get.parse_response(respond(404, &[], r#"{"error":"NOT_FOUND: x"}"#)).unwrap_err();
+    let not_found = get
+        .parse_response(&pipe_api_tests::management(), respond(404, &[], r#"{"error":"NOT_FOUND: x"}"#))
+        .unwrap_err();
     assert!(not_found.is_not_found() && !not_found.is_rate_limited());
     assert_eq!(not_found.as_api().map(|e| e.status()), Some(http::StatusCode::NOT_FOUND));
     assert_eq!(not_found.retry_after(SystemTime::now()), None);
 
-    let limited = get.parse_response(respond(429, &[("retry-after", "7")], "")).unwrap_err();
+    let limited =
+        get.parse_response(&pipe_api_tests::management(), respond(429, &[("retry-after", "7")], "")).unwrap_err();
     assert!(limited.is_rate_limited() && !limited.is_not_found());
     assert_eq!(limited.retry_after(SystemTime::now()), Some(Duration::from_secs(7)));
 
     // A date is a delay from the `now` given.
-    let dated = get.parse_response(respond(503, &[("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT")], "")).unwrap_err();
+    let dated = get
+        .parse_response(
+            &pipe_api_tests::management(),
+            respond(503, &[("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT")], ""),
+        )
+        .unwrap_err();
     let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_445_412_470);
     assert_eq!(dated.retry_after(now), Some(Duration::from_secs(10)));
 
-    let decode = get.parse_response(respond(200, &[], "nope")).unwrap_err();
+    let decode = get.parse_response(&pipe_api_tests::management(), respond(200, &[], "nope")).unwrap_err();
     assert!(decode.as_api().is_none() && !decode.is_not_found());
 }

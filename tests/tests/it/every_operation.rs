@@ -81,3 +81,42 @@ fn every_operation_names_itself_in_a_bounded_error() {
         }
     }
 }
+
+#[test]
+fn no_operation_shows_a_credential_the_server_echoes() {
+    use base64::Engine as _;
+    use pipe_api_proto::test_util::every_operation::{KEY_SECRET, TOKEN};
+
+    let basic = base64::engine::general_purpose::STANDARD.encode(format!("sample-key-id:{KEY_SECRET}"));
+    for operation in OPERATIONS {
+        // Every form of the credentials the operation's interface sends.
+        let forms = match operation.interface {
+            Interface::Management => vec![format!("Basic {basic}"), basic.clone(), KEY_SECRET.to_owned()],
+            _ => vec![format!("Bearer {TOKEN}"), TOKEN.to_owned()],
+        };
+        for form in &forms {
+            let with = |status: u16, headers: &[(&str, String)], body: String| {
+                let mut builder = Response::builder().status(status);
+                for (name, value) in headers {
+                    builder = builder.header(*name, value);
+                }
+                builder.body(body.into_bytes()).unwrap()
+            };
+            let answers = [
+                with(500, &[], format!(r#"{{"status":500,"error":"bad credential {form}","requestId":"{form}"}}"#)),
+                with(401, &[], format!("denied for {form}")),
+                with(503, &[("x-request-id", form.clone())], String::new()),
+                with(302, &[("location", format!("https://elsewhere.example.com/?auth={form}"))], String::new()),
+                with(200, &[("x-request-id", form.clone())], success_body(operation, &format!(r#"[["{form}"]]"#))),
+            ];
+            for answer in answers {
+                let status = answer.status();
+                let Err(error) = parse(operation.name, answer).unwrap() else { continue };
+                let shown = format!("{error} {error:?}");
+                for secret in &forms {
+                    assert!(!shown.contains(secret.as_str()), "{} {status} shows {secret:?}: {shown}", operation.name);
+                }
+            }
+        }
+    }
+}

@@ -50,8 +50,8 @@ fn parse_everywhere(status: u16, headers: &[(&str, String)], body: &[u8]) {
     for operation in OPERATIONS {
         check(every_operation::parse(operation.name, make()).expect("an operation of the table"));
     }
-    check(ops.raw_management.parse_response(make()));
-    check(ops.raw_alerting.parse_response(make()));
+    check(ops.raw_management.parse_response(&pipe_api_tests::management(), make()));
+    check(ops.raw_alerting.parse_response(&pipe_api_tests::alerting(), make()));
 }
 
 /// The operations the tests below name, and the escape hatch, made once for all cases.
@@ -279,7 +279,7 @@ fn minimal_elements_cannot_multiply_memory() {
         body.extend_from_slice(br#"{"id":""}"#);
     }
     body.extend_from_slice(b"]}");
-    let error = ListAlerts::new().parse_response(response(200, &[], body)).unwrap_err();
+    let error = ListAlerts::new().parse_response(&pipe_api_tests::alerting(), response(200, &[], body)).unwrap_err();
     let Error::Decode(decode) = &error else { panic!("expected a decode error, got {error:?}") };
     assert!(decode.message().contains("times its size"), "{decode}");
 
@@ -293,7 +293,10 @@ fn minimal_elements_cannot_multiply_memory() {
     }
     body.extend_from_slice(b"]}");
     let list = ListPipes::new(ids().0, ids().1);
-    assert!(matches!(list.parse_response(response(200, &[], body)), Err(Error::Decode(_))));
+    assert!(matches!(
+        list.parse_response(&pipe_api_tests::management(), response(200, &[], body)),
+        Err(Error::Decode(_))
+    ));
 }
 
 /// Real answers stay far inside the budget.
@@ -301,8 +304,13 @@ fn minimal_elements_cannot_multiply_memory() {
 fn realistic_lists_decode_within_the_budget() {
     let body = workloads::list_pipes_body(2_000, Novelty::WithUnknowns);
     let list = ListPipes::new(ids().0, ids().1);
-    assert_eq!(list.parse_response(response(200, &[], body)).unwrap().value.len(), 2_000);
-    let alerts = ListAlerts::new().parse_response(response(200, &[], workloads::list_alerts_body(1_000))).unwrap();
+    assert_eq!(
+        list.parse_response(&pipe_api_tests::management(), response(200, &[], body)).unwrap().value.len(),
+        2_000
+    );
+    let alerts = ListAlerts::new()
+        .parse_response(&pipe_api_tests::alerting(), response(200, &[], workloads::list_alerts_body(1_000)))
+        .unwrap();
     assert_eq!(alerts.value.alerts.len(), 1_000);
 }
 
@@ -316,7 +324,10 @@ fn deep_nesting_is_an_error() {
     body.push(b'}');
     parse_everywhere(200, &[], &body);
     let list = ListPipes::new(ids().0, ids().1);
-    assert!(matches!(list.parse_response(response(200, &[], body)), Err(Error::Decode(_))));
+    assert!(matches!(
+        list.parse_response(&pipe_api_tests::management(), response(200, &[], body)),
+        Err(Error::Decode(_))
+    ));
 }
 
 /// Checks that `error`'s `Display` and `Debug` are at most [`MAX_DISPLAY`] bytes each.
@@ -350,8 +361,8 @@ fn every_error_stays_small_whatever_the_body() {
     for (what, statuses, headers, body) in cases {
         for status in statuses {
             let make = || response(status, &headers, body.clone());
-            assert_small(&ops.list_pipes.parse_response(make()).unwrap_err(), what);
-            assert_small(&ops.list_alerts.parse_response(make()).unwrap_err(), what);
+            assert_small(&ops.list_pipes.parse_response(&pipe_api_tests::management(), make()).unwrap_err(), what);
+            assert_small(&ops.list_alerts.parse_response(&pipe_api_tests::alerting(), make()).unwrap_err(), what);
         }
     }
 }
@@ -369,11 +380,13 @@ fn a_decode_error_never_quotes_a_secret() {
         let body = format!(
             r#"{{"status":200,"result":{{"id":"{PIPE}","source":{{"kafka":{{"credentials":{credentials}}}}}}}}}"#
         );
-        let read = get.parse_response(response(200, &[], body.into_bytes())).unwrap();
+        let read = get.parse_response(&pipe_api_tests::management(), response(200, &[], body.into_bytes())).unwrap();
         assert!(!format!("{read:?}").contains("hunter2-secret"), "a secret in {read:?}");
     }
     for body in bodies {
-        let error = get.parse_response(response(200, &[], body.clone().into_bytes())).unwrap_err();
+        let error = get
+            .parse_response(&pipe_api_tests::management(), response(200, &[], body.clone().into_bytes()))
+            .unwrap_err();
         let Error::Decode(decode) = &error else { panic!("expected a decode error for {body}, got {error:?}") };
         for shown in [error.to_string(), format!("{error:?}"), decode.message().to_owned()] {
             assert!(!shown.contains("hunter2-secret"), "a secret in {shown}");
@@ -382,7 +395,7 @@ fn a_decode_error_never_quotes_a_secret() {
     // A long value that fails the read (an object's own id) gives a short message.
     let long = "y".repeat(10_000);
     let body = format!(r#"{{"status":200,"result":{{"id":"{long}"}}}}"#);
-    let error = get.parse_response(response(200, &[], body.into_bytes())).unwrap_err();
+    let error = get.parse_response(&pipe_api_tests::management(), response(200, &[], body.into_bytes())).unwrap_err();
     let Error::Decode(decode) = &error else { panic!("{error:?}") };
     assert!(decode.message().len() <= 512, "{}", decode.message());
     assert!(decode.message().contains("UUID"), "says what failed: {}", decode.message());
@@ -400,7 +413,10 @@ fn a_password_in_a_url_is_never_shown() {
         assert!(!format!("{config} {config:?}").contains("SECRET"), "{config:?}");
     }
     let location = vec![("location", "https://user:SECRET@elsewhere.example.com/path".to_owned())];
-    let error = operations().list_pipes.parse_response(response(302, &location, Vec::new())).unwrap_err();
+    let error = operations()
+        .list_pipes
+        .parse_response(&pipe_api_tests::management(), response(302, &location, Vec::new()))
+        .unwrap_err();
     let shown = format!("{error} {error:?}");
     assert!(!shown.contains("SECRET") && shown.contains("elsewhere.example.com"), "{shown}");
 }

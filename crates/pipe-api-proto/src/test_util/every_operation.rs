@@ -109,13 +109,14 @@ macro_rules! parsers {
         $(#[$doc:meta])*
         $name:ident : $endpoint:ident $fields:tt $api:ident $method:ident $($segment:tt)/+ -> $output:ty $(, $shape:ident)?;
     )*) => {
-        /// Parses `response` as the operation `name` does (`None` for a name the table does not
-        /// have); a success gives how many elements it decoded.
+        /// Parses `response` as the operation `name` does, on [`management`] or [`alerting`]
+        /// (`None` for a name the table does not have); a success gives how many elements it
+        /// decoded.
         pub fn parse(name: &str, response: Response<Vec<u8>>) -> Option<Result<usize, Error>> {
             match name {
                 $(
                     stringify!($name) => Some(
-                        sample_endpoint!($endpoint $fields).parse_response(response).map(|reply| reply.value.elements()),
+                        sample_endpoint!($endpoint $fields).parse_response(interface!($api, &management(), &alerting()), response).map(|reply| reply.value.elements()),
                     ),
                 )*
                 _ => None,
@@ -141,12 +142,29 @@ macro_rules! parsers {
 }
 
 macro_rules! interface {
-    (Management, $management:ident, $alerting:ident) => {
+    (Management, $management:expr, $alerting:expr) => {
         $management
     };
-    (Alerting, $management:ident, $alerting:ident) => {
+    (Alerting, $management:expr, $alerting:expr) => {
         $alerting
     };
+}
+
+/// The key secret of [`management`]: a server that echoes it must not get it into an error.
+pub const KEY_SECRET: &str = "sample-key-secret-5e1f";
+/// The token of [`alerting`].
+pub const TOKEN: &str = "sample-alerting-token-9c2d";
+
+/// The management interface [`parse`] parses for.
+pub fn management() -> Management {
+    let credentials = ManagementCredentials::new("sample-key-id", KEY_SECRET).expect("credentials");
+    Management::new(BaseUrl::parse("https://api.example.com").expect("a URL"), credentials)
+}
+
+/// The alerting interface [`parse`] parses for.
+pub fn alerting() -> Alerting {
+    let token = BearerToken::new(TOKEN).expect("a token");
+    Alerting::new(BaseUrl::parse("https://alerts.example.com").expect("a URL"), token)
 }
 
 crate::operations!(parsers);

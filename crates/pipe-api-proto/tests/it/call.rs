@@ -148,9 +148,10 @@ proptest! {
         // Always at least one attempt (the first has the whole deadline), never more than allowed.
         prop_assert!(!run.sends.is_empty());
         prop_assert!(run.sends.len() <= policy.max_attempts.max(1) as usize);
-        // Every attempt had its minimum time before the deadline.
-        let least = policy.min_attempt_time.min(policy.deadline);
-        for sent in &run.sends {
+        // The first attempt went before the deadline; every retry had its least time left.
+        prop_assert!(run.sends[0] < policy.deadline);
+        let least = policy.min_attempt_time.min(policy.deadline / 2);
+        for sent in &run.sends[1..] {
             prop_assert!(*sent + least <= policy.deadline, "sent at {sent:?} under {policy:?}");
         }
         // A POST is sent again only after an answer that proves it was not carried out.
@@ -269,4 +270,54 @@ proptest! {
             prop_assert!(in_window <= 10, "{in_window} arrivals within 10 s from {first} ms");
         }
     }
+}
+
+#[test]
+fn the_first_attempt_goes_whenever_the_deadline_has_not_passed() {
+    // On a real clock the first decision comes a little after the start: a deadline no longer
+    // than `min_attempt_time` (5 s) once ended every call there, with nothing sent.
+    let (raw, api) = (endpoint(Method::GET), management());
+    for deadline in [secs(2), secs(5), Duration::from_millis(1)] {
+        let policy = RetryPolicy::default().deadline(deadline);
+        let start = secs(100);
+        let mut call = Call::new(&raw, &api, &policy, 1, start).unwrap();
+        match call.next(start + Duration::from_micros(3), None) {
+            Step::Send { timeout, .. } => assert_eq!(timeout, deadline - Duration::from_micros(3)),
+            other => panic!("{deadline:?}: {other:?}"),
+        }
+    }
+    // Past the deadline at its start, nothing is sent.
+    let policy = RetryPolicy::default().deadline(secs(2));
+    let mut call = Call::new(&raw, &api, &policy, 1, secs(100)).unwrap();
+    assert!(matches!(call.next(secs(102), None), Step::Done(Err(Error::NotSent(_)))));
+}
+
+#[test]
+fn a_short_deadline_still_follows_a_retry_after_that_fits() {
+    // A 503 asking for 2 s under a 5 s deadline: the retry leaves 3 s, more than half the
+    // deadline, and goes.
+    let policy = RetryPolicy::default().deadline(secs(5));
+    let (raw, api) = (endpoint(Method::GET), management());
+    let start = secs(100);
+    let mut call = Call::new(&raw, &api, &policy, 1, start).unwrap();
+    let mut now = start + Duration::from_micros(3);
+    let mut sent = 0;
+    let result = loop {
+        match call.next(now, None) {
+            Step::Send { .. } => {
+                sent += 1;
+                now += Duration::from_millis(20);
+                let answer = if sent == 1 {
+                    response_with(503, &[("retry-after", "2")], b"busy")
+                } else {
+                    response(200, br#"{"status":200,"result":{"ok":true}}"#)
+                };
+                call.receive(Ok(answer), now, OffsetDateTime::UNIX_EPOCH, None);
+            }
+            Step::Wait { until } => now = until,
+            Step::Done(result) => break result,
+        }
+    };
+    assert_eq!(sent, 2);
+    assert!(result.is_ok(), "{result:?}");
 }

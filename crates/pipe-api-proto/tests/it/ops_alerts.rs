@@ -104,7 +104,9 @@ fn an_invalid_alert_builds_nothing() {
 
 #[test]
 fn create_success_unwraps_data() {
-    let reply = CreateAlert::new(tile_alert()).parse_response(response(200, fixture("create_ok"))).unwrap();
+    let reply = CreateAlert::new(tile_alert())
+        .parse_response(&crate::common::alerting(), response(200, fixture("create_ok")))
+        .unwrap();
     assert_eq!(reply.request_id, None);
     let alert = reply.value;
     assert_eq!(alert.id, alert_id());
@@ -129,7 +131,10 @@ fn create_success_unwraps_data() {
 
 #[test]
 fn get_success_from_a_newer_server() {
-    let alert = GetAlert::new(alert_id()).parse_response(response(200, fixture("get_newer_ok"))).unwrap().value;
+    let alert = GetAlert::new(alert_id())
+        .parse_response(&crate::common::alerting(), response(200, fixture("get_newer_ok")))
+        .unwrap()
+        .value;
     assert_eq!(alert.id.as_str(), "65f5e4a3b9e77c001a123457");
     assert_eq!(alert.resolved_saved_search_id(), Some("65f5e4a3b9e77c001a345679"));
     assert_eq!(alert.group_by.as_deref(), Some("ServiceName"));
@@ -155,7 +160,10 @@ fn get_success_from_a_newer_server() {
 
 #[test]
 fn get_success_from_an_older_server() {
-    let alert = GetAlert::new(alert_id()).parse_response(response(200, fixture("get_older_ok"))).unwrap().value;
+    let alert = GetAlert::new(alert_id())
+        .parse_response(&crate::common::alerting(), response(200, fixture("get_older_ok")))
+        .unwrap()
+        .value;
     assert_eq!(alert.id.as_str(), "65f5e4a3b9e77c001a123458");
     assert_eq!(alert.team.as_deref(), Some("65f5e4a3b9e77c001a345678"));
     assert_eq!(alert.resolved_team_id(), Some("65f5e4a3b9e77c001a345678"));
@@ -173,7 +181,9 @@ fn get_success_from_an_older_server() {
 
 #[test]
 fn update_success_shows_the_replaced_alert() {
-    let reply = UpdateAlert::new(alert_id(), tile_alert()).parse_response(response(200, fixture("update_ok"))).unwrap();
+    let reply = UpdateAlert::new(alert_id(), tile_alert())
+        .parse_response(&crate::common::alerting(), response(200, fixture("update_ok")))
+        .unwrap();
     let alert = reply.value;
     assert_eq!(alert.threshold, Some(500.0));
     assert_eq!(alert.name.as_deref(), Some("Updated Alert Name"));
@@ -185,21 +195,28 @@ fn update_success_shows_the_replaced_alert() {
 #[test]
 fn delete_success_is_unit_on_both_generations() {
     for (name, status) in [("delete_newer_ok", 200), ("delete_older_ok", 200)] {
-        let reply = DeleteAlert::new(alert_id()).parse_response(response(status, fixture(name))).unwrap();
+        let reply = DeleteAlert::new(alert_id())
+            .parse_response(&crate::common::alerting(), response(status, fixture(name)))
+            .unwrap();
         assert_eq!((reply.value, reply.status, reply.request_id), ((), StatusCode::OK, None), "{name}");
     }
     // Whatever else says nothing is nothing too; a body with something in it is not.
     for body in [&b""[..], b"  ", b"null", b"{ }", b"ok\n"] {
-        assert!(DeleteAlert::new(alert_id()).parse_response(response(200, body)).is_ok(), "{body:?}");
+        assert!(
+            DeleteAlert::new(alert_id()).parse_response(&crate::common::alerting(), response(200, body)).is_ok(),
+            "{body:?}"
+        );
     }
-    let error = DeleteAlert::new(alert_id()).parse_response(response(200, b"{\"deleted\":1}")).unwrap_err();
+    let error = DeleteAlert::new(alert_id())
+        .parse_response(&crate::common::alerting(), response(200, b"{\"deleted\":1}"))
+        .unwrap_err();
     assert!(matches!(error, Error::Decode(_)), "{error}");
 }
 
 #[test]
 fn errors_are_typed() {
-    let Err(Error::Api(bad)) =
-        CreateAlert::new(tile_alert()).parse_response(response(400, fixture("error_400_message")))
+    let Err(Error::Api(bad)) = CreateAlert::new(tile_alert())
+        .parse_response(&crate::common::alerting(), response(400, fixture("error_400_message")))
     else {
         panic!("expected an API error")
     };
@@ -207,14 +224,16 @@ fn errors_are_typed() {
     assert_eq!(bad.message(), Some("thresholdMax must be greater than or equal to threshold"));
     assert_eq!(bad.operation(), "create_alert");
 
-    let newer =
-        GetAlert::new(alert_id()).parse_response(response(404, fixture("error_404_newer_message"))).unwrap_err();
+    let newer = GetAlert::new(alert_id())
+        .parse_response(&crate::common::alerting(), response(404, fixture("error_404_newer_message")))
+        .unwrap_err();
     assert!(newer.is_not_found());
     let newer = newer.as_api().unwrap();
     assert_eq!((newer.code(), newer.message()), (Some("NOT_FOUND"), Some("Alert not found")));
 
-    let older =
-        DeleteAlert::new(alert_id()).parse_response(response(404, fixture("error_404_older_plain"))).unwrap_err();
+    let older = DeleteAlert::new(alert_id())
+        .parse_response(&crate::common::alerting(), response(404, fixture("error_404_older_plain")))
+        .unwrap_err();
     assert!(older.is_not_found());
     assert_eq!(older.as_api().unwrap().raw_text().as_deref(), Some("Not Found"));
     assert_eq!(older.as_api().unwrap().operation(), "delete_alert");
@@ -222,9 +241,13 @@ fn errors_are_typed() {
 
 #[test]
 fn a_success_without_data_is_a_decode_error_naming_the_path() {
-    let error = GetAlert::new(alert_id()).parse_response(response(200, br#"{"data":{"name":"x"}}"#)).unwrap_err();
+    let error = GetAlert::new(alert_id())
+        .parse_response(&crate::common::alerting(), response(200, br#"{"data":{"name":"x"}}"#))
+        .unwrap_err();
     let Error::Decode(decode) = error else { panic!("expected a decode error") };
     assert_eq!(decode.path(), "data");
-    let error = GetAlert::new(alert_id()).parse_response(response(200, br#"{"id":"x"}"#)).unwrap_err();
+    let error = GetAlert::new(alert_id())
+        .parse_response(&crate::common::alerting(), response(200, br#"{"id":"x"}"#))
+        .unwrap_err();
     assert!(matches!(error, Error::Decode(_)), "{error}");
 }

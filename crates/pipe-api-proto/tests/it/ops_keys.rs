@@ -64,7 +64,9 @@ fn snapshot_delete_key() {
 
 #[test]
 fn list_keys_success() {
-    let reply = ListKeys::new(org()).parse_response(response(200, fixture("list_keys_ok"))).unwrap();
+    let reply = ListKeys::new(org())
+        .parse_response(&crate::common::management(), response(200, fixture("list_keys_ok")))
+        .unwrap();
     assert_eq!(reply.request_id.as_deref(), Some("3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a01"));
     let keys = reply.value;
     assert_eq!(keys.len(), 2);
@@ -94,7 +96,9 @@ fn list_keys_success() {
 
 #[test]
 fn get_key_success() {
-    let reply = GetKey::new(org(), key()).parse_response(response(200, fixture("get_key_ok"))).unwrap();
+    let reply = GetKey::new(org(), key())
+        .parse_response(&crate::common::management(), response(200, fixture("get_key_ok")))
+        .unwrap();
     assert_eq!(reply.status, StatusCode::OK);
     let key = reply.value;
     assert_eq!(key.id.to_string(), KEY);
@@ -112,7 +116,7 @@ fn get_key_success() {
 #[test]
 fn update_key_success() {
     let endpoint = UpdateKey::new(org(), key(), full_update());
-    let reply = endpoint.parse_response(response(200, fixture("update_key_ok"))).unwrap();
+    let reply = endpoint.parse_response(&crate::common::management(), response(200, fixture("update_key_ok"))).unwrap();
     assert_eq!(reply.request_id.as_deref(), Some("3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a03"));
     let key = reply.value;
     assert_eq!(key.id.to_string(), KEY);
@@ -126,16 +130,22 @@ fn update_key_success() {
 
 #[test]
 fn delete_key_success_has_no_result() {
-    let reply = DeleteKey::new(org(), key()).parse_response(response(200, fixture("delete_key_ok"))).unwrap();
+    let reply = DeleteKey::new(org(), key())
+        .parse_response(&crate::common::management(), response(200, fixture("delete_key_ok")))
+        .unwrap();
     assert_eq!(reply.value, ());
     assert_eq!(reply.request_id.as_deref(), Some("3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a04"));
 }
 
-fn api_error<E: EndpointExt>(endpoint: &E, status: u16, body: &[u8]) -> Box<pipe_api_proto::ApiError>
+fn api_error<E: EndpointExt<Api = pipe_api_proto::Management>>(
+    endpoint: &E,
+    status: u16,
+    body: &[u8],
+) -> Box<pipe_api_proto::ApiError>
 where
     E::Output: std::fmt::Debug,
 {
-    match endpoint.parse_response(response(status, body)) {
+    match endpoint.parse_response(&crate::common::management(), response(status, body)) {
         Err(Error::Api(error)) => error,
         other => panic!("expected an API error, got {other:?}"),
     }

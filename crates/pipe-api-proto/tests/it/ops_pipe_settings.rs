@@ -145,7 +145,9 @@ fn invalid_bodies_build_nothing() {
 #[test]
 fn update_pipe_scaling_success() {
     let endpoint = UpdatePipeScaling::new(org(), service(), pipe(), Scaling::default().replicas(4u32));
-    let reply = endpoint.parse_response(response(200, fixture("update_pipe_scaling_ok"))).unwrap();
+    let reply = endpoint
+        .parse_response(&crate::common::management(), response(200, fixture("update_pipe_scaling_ok")))
+        .unwrap();
     assert_eq!(reply.status, StatusCode::OK);
     assert_eq!(reply.request_id.as_deref(), Some("c4f2a8e1-3b7d-4e19-9a2c-5d6e7f801a01"));
     let pipe = reply.value;
@@ -165,7 +167,8 @@ fn update_pipe_scaling_success() {
 #[test]
 fn get_pipe_settings_success() {
     let endpoint = GetPipeSettings::new(org(), service(), pipe());
-    let reply = endpoint.parse_response(response(200, fixture("get_pipe_settings_ok"))).unwrap();
+    let reply =
+        endpoint.parse_response(&crate::common::management(), response(200, fixture("get_pipe_settings_ok"))).unwrap();
     assert_eq!(reply.request_id.as_deref(), Some("c4f2a8e1-3b7d-4e19-9a2c-5d6e7f801a02"));
     let settings = reply.value;
     assert_eq!(settings.streaming_max_insert_wait_ms, Some(5000));
@@ -190,7 +193,7 @@ fn get_pipe_settings_success() {
 #[test]
 fn settings_read_and_written_back_lose_nothing() {
     let read = GetPipeSettings::new(org(), service(), pipe())
-        .parse_response(response(200, fixture("get_pipe_settings_ok")))
+        .parse_response(&crate::common::management(), response(200, fixture("get_pipe_settings_ok")))
         .unwrap()
         .value;
     let built = UpdatePipeSettings::new(org(), service(), pipe(), read).build_request(&management()).unwrap();
@@ -202,7 +205,9 @@ fn settings_read_and_written_back_lose_nothing() {
 #[test]
 fn update_pipe_settings_success() {
     let endpoint = UpdatePipeSettings::new(org(), service(), pipe(), settings_with_unknown());
-    let reply = endpoint.parse_response(response(200, fixture("update_pipe_settings_ok"))).unwrap();
+    let reply = endpoint
+        .parse_response(&crate::common::management(), response(200, fixture("update_pipe_settings_ok")))
+        .unwrap();
     assert_eq!(reply.request_id.as_deref(), Some("c4f2a8e1-3b7d-4e19-9a2c-5d6e7f801a03"));
     let settings = reply.value;
     assert_eq!(settings.streaming_max_insert_wait_ms, Some(1000));
@@ -214,7 +219,9 @@ fn update_pipe_settings_success() {
 #[test]
 fn discover_pipe_schema_success() {
     let endpoint = DiscoverPipeSchema::new(org(), service(), kafka_discovery());
-    let reply = endpoint.parse_response(response(200, fixture("discover_pipe_schema_ok"))).unwrap();
+    let reply = endpoint
+        .parse_response(&crate::common::management(), response(200, fixture("discover_pipe_schema_ok")))
+        .unwrap();
     assert_eq!(reply.request_id.as_deref(), Some("c4f2a8e1-3b7d-4e19-9a2c-5d6e7f801a04"));
     let discovered = reply.value;
     let fields = discovered.fields.as_ref().unwrap();
@@ -236,7 +243,10 @@ fn discover_pipe_schema_success() {
     assert_eq!(columns[2].name.as_deref(), Some("note"));
     assert_eq!(columns[2].kind.as_deref(), Some("Nullable(String)"));
 
-    let empty = endpoint.parse_response(response(200, fixture("discover_pipe_schema_no_meta"))).unwrap().value;
+    let empty = endpoint
+        .parse_response(&crate::common::management(), response(200, fixture("discover_pipe_schema_no_meta")))
+        .unwrap()
+        .value;
     assert_eq!(empty.fields, Some(Vec::new()));
     assert_eq!(empty.meta, None, "meta: null reads as absent");
 }
@@ -244,20 +254,23 @@ fn discover_pipe_schema_success() {
 #[test]
 fn pipes_cdc_scaling_success() {
     let get = GetPipesCdcScaling::new(org(), service());
-    let reply = get.parse_response(response(200, fixture("get_pipes_cdc_scaling_ok"))).unwrap();
+    let reply =
+        get.parse_response(&crate::common::management(), response(200, fixture("get_pipes_cdc_scaling_ok"))).unwrap();
     assert_eq!(reply.request_id.as_deref(), Some("c4f2a8e1-3b7d-4e19-9a2c-5d6e7f801a06"));
     assert_eq!(reply.value.replica_cpu_millicores.map(|q| q.value()), Some(2000.0));
     assert_eq!(reply.value.replica_memory_gb.map(|q| q.value()), Some(8.0));
 
     let patch = UpdatePipesCdcScaling::new(org(), service(), PipesCdcScaling::with_cores(4));
-    let reply = patch.parse_response(response(200, fixture("update_pipes_cdc_scaling_ok"))).unwrap();
+    let reply = patch
+        .parse_response(&crate::common::management(), response(200, fixture("update_pipes_cdc_scaling_ok")))
+        .unwrap();
     assert_eq!(reply.request_id.as_deref(), Some("c4f2a8e1-3b7d-4e19-9a2c-5d6e7f801a07"));
     assert_eq!(reply.value.replica_cpu_millicores.map(|q| q.value()), Some(4000.0));
     assert_eq!(reply.value.replica_memory_gb.map(|q| q.value()), Some(16.0), "16.0 reads as 16");
 }
 
-fn api_error<E: EndpointExt>(endpoint: &E, status: u16, name: &str) -> ApiError {
-    match endpoint.parse_response(response(status, fixture(name))) {
+fn api_error<E: EndpointExt<Api = pipe_api_proto::Management>>(endpoint: &E, status: u16, name: &str) -> ApiError {
+    match endpoint.parse_response(&crate::common::management(), response(status, fixture(name))) {
         Err(Error::Api(error)) => *error,
         Err(other) => panic!("{name}: not an API error: {other}"),
         Ok(_) => panic!("{name}: parsed as a success"),

@@ -127,7 +127,8 @@ fn an_invalid_update_builds_nothing() {
 #[test]
 fn update_pipe_success() {
     let endpoint = UpdatePipe::new(org(), service(), pipe(), postgres_update());
-    let reply = endpoint.parse_response(response(200, fixture("update_pipe_ok"))).unwrap();
+    let reply =
+        endpoint.parse_response(&crate::common::management(), response(200, fixture("update_pipe_ok"))).unwrap();
     assert_eq!(reply.status, StatusCode::OK);
     assert_eq!(reply.request_id.as_deref(), Some("5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a01"));
     let pipe = reply.value;
@@ -163,7 +164,8 @@ fn update_pipe_success() {
 #[test]
 fn change_pipe_state_success() {
     let endpoint = ChangePipeState::new(org(), service(), pipe(), PipeCommand::Stop);
-    let reply = endpoint.parse_response(response(200, fixture("change_pipe_state_ok"))).unwrap();
+    let reply =
+        endpoint.parse_response(&crate::common::management(), response(200, fixture("change_pipe_state_ok"))).unwrap();
     assert_eq!(reply.request_id.as_deref(), Some("5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a02"));
     let pipe = reply.value;
     assert_eq!(pipe.id, common::pipe());
@@ -183,16 +185,21 @@ fn change_pipe_state_success() {
 
 #[test]
 fn delete_pipe_success_has_no_result() {
-    let reply =
-        DeletePipe::new(org(), service(), pipe()).parse_response(response(200, fixture("delete_pipe_ok"))).unwrap();
+    let reply = DeletePipe::new(org(), service(), pipe())
+        .parse_response(&crate::common::management(), response(200, fixture("delete_pipe_ok")))
+        .unwrap();
     assert_eq!(reply.value, ());
     assert_eq!(reply.status, StatusCode::OK);
     assert_eq!(reply.request_id.as_deref(), Some("5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a03"));
 }
 
 /// The API error of parsing `fixture` with `endpoint`.
-fn api_error(endpoint: &impl EndpointExt, status: u16, fixture_name: &str) -> Box<pipe_api_proto::ApiError> {
-    match endpoint.parse_response(response(status, fixture(fixture_name))) {
+fn api_error(
+    endpoint: &impl EndpointExt<Api = pipe_api_proto::Management>,
+    status: u16,
+    fixture_name: &str,
+) -> Box<pipe_api_proto::ApiError> {
+    match endpoint.parse_response(&crate::common::management(), response(status, fixture(fixture_name))) {
         Err(Error::Api(error)) => error,
         other => panic!("expected an API error, got {:?}", other.map(|_| ())),
     }
@@ -246,7 +253,9 @@ fn error_fixtures() {
         assert_eq!(error.request_id(), Some(request_id));
         assert_eq!(error.raw_text(), None);
     }
-    let Err(not_found) = delete.parse_response(response(404, fixture("delete_pipe_404_not_found"))) else {
+    let Err(not_found) =
+        delete.parse_response(&crate::common::management(), response(404, fixture("delete_pipe_404_not_found")))
+    else {
         panic!("a 404 is an error")
     };
     assert!(not_found.is_not_found());

@@ -122,7 +122,8 @@ fn an_invalid_request_builds_nothing() {
 #[test]
 fn create_success() {
     let request = CreateReversePrivateEndpointRequest::vpc_resource("rcfg-12345678901234567", "arn");
-    let reply = create(request).parse_response(response(200, fixture("create_ok"))).unwrap();
+    let reply =
+        create(request).parse_response(&crate::common::management(), response(200, fixture("create_ok"))).unwrap();
     assert_eq!(reply.request_id.as_deref(), Some("3c1d9e2a-7b4f-4e6a-9c8d-1a2b3c4d5e01"));
     let endpoint = reply.value;
     assert_eq!(endpoint.id.to_string(), "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b01");
@@ -148,7 +149,7 @@ fn create_success() {
 #[test]
 fn get_success_keeps_what_it_does_not_model() {
     let reply = GetReversePrivateEndpoint::new(org(), service(), endpoint_id())
-        .parse_response(response(200, fixture("get_ok")))
+        .parse_response(&crate::common::management(), response(200, fixture("get_ok")))
         .unwrap();
     let endpoint = reply.value;
     assert_eq!(endpoint.id, endpoint_id());
@@ -175,7 +176,7 @@ fn update_success_shows_the_replaced_list() {
         endpoint_id(),
         UpdateReversePrivateEndpointRequest::new([CustomPrivateDnsMapping::new("db.internal.example.com")]),
     )
-    .parse_response(response(200, fixture("update_ok")))
+    .parse_response(&crate::common::management(), response(200, fixture("update_ok")))
     .unwrap();
     assert_eq!(reply.request_id.as_deref(), Some("3c1d9e2a-7b4f-4e6a-9c8d-1a2b3c4d5e03"));
     assert_eq!(
@@ -188,7 +189,7 @@ fn update_success_shows_the_replaced_list() {
 #[test]
 fn delete_success_is_unit() {
     let reply = DeleteReversePrivateEndpoint::new(org(), service(), endpoint_id())
-        .parse_response(response(200, fixture("delete_ok")))
+        .parse_response(&crate::common::management(), response(200, fixture("delete_ok")))
         .unwrap();
     assert_eq!(reply.value, ());
     assert_eq!(reply.request_id.as_deref(), Some("3c1d9e2a-7b4f-4e6a-9c8d-1a2b3c4d5e04"));
@@ -198,7 +199,8 @@ fn delete_success_is_unit() {
 #[test]
 fn errors_are_typed() {
     let request = CreateReversePrivateEndpointRequest::vpc_resource("rcfg-1", "arn");
-    let Err(Error::Api(bad)) = create(request).parse_response(response(400, fixture("error_400_missing_share_arn")))
+    let Err(Error::Api(bad)) = create(request)
+        .parse_response(&crate::common::management(), response(400, fixture("error_400_missing_share_arn")))
     else {
         panic!("expected an API error")
     };
@@ -210,10 +212,10 @@ fn errors_are_typed() {
 
     for parsed in [
         GetReversePrivateEndpoint::new(org(), service(), endpoint_id())
-            .parse_response(response(404, fixture("error_404_not_found")))
+            .parse_response(&crate::common::management(), response(404, fixture("error_404_not_found")))
             .map(|_| ()),
         DeleteReversePrivateEndpoint::new(org(), service(), endpoint_id())
-            .parse_response(response(404, fixture("error_404_not_found")))
+            .parse_response(&crate::common::management(), response(404, fixture("error_404_not_found")))
             .map(|_| ()),
     ] {
         let error = parsed.unwrap_err();

@@ -68,7 +68,8 @@ fn snapshot_delete_service() {
 #[test]
 fn update_service_success() {
     let endpoint = UpdateService::new(org(), service(), full_update());
-    let reply = endpoint.parse_response(response(200, fixture("update_service_ok"))).unwrap();
+    let reply =
+        endpoint.parse_response(&crate::common::management(), response(200, fixture("update_service_ok"))).unwrap();
     assert_eq!(reply.request_id.as_deref(), Some("4d3c2b1a-0f9e-4d8c-8b7a-5f4e3d2c1b01"));
     let service = reply.value;
     assert_eq!(service.id.to_string(), SERVICE);
@@ -96,7 +97,9 @@ fn update_service_success() {
 #[test]
 fn update_service_state_success() {
     let endpoint = UpdateServiceState::new(org(), service(), UpdateServiceStateRequest::new(ServiceCommand::Awake));
-    let reply = endpoint.parse_response(response(200, fixture("update_service_state_ok"))).unwrap();
+    let reply = endpoint
+        .parse_response(&crate::common::management(), response(200, fixture("update_service_state_ok")))
+        .unwrap();
     assert_eq!(reply.request_id.as_deref(), Some("4d3c2b1a-0f9e-4d8c-8b7a-5f4e3d2c1b02"));
     let service = reply.value;
     assert_eq!(service.id.to_string(), SERVICE);
@@ -108,17 +111,22 @@ fn update_service_state_success() {
 
 #[test]
 fn delete_service_success_has_no_result() {
-    let reply =
-        DeleteService::new(org(), service()).parse_response(response(200, fixture("delete_service_ok"))).unwrap();
+    let reply = DeleteService::new(org(), service())
+        .parse_response(&crate::common::management(), response(200, fixture("delete_service_ok")))
+        .unwrap();
     assert_eq!(reply.value, ());
     assert_eq!(reply.request_id.as_deref(), Some("4d3c2b1a-0f9e-4d8c-8b7a-5f4e3d2c1b03"));
 }
 
-fn api_error<E: EndpointExt>(endpoint: &E, status: u16, body: &[u8]) -> Box<pipe_api_proto::ApiError>
+fn api_error<E: EndpointExt<Api = pipe_api_proto::Management>>(
+    endpoint: &E,
+    status: u16,
+    body: &[u8],
+) -> Box<pipe_api_proto::ApiError>
 where
     E::Output: std::fmt::Debug,
 {
-    match endpoint.parse_response(response(status, body)) {
+    match endpoint.parse_response(&crate::common::management(), response(status, body)) {
         Err(Error::Api(error)) => error,
         other => panic!("expected an API error, got {other:?}"),
     }

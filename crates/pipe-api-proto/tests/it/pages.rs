@@ -158,3 +158,88 @@ fn a_failed_page_ends_the_listing_at_its_offset() {
     assert_eq!(results, [true, false]);
     assert_eq!(pages.offset(), 2);
 }
+
+/// Drives a listing against `answer` (given the offset asked); the pages' sizes and why it
+/// ended. Never more than 100,000 steps: a pager that does not end fails here.
+fn drive_hostile(
+    limit: u32,
+    max_pages: Option<u64>,
+    answer: impl Fn(u64) -> http::Response<Vec<u8>>,
+) -> (Vec<usize>, pipe_api_proto::pages::End) {
+    let api = alerting();
+    let mut pages = Pages::new(&api, limit, RetryPolicy::default(), 5);
+    if let Some(max) = max_pages {
+        pages = pages.max_pages(max);
+    }
+    let mut now = Duration::ZERO;
+    let mut sizes = Vec::new();
+    for _ in 0..100_000 {
+        match pages.next(now, None) {
+            Next::Send { request, .. } => {
+                let offset = request
+                    .uri()
+                    .query()
+                    .and_then(|query| query.split('&').find_map(|pair| pair.strip_prefix("offset=")))
+                    .map_or(0, |offset| offset.parse().unwrap());
+                now += Duration::from_millis(10);
+                pages.receive(Ok(answer(offset)), now, OffsetDateTime::UNIX_EPOCH, None);
+            }
+            Next::Wait { until } => now = until,
+            Next::Done(Some(page)) => sizes.push(page.map_or(0, |page| page.alerts.len())),
+            Next::Done(None) => return (sizes, pages.end().cloned().expect("an ended listing says why")),
+        }
+    }
+    panic!("the pager did not end");
+}
+
+/// A page of `count` alerts starting at `from`, with `meta` as given.
+fn page(from: u64, count: u64, meta: serde_json::Value, total_header: Option<&str>) -> http::Response<Vec<u8>> {
+    let data: Vec<_> = (from..from + count).map(alert).collect();
+    let mut body = serde_json::json!({ "data": data });
+    if !meta.is_null() {
+        body["meta"] = meta;
+    }
+    let body = serde_json::to_vec(&body).unwrap();
+    match total_header {
+        Some(total) => response_with(200, &[("x-total-count", total)], &body),
+        None => response(200, &body),
+    }
+}
+
+#[test]
+fn a_pager_always_ends_and_says_why() {
+    use pipe_api_proto::pages::End;
+    let meta =
+        |offset: u64, total: serde_json::Value| serde_json::json!({"total": total, "limit": 10, "offset": offset});
+
+    // A server that ignores `offset` but says so in `meta.offset`: the second page.
+    let (sizes, end) = drive_hostile(10, None, |_| page(0, 10, meta(0, 1000.into()), None));
+    assert_eq!((sizes.len(), end), (2, End::NoProgress { offset: 10 }));
+    // The same page forever, with a total that says there is more and no `meta.offset`.
+    let (sizes, end) = drive_hostile(10, None, |_| page(0, 10, serde_json::json!({"total": 1000}), None));
+    assert_eq!((sizes.len(), end), (2, End::NoProgress { offset: 10 }));
+    // A total bigger than what comes: the first short page ends it.
+    let (sizes, end) = drive_hostile(10, None, |offset| {
+        page(offset, if offset < 30 { 10 } else { 3 }, meta(offset, 500.into()), None)
+    });
+    assert_eq!((sizes, end), (vec![10, 10, 10, 3], End::ShortPage));
+    // A total smaller than what comes: it ends at the total.
+    let (sizes, end) = drive_hostile(10, None, |offset| page(offset, 10, meta(offset, 20.into()), None));
+    assert_eq!((sizes, end), (vec![10, 10], End::TotalReached { total: 20 }));
+    // Totals that are no count (negative, fractional, text): full pages go on to the page limit.
+    for total in [serde_json::json!(-5), serde_json::json!(2.5), serde_json::json!("many")] {
+        let (sizes, end) = drive_hostile(10, Some(7), |offset| page(offset, 10, meta(offset, total.clone()), None));
+        assert_eq!((sizes.len(), end), (7, End::PageLimit { pages: 7 }), "total {total}");
+    }
+    // An empty page with a total above 0.
+    let (sizes, end) = drive_hostile(10, None, |offset| page(offset, 0, meta(offset, 50.into()), None));
+    assert_eq!((sizes, end), (vec![0], End::EmptyPage));
+    // No `meta` and an unreadable `X-Total-Count`: one page, and it says why.
+    let (sizes, end) = drive_hostile(10, None, |offset| page(offset, 10, serde_json::Value::Null, Some("lots")));
+    assert_eq!((sizes, end), (vec![10], End::NoPaging));
+    assert!(End::NoPaging.to_string().contains("no total"), "{}", End::NoPaging);
+    // An endless stream of new full pages stops at the default page limit.
+    let (sizes, end) = drive_hostile(1, None, |offset| page(offset, 1, meta(offset, u64::MAX.into()), None));
+    assert_eq!(end, End::PageLimit { pages: pipe_api_proto::pages::DEFAULT_MAX_PAGES });
+    assert_eq!(sizes.len() as u64, pipe_api_proto::pages::DEFAULT_MAX_PAGES);
+}

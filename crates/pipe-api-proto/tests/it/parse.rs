@@ -55,7 +55,7 @@ fn pipe_request() -> CreatePipeRequest {
 #[test]
 fn create_key_success() {
     let endpoint = CreateKey::new(org(), CreateKeyRequest::new("ci", [KeyRole::Developer]));
-    let reply = endpoint.parse_response(response(200, fixture("create_key_ok"))).unwrap();
+    let reply = endpoint.parse_response(&crate::common::management(), response(200, fixture("create_key_ok"))).unwrap();
     assert_eq!(reply.request_id.as_deref(), Some("2f0b8a54-4c1e-4d8a-9a54-8f1d3c2b1a01"));
     assert_eq!(reply.status, StatusCode::OK);
     let created = reply.value;
@@ -78,7 +78,9 @@ fn create_key_success() {
 
 #[test]
 fn get_service_success() {
-    let reply = GetService::new(org(), service()).parse_response(response(200, fixture("get_service_ok"))).unwrap();
+    let reply = GetService::new(org(), service())
+        .parse_response(&crate::common::management(), response(200, fixture("get_service_ok")))
+        .unwrap();
     let service = reply.value;
     assert_eq!(service.id.to_string(), SERVICE);
     assert_eq!(service.name.as_deref(), Some("analytics-prod"));
@@ -106,7 +108,9 @@ fn get_service_success() {
 
 #[test]
 fn list_pipes_success() {
-    let reply = ListPipes::new(org(), service()).parse_response(response(200, fixture("list_pipes_ok"))).unwrap();
+    let reply = ListPipes::new(org(), service())
+        .parse_response(&crate::common::management(), response(200, fixture("list_pipes_ok")))
+        .unwrap();
     assert_eq!(reply.request_id.as_deref(), Some("9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"));
     let pipes = reply.value;
     assert_eq!(pipes.len(), 3);
@@ -145,14 +149,16 @@ fn list_pipes_success() {
 
 #[test]
 fn get_and_create_pipe_success() {
-    let get = GetPipe::new(org(), service(), pipe()).parse_response(response(200, fixture("get_pipe_ok"))).unwrap();
+    let get = GetPipe::new(org(), service(), pipe())
+        .parse_response(&crate::common::management(), response(200, fixture("get_pipe_ok")))
+        .unwrap();
     let kinesis = get.value.source.unwrap().kinesis.unwrap();
     assert_eq!(kinesis.iterator_type, Some(IteratorType::AtTimestamp));
     assert_eq!(kinesis.timestamp, Some(datetime!(2021-03-15 00:00:00 UTC)));
     assert_eq!(get.value.scaling.unwrap().replica_cpu_millicores.unwrap().value(), 250.0);
 
-    let created =
-        CreatePipe::new(org(), service(), pipe_request()).parse_response(response(200, fixture("create_pipe_ok")));
+    let created = CreatePipe::new(org(), service(), pipe_request())
+        .parse_response(&crate::common::management(), response(200, fixture("create_pipe_ok")));
     let pipe = created.unwrap().value;
     assert_eq!(pipe.state, Some(PipeState::Provisioning));
     assert_eq!(
@@ -164,7 +170,7 @@ fn get_and_create_pipe_success() {
 #[test]
 fn list_reverse_private_endpoints_success() {
     let reply = ListReversePrivateEndpoints::new(org(), service())
-        .parse_response(response(200, fixture("list_reverse_private_endpoints_ok")))
+        .parse_response(&crate::common::management(), response(200, fixture("list_reverse_private_endpoints_ok")))
         .unwrap();
     let endpoints = reply.value;
     assert_eq!(endpoints[0].kind, Some(ReversePrivateEndpointType::MskMultiVpc));
@@ -183,7 +189,9 @@ fn list_reverse_private_endpoints_success() {
 
 #[test]
 fn list_alerts_older_server() {
-    let reply = ListAlerts::new().parse_response(response(200, fixture("list_alerts_older_server"))).unwrap();
+    let reply = ListAlerts::new()
+        .parse_response(&crate::common::alerting(), response(200, fixture("list_alerts_older_server")))
+        .unwrap();
     assert_eq!(reply.request_id, None);
     let page = reply.value;
     assert_eq!(page.total, None);
@@ -205,7 +213,10 @@ fn list_alerts_older_server() {
 
 #[test]
 fn list_alerts_newer_server_with_total() {
-    let reply = ListAlerts::new().limit(1).parse_response(response(200, fixture("list_alerts_newer_server"))).unwrap();
+    let reply = ListAlerts::new()
+        .limit(1)
+        .parse_response(&crate::common::alerting(), response(200, fixture("list_alerts_newer_server")))
+        .unwrap();
     let page = reply.value;
     assert_eq!(page.total, Some(142));
     assert_eq!(page.meta.as_ref().unwrap().limit, Some(1));
@@ -225,7 +236,9 @@ fn list_alerts_newer_server_with_total() {
 #[test]
 fn alerts_total_from_header_when_no_meta() {
     let body = br#"{"data":[]}"#;
-    let reply = ListAlerts::new().parse_response(response_with(200, &[("X-Total-Count", "7")], body)).unwrap();
+    let reply = ListAlerts::new()
+        .parse_response(&crate::common::alerting(), response_with(200, &[("X-Total-Count", "7")], body))
+        .unwrap();
     assert_eq!(reply.value.total, Some(7));
 }
 
@@ -234,7 +247,9 @@ fn alerts_total_from_header_when_no_meta() {
 /// missing `data` an error that names it.
 #[test]
 fn envelopes_and_pages_read_as_serde_reads_them() {
-    let list = |body: &str| ListPipes::new(org(), service()).parse_response(response(200, body.as_bytes()));
+    let list = |body: &str| {
+        ListPipes::new(org(), service()).parse_response(&crate::common::management(), response(200, body.as_bytes()))
+    };
     let reply = list(r#"{"status":200,"extra":{"a":[1,2]},"requestId":null,"result":[]}"#).unwrap();
     assert_eq!((reply.value.len(), reply.request_id), (0, None));
     let reply = list(r#" {"requestId":"r-1","result":[{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e"}]} "#).unwrap();
@@ -242,7 +257,8 @@ fn envelopes_and_pages_read_as_serde_reads_them() {
     let Err(Error::Decode(error)) = list(r#"{"result":[],"result":[]}"#) else { panic!("a repeated result decodes") };
     assert!(error.to_string().contains("duplicate field `result`"), "{error}");
 
-    let alerts = |body: &str| ListAlerts::new().parse_response(response(200, body.as_bytes()));
+    let alerts =
+        |body: &str| ListAlerts::new().parse_response(&crate::common::alerting(), response(200, body.as_bytes()));
     let page = alerts(r#"{"meta":null,"data":[],"links":{}}"#).unwrap().value;
     assert_eq!((page.alerts.len(), page.meta), (0, None));
     let Err(Error::Decode(error)) = alerts(r#"{"meta":{}}"#) else { panic!("a page without data decodes") };
@@ -253,7 +269,9 @@ fn envelopes_and_pages_read_as_serde_reads_them() {
 
 /// Parses `body` with `status` as a list-pipes response and returns the API error.
 fn api_error(status: u16, headers: &[(&str, &str)], body: &[u8]) -> Box<pipe_api_proto::ApiError> {
-    match ListPipes::new(org(), service()).parse_response(response_with(status, headers, body)) {
+    match ListPipes::new(org(), service())
+        .parse_response(&crate::common::management(), response_with(status, headers, body))
+    {
         Err(Error::Api(e)) => e,
         other => panic!("expected an API error, got {other:?}"),
     }
@@ -328,7 +346,9 @@ fn non_json_error_bodies_are_kept_raw() {
 
 #[test]
 fn alerting_error_shapes() {
-    let parse = |status: u16, name: &str| match ListAlerts::new().parse_response(response(status, fixture(name))) {
+    let parse = |status: u16, name: &str| match ListAlerts::new()
+        .parse_response(&crate::common::alerting(), response(status, fixture(name)))
+    {
         Err(Error::Api(e)) => e,
         other => panic!("{name}: expected an API error, got {other:?}"),
     };
@@ -366,7 +386,10 @@ fn a_value_that_does_not_fit_its_field_does_not_fail_the_list() {
         {"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5f","name":5,"state":3,"serviceId":"nope",
          "destination":{"table":"t","managedTable":"true"}}
     ]}"#;
-    let pipes = ListPipes::new(org(), service()).parse_response(response(200, body)).unwrap().value;
+    let pipes = ListPipes::new(org(), service())
+        .parse_response(&crate::common::management(), response(200, body))
+        .unwrap()
+        .value;
     assert_eq!(pipes.len(), 2);
     assert_eq!(pipes[0].name.as_deref(), Some("first"));
     assert_eq!(pipes[0].state, Some(PipeState::Running));
@@ -383,7 +406,7 @@ fn a_value_that_does_not_fit_its_field_does_not_fail_the_list() {
 #[test]
 fn an_undecodable_success_names_the_operation_and_path() {
     let body = br#"{"status":200,"requestId":"r-9","result":[{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e"},{"id":"yesterday","name":"p"}]}"#;
-    match ListPipes::new(org(), service()).parse_response(response(200, body)) {
+    match ListPipes::new(org(), service()).parse_response(&crate::common::management(), response(200, body)) {
         Err(Error::Decode(e)) => {
             assert_eq!(e.operation(), "list_pipes");
             // An object's own id that is no UUID: the one misfit that fails a read (any other
@@ -402,7 +425,7 @@ fn an_undecodable_success_names_the_operation_and_path() {
 #[test]
 fn an_envelope_without_result_is_a_decode_error() {
     let body = br#"{"status":200,"requestId":"r-1"}"#;
-    match GetService::new(org(), service()).parse_response(response(200, body)) {
+    match GetService::new(org(), service()).parse_response(&crate::common::management(), response(200, body)) {
         Err(Error::Decode(e)) => {
             assert_eq!(e.path(), "result");
             assert_eq!(e.request_id(), Some("r-1"));
@@ -414,7 +437,8 @@ fn an_envelope_without_result_is_a_decode_error() {
 #[test]
 fn a_body_that_is_not_json_is_a_decode_error_with_a_truncated_display() {
     let body = "<html>".repeat(2000);
-    match GetService::new(org(), service()).parse_response(response(200, body.as_bytes())) {
+    match GetService::new(org(), service()).parse_response(&crate::common::management(), response(200, body.as_bytes()))
+    {
         Err(Error::Decode(e)) => {
             assert_eq!(e.body().len(), body.len(), "the whole body is kept");
             let shown = e.to_string();
@@ -429,7 +453,7 @@ fn a_body_that_is_not_json_is_a_decode_error_with_a_truncated_display() {
 fn secrets_in_an_undecodable_body_are_not_shown() {
     let body = br#"{"status":200,"requestId":"r","result":{"key":{"id":"not-a-uuid"},"keyId":"k","keySecret":"MARKER-SECRET"}}"#;
     let endpoint = CreateKey::new(org(), CreateKeyRequest::new("ci", [KeyRole::Admin]));
-    let error = endpoint.parse_response(response(200, body)).unwrap_err();
+    let error = endpoint.parse_response(&crate::common::management(), response(200, body)).unwrap_err();
     assert!(!error.to_string().contains("MARKER-SECRET"));
     assert!(!format!("{error:?}").contains("MARKER-SECRET"));
     assert!(error.to_string().contains("[redacted]"));
@@ -439,12 +463,13 @@ fn secrets_in_an_undecodable_body_are_not_shown() {
 fn gateway_errors_on_a_create_say_the_outcome_is_unknown() {
     let endpoint = CreatePipe::new(org(), service(), pipe_request());
     for status in [502, 503, 504] {
-        let error = endpoint.parse_response(response(status, b"gateway")).unwrap_err();
+        let error = endpoint.parse_response(&crate::common::management(), response(status, b"gateway")).unwrap_err();
         assert!(error.outcome_unknown(), "{status}");
         assert!(error.to_string().contains("list before creating again"), "{error}");
     }
-    let error = endpoint.parse_response(response(500, b"{}")).unwrap_err();
+    let error = endpoint.parse_response(&crate::common::management(), response(500, b"{}")).unwrap_err();
     assert!(!error.outcome_unknown(), "a 500 from the service itself is a refusal");
-    let error = ListPipes::new(org(), service()).parse_response(response(503, b"")).unwrap_err();
+    let error =
+        ListPipes::new(org(), service()).parse_response(&crate::common::management(), response(503, b"")).unwrap_err();
     assert!(!error.outcome_unknown(), "a GET changes nothing");
 }

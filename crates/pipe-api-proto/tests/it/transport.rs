@@ -177,9 +177,9 @@ proptest! {
     #[test]
     fn parsing_any_status_and_bytes_never_panics(status in any_status(), body in proptest::collection::vec(any::<u8>(), 0..512)) {
         let response = Response::builder().status(status).body(body).unwrap();
-        let _ = ListPipes::new(org(), service()).parse_response(response.clone());
-        let _ = ListAlerts::new().parse_response(response.clone());
-        let _ = CreateKey::new(org(), CreateKeyRequest::new("k", [KeyRole::Admin])).parse_response(response);
+        let _ = ListPipes::new(org(), service()).parse_response(&crate::common::management(), response.clone());
+        let _ = ListAlerts::new().parse_response(&crate::common::alerting(), response.clone());
+        let _ = CreateKey::new(org(), CreateKeyRequest::new("k", [KeyRole::Admin])).parse_response(&crate::common::management(), response);
     }
 
     #[test]
@@ -187,8 +187,8 @@ proptest! {
         let enveloped = json!({"status": status, "requestId": "r", "result": json.clone(), "error": json.clone()});
         for body in [json.to_string(), enveloped.to_string()] {
             let response = Response::builder().status(status).body(body.into_bytes()).unwrap();
-            let _ = GetPipe::new(org(), service(), pipe()).parse_response(response.clone());
-            let _ = ListAlerts::new().parse_response(response);
+            let _ = GetPipe::new(org(), service(), pipe()).parse_response(&crate::common::management(), response.clone());
+            let _ = ListAlerts::new().parse_response(&crate::common::alerting(), response);
         }
     }
 

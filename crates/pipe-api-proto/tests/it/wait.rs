@@ -11,7 +11,9 @@ use pipe_api_proto::GetPipe;
 use pipe_api_proto::call::{Machine, Next};
 use pipe_api_proto::retry::RetryPolicy;
 use pipe_api_proto::types::{Pipe, PipeState};
-use pipe_api_proto::wait::{Verdict, Wait, WaitError, WaitPolicy, pipe_settled, pipe_stopped, service_running};
+use pipe_api_proto::wait::{
+    Verdict, Wait, WaitError, WaitPolicy, pipe_running, pipe_settled, pipe_stopped, service_running,
+};
 use proptest::prelude::*;
 use time::OffsetDateTime;
 
@@ -309,4 +311,32 @@ fn a_wait_error_shows_its_last_value_bounded_and_without_the_credentials() {
         let (_, encoded) = authorization.split_once(' ').unwrap();
         assert!(!debug.contains(encoded), "{debug}");
     }
+}
+
+#[test]
+fn a_wait_whose_deadline_allows_one_poll_polls_once() {
+    // A 3 s deadline, under the 5 s a later poll is given: the pipe is already running, and the
+    // wait once timed out after 0 polls and 0 requests.
+    let policy = WaitPolicy::default().deadline(Duration::from_secs(3));
+    let run =
+        drive(policy, pipe_running, Duration::from_millis(50), |_, _| response(200, &pipe_body(&PipeState::Running)));
+    assert_eq!(run.sends.len(), 1);
+    assert_eq!(run.result.unwrap().state, Some(PipeState::Running));
+}
+
+#[test]
+fn a_frozen_pipe_ends_the_wait_at_its_deadline_naming_its_state() {
+    let policy = WaitPolicy::default().deadline(Duration::from_secs(7));
+    let run = drive(policy, pipe_running, Duration::from_millis(50), |_, _| {
+        response(200, &pipe_body(&PipeState::Provisioning))
+    });
+    let error = run.result.unwrap_err();
+    assert!(error.is_timeout());
+    assert_eq!(error.last_state(), Some("Provisioning"));
+    let shown = error.to_string();
+    for part in ["7.0 s deadline", "Provisioning", &format!("after {} polls", run.sends.len())] {
+        assert!(shown.contains(part), "{shown}");
+    }
+    // Polls go on while half the deadline is left, not the 5 s a poll is given by default.
+    assert!(run.sends.len() >= 3, "{} polls", run.sends.len());
 }
