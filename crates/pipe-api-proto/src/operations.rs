@@ -1,7 +1,7 @@
 //! The table of operations: every operation of both reference contracts (31), declared once in
 //! [`operations!`](crate::operations!). The endpoint types, the `Client` methods of
-//! `pipe-api-ureq` and [`OPERATIONS`] (which the tests iterate) all come from it, so an
-//! operation cannot be missing from one of them.
+//! `pipe-api-ureq`, [`OPERATIONS`] (which the tests iterate) and its table in these docs all
+//! come from it, so an operation cannot be missing from one of them.
 //!
 //! Management paths are under `/v1/organizations/{organization_id}`; alerting paths under
 //! `/api/v2`. Any other call of the platform goes through [`Raw`](crate::Raw), with the same
@@ -208,7 +208,16 @@ macro_rules! list_operations {
         $(#[$doc:meta])*
         $name:ident : $endpoint:ident $fields:tt $api:ident $method:ident $($segment:tt)/+ -> $output:ty $(, $shape:ident)?;
     )*) => {
-        /// Every operation of the table, in its order.
+        /// Every operation of the table, in its order; its `Client` method has its name.
+        ///
+        /// | operation | method and path | endpoint | output |
+        /// |---|---|---|---|
+        $(
+            #[doc = concat!(
+                "| `", stringify!($name), "` | `", stringify!($method), " ", $(path_template!($segment)),+,
+                "` | [`", stringify!($endpoint), "`](crate::", stringify!($endpoint), ") | `", stringify!($output), "` |"
+            )]
+        )*
         pub const OPERATIONS: &[Operation] = &[
             $(
                 Operation {

@@ -120,3 +120,85 @@ fn no_operation_shows_a_credential_the_server_echoes() {
         }
     }
 }
+
+/// `template` (`/v1/organizations/{organization_id}/...`) with every parameter filled in.
+fn fill(template: &str, value: impl Fn(&str) -> String) -> String {
+    template
+        .split('/')
+        .map(|segment| match segment.strip_prefix('{').and_then(|name| name.strip_suffix('}')) {
+            Some(name) => value(name),
+            None => segment.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+#[test]
+fn the_fake_serves_every_operation() {
+    use pipe_api_fake::{DEMO_ALERTS_TOKEN, DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID, Fake};
+
+    let fake = Fake::demo();
+    let basic = {
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD.encode(format!("{DEMO_KEY_ID}:{DEMO_KEY_SECRET}"))
+    };
+    for operation in OPERATIONS {
+        let path = fill(operation.path, |name| match name {
+            "organization_id" => DEMO_ORGANIZATION_ID.to_string(),
+            "service_id" => DEMO_SERVICE_ID.to_string(),
+            "alert_id" => "no-such-alert".to_owned(),
+            _ => "0b9e3c55-6d5f-4a8e-9a43-000000000000".to_owned(),
+        });
+        let authorization = match operation.interface {
+            Interface::Management => format!("Basic {basic}"),
+            _ => format!("Bearer {DEMO_ALERTS_TOKEN}"),
+        };
+        let body = if operation.request.is_some() { b"{}".to_vec() } else { Vec::new() };
+        let request = http::Request::builder()
+            .method(operation.method.clone())
+            .uri(format!("http://127.0.0.1{path}"))
+            .header("authorization", authorization)
+            .header("content-type", "application/json")
+            .body(body)
+            .unwrap();
+        // Whatever it makes of the ids and the empty body, the fake knows the route.
+        let response = fake.handle(request);
+        let text = String::from_utf8_lossy(response.body());
+        assert!(!text.contains("NOT_MODELLED"), "{} {} {path}: {text}", operation.name, operation.method);
+        assert_ne!(response.status(), 401, "{}: {text}", operation.name);
+    }
+}
+
+#[test]
+fn every_operation_has_a_request_snapshot() {
+    // The first line of a rendered request is its method and URL: match it to the template.
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let folders = ["crates/pipe-api-proto/tests/it/snapshots", "tests/tests/it/snapshots"];
+    let mut requests = Vec::new();
+    for folder in folders {
+        for entry in std::fs::read_dir(format!("{root}/{folder}")).unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            // Header, then the snapshot after the second `---`.
+            if let Some(first) = text.splitn(3, "---\n").nth(2).and_then(|body| body.lines().next()) {
+                requests.push(first.to_owned());
+            }
+        }
+    }
+    for operation in OPERATIONS {
+        let base = match operation.interface {
+            Interface::Management => "https://api.example.com",
+            _ => "https://alerts.example.com",
+        };
+        let pattern: Vec<&str> = operation.path.split('/').collect();
+        let snapped = requests.iter().any(|line| {
+            let Some((method, url)) = line.split_once(' ') else { return false };
+            let Some(path) = url.strip_prefix(base) else { return false };
+            let path = path.split('?').next().unwrap_or(path);
+            let segments: Vec<&str> = path.split('/').collect();
+            method == operation.method.as_str()
+                && segments.len() == pattern.len()
+                && segments.iter().zip(&pattern).all(|(segment, want)| want.starts_with('{') || segment == want)
+        });
+        assert!(snapped, "{} ({} {}) has no request snapshot", operation.name, operation.method, operation.path);
+    }
+}
