@@ -43,10 +43,11 @@ use std::time::Duration;
 use http::{Method, Request, Response};
 use time::OffsetDateTime;
 
+use crate::attempts::{AttemptOutcome, AttemptRecord, Attempts, WaitCause};
 use crate::endpoint::{Endpoint, EndpointExt as _, Reply};
 pub use crate::error::NotSent;
 use crate::error::{Error, TransportError, TransportErrorKind, TransportFailure};
-use crate::retry::{Attempt, Decision, Outcome, Pacer, RetryHints, RetryPolicy, SeededJitter};
+use crate::retry::{Attempt, Decision, Outcome, Pacer, RetryHints, RetryPolicy, SeededJitter, StopReason};
 
 /// What the driver does next. Deliberately exhaustive: a driver must handle every step, and a
 /// new kind of step would change what every driver has to do. Generic over what `Done` carries
@@ -88,6 +89,12 @@ pub trait Machine {
     /// What to do at `now`; see [`Call::next`].
     fn next(&mut self, now: Duration, pacer: Option<&mut Pacer>) -> Next<Self::Output>;
 
+    /// The records of the attempts whose outcomes came since the last time this was asked:
+    /// what a driver logs or hands to an observer after each [`Machine::receive`].
+    fn take_attempts(&mut self) -> Vec<AttemptRecord> {
+        Vec::new()
+    }
+
     /// The outcome of the request the last [`Next::Send`] gave; see [`Call::receive`].
     fn receive(
         &mut self,
@@ -103,6 +110,10 @@ impl<E: Endpoint> Machine for Call<'_, E> {
 
     fn next(&mut self, now: Duration, pacer: Option<&mut Pacer>) -> Next<Self::Output> {
         Call::next(self, now, pacer)
+    }
+
+    fn take_attempts(&mut self) -> Vec<AttemptRecord> {
+        std::mem::take(&mut self.untaken)
     }
 
     fn receive(
@@ -160,14 +171,20 @@ pub struct Call<'e, E: Endpoint> {
     started: Duration,
     /// Attempts sent so far.
     attempts: u32,
+    /// Each attempt made, and why the call stopped retrying.
+    history: Attempts,
+    /// The attempt out, until its outcome comes: its wait before it and that wait's cause.
+    out: Option<(Duration, WaitCause)>,
+    /// Records not yet taken by [`Machine::take_attempts`].
+    untaken: Vec<AttemptRecord>,
     state: State<E::Output>,
 }
 
 #[derive(Debug)]
 enum State<T> {
     /// The next attempt may start at `not_before` at the earliest; `slot` is the start reserved
-    /// in the pacer, if one was.
-    Ready { not_before: Duration, slot: Option<Duration>, last: Option<Error> },
+    /// in the pacer, if one was. The wait began at `since`, for `cause`.
+    Ready { not_before: Duration, slot: Option<Duration>, last: Option<Error>, since: Duration, cause: WaitCause },
     /// A request is out.
     Sent,
     /// Over: the result, until [`Call::next`] hands it out.
@@ -202,15 +219,18 @@ impl<'e, E: Endpoint> Call<'e, E> {
             jitter: SeededJitter::new(seed),
             started: now,
             attempts: 0,
-            state: State::Ready { not_before: now, slot: None, last: None },
+            history: Attempts::default(),
+            out: None,
+            untaken: Vec::new(),
+            state: State::Ready { not_before: now, slot: None, last: None, since: now, cause: WaitCause::First },
         })
     }
 
     /// What to do at `now`. `pacer` is the credential's pacer, if requests are paced; lock it
     /// only for this call (never while sleeping).
     pub fn next(&mut self, now: Duration, pacer: Option<&mut Pacer>) -> Step<E::Output> {
-        let (not_before, reserved) = match &mut self.state {
-            State::Ready { not_before, slot, .. } => (*not_before, *slot),
+        let (not_before, reserved, since) = match &mut self.state {
+            State::Ready { not_before, slot, since, .. } => (*not_before, *slot, *since),
             State::Sent => panic!("Call::next after Step::Send: pass the outcome to Call::receive first"),
             State::Done(result) => {
                 return Step::Done(result.take().expect("Call::next after Step::Done: the call is over"));
@@ -230,15 +250,23 @@ impl<'e, E: Endpoint> Call<'e, E> {
         if !self.policy.may_start(self.attempts + 1, start.saturating_sub(self.started)) {
             return self.stop_before_sending(start);
         }
-        if let (true, Some(pacer), State::Ready { slot, .. }) = (new_slot, pacer, &mut self.state) {
+        if let (true, Some(pacer), State::Ready { slot, cause, .. }) = (new_slot, pacer, &mut self.state) {
             pacer.record(start);
             *slot = Some(start);
+            // The pacer, not the backoff or the hint, set the start.
+            if start > earliest {
+                *cause = WaitCause::Pacing;
+            }
         }
         if start > now {
             return Step::Wait { until: start };
         }
         self.attempts += 1;
-        self.state = State::Sent;
+        let cause = match std::mem::replace(&mut self.state, State::Sent) {
+            State::Ready { cause, .. } => cause,
+            _ => WaitCause::First,
+        };
+        self.out = Some((now.saturating_sub(since), cause));
         let deadline = self.started.saturating_add(self.policy.deadline);
         Step::Send { request: self.request.clone(), timeout: deadline.saturating_sub(now) }
     }
@@ -250,8 +278,9 @@ impl<'e, E: Endpoint> Call<'e, E> {
             State::Ready { last, .. } => last,
             _ => None,
         };
+        self.history.stop = Some(StopReason::DeadlineExceeded);
         let error = match last {
-            Some(last) => last.with_attempts(self.attempts),
+            Some(last) => last.with_attempts(std::mem::take(&mut self.history)),
             None => Error::NotSent(NotSent::new(
                 self.endpoint.operation(),
                 start.saturating_sub(self.started),
@@ -288,7 +317,9 @@ impl<'e, E: Endpoint> Call<'e, E> {
             (None, Err(Error::Transport(failure))) => outcome_of(failure.error()),
             (None, _) => Outcome::FailedAfterSend,
         };
+        self.record(&status_and_hints, &result);
         let attempt = Attempt::new(&method, outcome, self.attempts, now.saturating_sub(self.started), wall);
+        let server_delay = status_and_hints.as_ref().and_then(|(_, hints)| hints.requested_delay(wall));
         match self.policy.decide(&attempt, &mut self.jitter) {
             Decision::RetryAfter(delay) => {
                 if let (Some(pacer), Some((status, _))) = (pacer, &status_and_hints) {
@@ -297,10 +328,58 @@ impl<'e, E: Endpoint> Call<'e, E> {
                     }
                 }
                 let last = result.err();
-                self.state = State::Ready { not_before: now.saturating_add(delay), slot: None, last };
+                let cause = if server_delay.is_some() { WaitCause::ServerHint } else { WaitCause::Backoff };
+                self.state =
+                    State::Ready { not_before: now.saturating_add(delay), slot: None, last, since: now, cause };
             }
-            _ => self.state = State::Done(Some(result.map_err(|error| error.with_attempts(self.attempts)))),
+            Decision::Stop(reason) => {
+                if result.is_err() {
+                    self.history.stop = Some(reason);
+                    if reason == StopReason::ServerDelayTooLong {
+                        self.history.server_delay = server_delay.map(|asked| (asked, self.policy.max_server_delay));
+                    }
+                }
+                let history = std::mem::take(&mut self.history);
+                let result = match result {
+                    Ok(mut reply) => {
+                        reply.attempts = history;
+                        Ok(reply)
+                    }
+                    Err(error) => Err(error.with_attempts(history)),
+                };
+                self.state = State::Done(Some(result));
+            }
         }
+    }
+
+    /// Records the attempt that just came back.
+    fn record(
+        &mut self,
+        status_and_hints: &Option<(http::StatusCode, RetryHints)>,
+        result: &Result<Reply<E::Output>, Error>,
+    ) {
+        let (waited, cause) = self.out.take().unwrap_or((Duration::ZERO, WaitCause::First));
+        let outcome = match (status_and_hints, result) {
+            (Some((status, _)), _) => AttemptOutcome::Status(*status),
+            (None, Err(Error::Transport(failure))) => AttemptOutcome::Transport(failure.error().kind()),
+            (None, _) => AttemptOutcome::Transport(TransportErrorKind::Io),
+        };
+        let request_id = match result {
+            Ok(reply) => reply.request_id.clone(),
+            Err(error) => error.request_id().map(str::to_owned),
+        };
+        let record = AttemptRecord {
+            operation: self.endpoint.operation(),
+            method: self.request.method().clone(),
+            path: self.endpoint.path_template(),
+            number: self.attempts,
+            waited,
+            cause,
+            outcome,
+            request_id,
+        };
+        self.untaken.push(record.clone());
+        self.history.records.push(record);
     }
 
     /// The method of the request.

@@ -9,6 +9,7 @@ use pipe_api_types::{Validate, ValidationErrors};
 
 use crate::api::Api;
 use crate::api::sealed::Interface as _;
+use crate::attempts::Attempts;
 use crate::decode::sealed::DecodeBody as _;
 use crate::decode::{Decode, Shape, SuccessDecodeError, says_nothing};
 use crate::error::{ApiError, BuildError, BuildErrorKind, DecodeError, Error, TransportFailure};
@@ -30,6 +31,10 @@ pub trait Endpoint {
 
     /// The encoded path under the base URL, starting with `/`.
     fn path(&self) -> String;
+
+    /// The path's template, its parameters named (`/v1/organizations/{organization_id}/...`):
+    /// what a record of an attempt shows, with no id in it.
+    fn path_template(&self) -> &'static str;
 
     /// Query parameters, unencoded.
     fn query(&self) -> Vec<(String, String)> {
@@ -121,6 +126,9 @@ pub struct Reply<T> {
     pub request_id: Option<String>,
     /// The HTTP status (a 2xx).
     pub status: StatusCode,
+    /// The attempts it took, when a [`Call`](crate::call::Call) made them (none when parsed on
+    /// its own).
+    pub attempts: Attempts,
 }
 
 impl<T> Reply<T> {
@@ -196,7 +204,7 @@ pub(crate) fn parse<E: Endpoint + ?Sized>(
     match decode_success_body(endpoint, &body) {
         Ok((mut value, request_id)) => {
             endpoint.complete(&mut value, &parts.headers);
-            Ok(Reply { value, request_id, status: parts.status })
+            Ok(Reply { value, request_id, status: parts.status, attempts: Attempts::default() })
         }
         Err(e) => Err(Error::Decode(Box::new(DecodeError::new(
             operation,

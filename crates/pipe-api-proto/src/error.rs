@@ -8,6 +8,7 @@ use std::time::Duration;
 use http::{HeaderMap, Method, StatusCode};
 use pipe_api_types::ValidationErrors;
 
+use crate::attempts::Attempts;
 use crate::retry::RetryHints;
 
 /// Every way a call can fail.
@@ -104,11 +105,17 @@ impl Error {
 
     /// How many attempts were made (1 unless a driver retried).
     pub fn attempts(&self) -> u32 {
+        self.history().map_or(0, Attempts::count)
+    }
+
+    /// The attempts behind this error, each recorded by the [`Call`](crate::call::Call) that
+    /// made it (none for an answer parsed on its own), and why the call stopped retrying.
+    pub fn history(&self) -> Option<&Attempts> {
         match self {
-            Error::Build(_) | Error::NotSent(_) => 0,
-            Error::Transport(e) => e.attempts,
-            Error::Api(e) => e.attempts,
-            Error::Decode(e) => e.attempts,
+            Error::Build(_) | Error::NotSent(_) => None,
+            Error::Transport(e) => Some(&e.attempts),
+            Error::Api(e) => Some(&e.attempts),
+            Error::Decode(e) => Some(&e.attempts),
         }
     }
 
@@ -143,11 +150,11 @@ impl Error {
         self
     }
 
-    /// Records how many attempts a driver made before giving up with this error.
-    pub fn with_attempts(mut self, attempts: u32) -> Self {
+    /// Records the attempts a driver made before giving up with this error.
+    pub fn with_attempts(mut self, attempts: Attempts) -> Self {
         match &mut self {
             Error::Build(_) | Error::NotSent(_) => {}
-            Error::Transport(e) => e.attempts = attempts,
+            Error::Transport(e) => *e.attempts = attempts,
             Error::Api(e) => e.attempts = attempts,
             Error::Decode(e) => e.attempts = attempts,
         }
@@ -341,7 +348,8 @@ impl StdError for TransportError {
 pub struct TransportFailure {
     operation: &'static str,
     method: Method,
-    attempts: u32,
+    /// Boxed: an error passes through every result, and the transport's is not.
+    attempts: Box<Attempts>,
     error: TransportError,
 }
 
@@ -349,7 +357,7 @@ impl TransportFailure {
     /// A failure of `operation` (sent with `method`): for drivers that call the transport
     /// themselves, such as a retrying client.
     pub fn new(operation: &'static str, method: Method, error: TransportError) -> Self {
-        TransportFailure { operation, method, attempts: 1, error }
+        TransportFailure { operation, method, attempts: Box::default(), error }
     }
 
     /// The operation.
@@ -373,7 +381,7 @@ impl TransportFailure {
 impl fmt::Display for TransportFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.operation, self.error)?;
-        write_attempts(f, self.attempts)?;
+        write_attempts(f, &self.attempts)?;
         if self.outcome_unknown() {
             f.write_str(OUTCOME_UNKNOWN)?;
         }
@@ -390,8 +398,8 @@ impl StdError for TransportFailure {
 const OUTCOME_UNKNOWN: &str = "; the outcome is unknown: the server may have carried out the request, which is \
      never re-sent automatically; list before creating again";
 
-fn write_attempts(f: &mut fmt::Formatter<'_>, attempts: u32) -> fmt::Result {
-    if attempts > 1 { write!(f, " (after {attempts} attempts)") } else { Ok(()) }
+fn write_attempts(f: &mut fmt::Formatter<'_>, attempts: &Attempts) -> fmt::Result {
+    write!(f, "{attempts}")
 }
 
 /// The server answered with a status other than 2xx (3xx included: redirects are never
@@ -405,7 +413,7 @@ pub struct ApiError {
     operation: &'static str,
     method: Method,
     status: StatusCode,
-    attempts: u32,
+    attempts: Attempts,
     request_id: Option<String>,
     code: Option<String>,
     message: Option<String>,
@@ -456,7 +464,7 @@ impl ApiError {
             operation,
             method,
             status,
-            attempts: 1,
+            attempts: Attempts::default(),
             request_id,
             code: code.map(|c| cut(&c, CODE_MAX)),
             message: message.map(|m| cut(&m, MESSAGE_MAX)),
@@ -527,7 +535,7 @@ impl ApiError {
 
     /// How many attempts were made.
     pub fn attempts(&self) -> u32 {
-        self.attempts
+        self.attempts.count()
     }
 }
 
@@ -602,7 +610,7 @@ impl fmt::Display for ApiError {
         if self.code.is_none() && self.message.is_none() && self.body.len > 0 {
             write!(f, "; body: {}", self.body.preview)?;
         }
-        write_attempts(f, self.attempts)?;
+        write_attempts(f, &self.attempts)?;
         if self.outcome_unknown() {
             f.write_str(OUTCOME_UNKNOWN)?;
         }
@@ -619,7 +627,7 @@ impl fmt::Debug for ApiError {
             .field("code", &self.code)
             .field("message", &self.message)
             .field("hints", &self.hints)
-            .field("attempts", &self.attempts)
+            .field("attempts", &self.attempts.count())
             .field("location", &self.location)
             .field("body", &self.body.preview)
             .finish()
@@ -633,7 +641,7 @@ impl StdError for ApiError {}
 pub struct DecodeError {
     operation: &'static str,
     status: StatusCode,
-    attempts: u32,
+    attempts: Attempts,
     request_id: Option<String>,
     path: String,
     message: String,
@@ -654,7 +662,15 @@ impl DecodeError {
         let message = crate::redact::decode_message(&path, &message);
         let path = cut(&path, PATH_MAX);
         let request_id = request_id.map(|id| cut(&id, REQUEST_ID_MAX));
-        DecodeError { operation, status, attempts: 1, request_id, path, message, body: KeptBody::new(body) }
+        DecodeError {
+            operation,
+            status,
+            attempts: Attempts::default(),
+            request_id,
+            path,
+            message,
+            body: KeptBody::new(body),
+        }
     }
 
     /// The operation.

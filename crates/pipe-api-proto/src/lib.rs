@@ -91,6 +91,7 @@
 #![warn(missing_docs)]
 
 mod api;
+pub mod attempts;
 mod auth;
 pub mod call;
 mod decode;

@@ -19,6 +19,7 @@ use http::Response;
 use time::OffsetDateTime;
 
 use crate::api::Alerting;
+use crate::attempts::AttemptRecord;
 use crate::call::{Call, Machine, Next};
 use crate::endpoints::{AlertPage, ListAlerts};
 use crate::error::{Error, TransportError};
@@ -179,6 +180,13 @@ impl<'a> Pages<'a> {
 
 impl Machine for Pages<'_> {
     type Output = Option<Result<AlertPage, Error>>;
+
+    fn take_attempts(&mut self) -> Vec<AttemptRecord> {
+        match &mut self.state {
+            State::Fetching(call) => call.take_attempts(),
+            _ => Vec::new(),
+        }
+    }
 
     fn next(&mut self, now: Duration, pacer: Option<&mut Pacer>) -> Next<Self::Output> {
         if matches!(self.state, State::Ready) {

@@ -49,6 +49,7 @@ use time::OffsetDateTime;
 
 use crate::api::Management;
 use crate::api::sealed::Interface as _;
+use crate::attempts::AttemptRecord;
 use crate::call::{Call, Machine, Next};
 use crate::decode::Decode;
 use crate::endpoint::Endpoint;
@@ -619,6 +620,15 @@ where
     C: Condition<E::Output>,
 {
     type Output = Result<E::Output, WaitError<E::Output>>;
+
+    fn take_attempts(&mut self) -> Vec<AttemptRecord> {
+        match &mut self.phase {
+            Phase::Polling(call) => call.take_attempts(),
+            Phase::Waking { call, .. } => call.take_attempts(),
+            Phase::Reading { call: Some(call), .. } => call.take_attempts(),
+            _ => Vec::new(),
+        }
+    }
 
     fn next(&mut self, now: Duration, mut pacer: Option<&mut Pacer>) -> Next<Self::Output> {
         loop {

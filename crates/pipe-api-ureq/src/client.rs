@@ -32,6 +32,8 @@ pub struct Client {
     pub(crate) calls: AtomicU64,
     /// The time every call and the pacer share, and how the client waits.
     pub(crate) clock: Arc<dyn Clock>,
+    /// Called with every attempt's record.
+    pub(crate) observer: Option<crate::config::AttemptObserver>,
 }
 
 /// An interface a [`Client`] may have configured: [`Management`] or [`Alerting`]. Sealed.
@@ -164,6 +166,12 @@ impl Client {
                 Next::Send { request, timeout } => {
                     let outcome = self.transport.send(request, timeout);
                     machine.receive(outcome, self.now(), self.clock.now_utc(), self.pacer().as_deref_mut());
+                    for record in machine.take_attempts() {
+                        log::debug!(target: "pipe_api_ureq", "{record}");
+                        if let Some(observer) = &self.observer {
+                            (observer.0)(&record);
+                        }
+                    }
                 }
                 Next::Wait { until } => self.clock.sleep(until.saturating_sub(self.now())),
                 Next::Done(output) => return output,

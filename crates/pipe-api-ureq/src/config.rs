@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use pipe_api_proto::attempts::AttemptRecord;
 use pipe_api_proto::retry::{Pacer, RetryPolicy};
 use pipe_api_proto::{
     Alerting, BaseUrl, BaseUrlError, BearerToken, CredentialsError, Management, ManagementCredentials, Transport,
@@ -36,6 +37,17 @@ pub struct ClientBuilder {
     pacer: Option<Pacer>,
     custom: Option<Box<dyn Transport + Send>>,
     clock: Option<Arc<dyn Clock>>,
+    observer: Option<AttemptObserver>,
+}
+
+/// What [`ClientBuilder::on_attempt`] registers: called with the record of every attempt.
+#[derive(Clone)]
+pub(crate) struct AttemptObserver(pub(crate) Arc<dyn Fn(&AttemptRecord) + Send + Sync>);
+
+impl fmt::Debug for AttemptObserver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an attempt observer")
+    }
 }
 
 impl fmt::Debug for ClientBuilder {
@@ -48,6 +60,7 @@ impl fmt::Debug for ClientBuilder {
             .field("pacer", &self.pacer)
             .field("custom_transport", &self.custom.is_some())
             .field("clock", &self.clock)
+            .field("observer", &self.observer.is_some())
             .finish()
     }
 }
@@ -129,6 +142,15 @@ impl ClientBuilder {
         self
     }
 
+    /// Calls `observer` with the record of every attempt of every call, wait and page, as soon
+    /// as its outcome is known (for metrics: the operation, path template, status or transport
+    /// failure, request id, and the wait before it with its cause; never a secret). Each record
+    /// is also logged at debug level through `log`, target `pipe_api_ureq`.
+    pub fn on_attempt(mut self, observer: impl Fn(&AttemptRecord) + Send + Sync + 'static) -> Self {
+        self.observer = Some(AttemptObserver(Arc::new(observer)));
+        self
+    }
+
     /// Reads the interfaces from environment variables through `lookup`:
     /// [`ENV_API_URL`], [`ENV_API_KEY_ID`], [`ENV_API_KEY_SECRET`] for management, and
     /// [`ENV_ALERTS_URL`], [`ENV_ALERTS_TOKEN`] for alerting. An interface whose URL is unset is
@@ -177,6 +199,7 @@ impl ClientBuilder {
             seed,
             calls,
             clock: self.clock.unwrap_or_else(|| Arc::new(SystemClock::new())),
+            observer: self.observer,
         })
     }
 }

@@ -110,6 +110,7 @@ pub use clock::{Clock, SystemClock, VirtualClock};
 pub use config::{
     ClientBuilder, ConfigError, ENV_ALERTS_TOKEN, ENV_ALERTS_URL, ENV_API_KEY_ID, ENV_API_KEY_SECRET, ENV_API_URL,
 };
+pub use pipe_api_proto::attempts::{AttemptOutcome, AttemptRecord, Attempts, WaitCause};
 pub use pipe_api_proto::pages::End as PagesEnd;
 pub use pipe_api_proto::wait::{
     Condition, IdleRecovery, Last, Verdict, WaitError, WaitPolicy, pipe_running, pipe_settled, pipe_stopped,

@@ -95,11 +95,24 @@ fn transport_failures_name_the_kind_once_and_chain_to_the_cause() {
     let messages = assert_layered(&error, 2);
     assert_eq!(messages, ["list_pipes: timed out", "no answer within 30 s"]);
 
-    // A POST that may have reached the server: the warning is the failure's own part.
-    let error = CreateKey::new(org, create_key_request("k"))
-        .send(&management(), &mut |_| Err(TransportError::from_kind(TransportErrorKind::Io)))
-        .unwrap_err()
-        .with_attempts(3);
+    // A POST that may have reached the server, after two that could not connect: the warning
+    // is the failure's own part.
+    let (create, api) = (CreateKey::new(org, create_key_request("k")), management());
+    let policy =
+        pipe_api_proto::retry::RetryPolicy::default().backoff(Duration::from_millis(1), Duration::from_millis(1));
+    let mut call = pipe_api_proto::call::Call::new(&create, &api, &policy, 1, Duration::ZERO).unwrap();
+    let (mut now, mut sent) = (Duration::ZERO, 0);
+    let error = loop {
+        match call.next(now, None) {
+            pipe_api_proto::call::Next::Send { .. } => {
+                sent += 1;
+                let kind = if sent < 3 { TransportErrorKind::Connect } else { TransportErrorKind::Io };
+                call.receive(Err(TransportError::from_kind(kind)), now, time::OffsetDateTime::UNIX_EPOCH, None);
+            }
+            pipe_api_proto::call::Next::Wait { until } => now = until,
+            pipe_api_proto::call::Next::Done(result) => break result.unwrap_err(),
+        }
+    };
     let messages = assert_layered(&error, 1);
     assert!(messages[0].starts_with("create_key: the connection failed (after 3 attempts)"), "{messages:?}");
     assert!(messages[0].contains("list before creating again"), "{messages:?}");

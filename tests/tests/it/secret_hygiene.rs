@@ -179,10 +179,16 @@ fn no_marker_in_any_output_or_log() {
                 assert!(!text.contains(secret), "a secret logged at {level} by {target}: {text}");
             }
         }
-        assert!(!target.starts_with("pipe_api"), "the crates log nothing, yet {target} logged: {text}");
+        // The crates log one record per attempt, at debug level, and nothing else.
+        if target.starts_with("pipe_api") {
+            assert_eq!((*level, target.as_str()), (log::Level::Debug, "pipe_api_ureq"), "{text}");
+            assert!(text.contains(" attempt "), "only attempts are logged: {text}");
+        }
     }
     // The dependencies did log (at DEBUG and below): the check above read real records.
     assert!(logged.iter().any(|(level, target, _)| *level == log::Level::Debug && target.starts_with("ureq")));
+    // And the client logged its attempts, every one checked above.
+    assert!(logged.iter().any(|(_, target, _)| target == "pipe_api_ureq"));
     // The test saw real output: not an empty pass.
     assert!(shown.0.len() > 50);
     assert!(shown.0.iter().any(|text| text.contains("[redacted]")));

@@ -149,3 +149,64 @@ fn a_wait_that_never_settles_times_out_at_its_deadline_in_virtual_time() {
     }
     assert!(clock.elapsed() <= policy.deadline, "{:?}", clock.elapsed());
 }
+
+#[test]
+fn every_attempt_is_recorded_logged_and_observed() {
+    use pipe_api_ureq::{AttemptOutcome, AttemptRecord, WaitCause};
+
+    let fake = Fake::demo();
+    let clock = clock_for(&fake);
+    let observed: Arc<Mutex<Vec<AttemptRecord>>> = Arc::default();
+    let seen = Arc::clone(&observed);
+    let client = Client::builder()
+        .management(BASE, DEMO_KEY_ID, DEMO_KEY_SECRET)
+        .transport(fake.clone())
+        .clock(clock.clone())
+        .on_attempt(move |record| seen.lock().unwrap().push(record.clone()))
+        .build()
+        .unwrap();
+    fake.inject(FaultRule::next(1, Fault::unavailable("2")));
+    fake.inject(FaultRule::next(1, Fault::rate_limited("1.5")));
+
+    let reply = client.call(&pipe_api_proto::GetService::new(ORG, SERVICE)).unwrap();
+
+    let observed = observed.lock().unwrap().clone();
+    assert_eq!(observed, reply.attempts.records, "the observer sees what the reply carries");
+    let outcomes: Vec<_> = observed.iter().map(|record| (record.number, record.outcome, record.cause)).collect();
+    assert_eq!(
+        outcomes,
+        [
+            (1, AttemptOutcome::Status(http::StatusCode::SERVICE_UNAVAILABLE), WaitCause::First),
+            (2, AttemptOutcome::Status(http::StatusCode::TOO_MANY_REQUESTS), WaitCause::ServerHint),
+            (3, AttemptOutcome::Status(http::StatusCode::OK), WaitCause::ServerHint),
+        ]
+    );
+    assert_eq!(observed[1].waited, Duration::from_secs(2), "Retry-After: 2");
+    assert_eq!(observed[2].waited, Duration::from_millis(1500), "the reset");
+    for record in &observed {
+        assert_eq!(record.path, "/v1/organizations/{organization_id}/services/{service_id}");
+        let shown = record.to_string();
+        assert!(shown.starts_with("get_service attempt "), "{shown}");
+        assert!(!shown.contains(DEMO_KEY_SECRET) && !shown.contains(&ORG.to_string()), "{shown}");
+    }
+    assert!(observed[2].request_id.is_some(), "the success's request id");
+}
+
+#[test]
+fn a_hint_over_the_cap_says_so() {
+    // A 503 asking for 120 s, over the 30 s the default policy honours: one attempt, and the
+    // error says why there was no second.
+    let fake = Fake::demo();
+    let clock = clock_for(&fake);
+    let (client, sent) = client(&fake, &clock, None);
+    fake.inject(FaultRule::next(1, Fault::unavailable("120")));
+
+    let error = client.get_service(ORG, SERVICE).unwrap_err();
+
+    assert_eq!(sent.lock().unwrap().len(), 1);
+    let shown = error.to_string();
+    assert!(shown.contains("asked to wait 120.0 s, more than the 30.0 s"), "{shown}");
+    let history = error.history().unwrap();
+    assert_eq!(history.records.len(), 1);
+    assert_eq!(history.stop, Some(pipe_api_proto::retry::StopReason::ServerDelayTooLong));
+}

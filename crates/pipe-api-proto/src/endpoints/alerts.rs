@@ -76,6 +76,10 @@ impl Endpoint for ListAlerts {
         collection_path().finish()
     }
 
+    fn path_template(&self) -> &'static str {
+        "/api/v2/alerts"
+    }
+
     fn query(&self) -> Vec<(String, String)> {
         let mut query = Vec::new();
         if let Some(limit) = self.limit {

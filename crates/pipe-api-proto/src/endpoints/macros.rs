@@ -58,6 +58,10 @@ macro_rules! declare_endpoint {
                 ::http::Method::$method
             }
 
+            fn path_template(&self) -> &'static str {
+                concat!($(path_template!($segment)),+)
+            }
+
             fn path(&self) -> String {
                 let path = $crate::url::PathBuilder::new();
                 $(let path = path_segment!(self, path, $segment);)+

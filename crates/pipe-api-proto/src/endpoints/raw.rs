@@ -80,6 +80,11 @@ impl<A: Api> Endpoint for Raw<A> {
         self.path.clone()
     }
 
+    /// A raw path may hold ids: a record shows none of it.
+    fn path_template(&self) -> &'static str {
+        "(raw)"
+    }
+
     fn query(&self) -> Vec<(String, String)> {
         self.query.clone()
     }
