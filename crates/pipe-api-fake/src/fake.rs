@@ -17,7 +17,6 @@ use time::OffsetDateTime;
 use crate::faults::{self, FaultRule};
 use crate::routes::{self, insert_key, settle_pipes, unplan_pipe};
 use crate::seen::SeenRequest;
-use crate::server::FakeServer;
 use crate::state::{AlertingVersion, KeyCredential, Record, State, StoredEndpoint, StoredService, date_time, text};
 
 /// A stateful fake of the management and alerting interfaces.
@@ -58,11 +57,6 @@ impl Fake {
     /// An empty fake whose generated ids and secrets follow `seed`.
     pub fn with_seed(seed: u64) -> Fake {
         Fake { state: Arc::new(Mutex::new(State::new(seed))) }
-    }
-
-    /// Serves this fake over HTTP on `127.0.0.1`, on a free port, until the server is dropped.
-    pub fn serve(&self) -> std::io::Result<FakeServer> {
-        FakeServer::start(self.clone())
     }
 
     /// Answers a request as the real services would (or as an injected fault says), and records

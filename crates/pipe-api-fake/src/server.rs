@@ -24,8 +24,15 @@ impl std::fmt::Debug for FakeServer {
     }
 }
 
+impl Fake {
+    /// Serves this fake over HTTP on `127.0.0.1`, on a free port, until the server is dropped.
+    pub fn serve(&self) -> std::io::Result<FakeServer> {
+        FakeServer::start(self.clone())
+    }
+}
+
 impl FakeServer {
-    pub(crate) fn start(fake: Fake) -> std::io::Result<FakeServer> {
+    fn start(fake: Fake) -> std::io::Result<FakeServer> {
         let server = tiny_http::Server::from_listener(listener()?, None).map_err(std::io::Error::other)?;
         let address = server.server_addr().to_ip().ok_or_else(|| std::io::Error::other("not an IP listener"))?;
         let server = Arc::new(server);

@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use http::{Method, StatusCode};
 
-use crate::error::TransportErrorKind;
 use crate::retry::StopReason;
+use crate::transport::TransportErrorKind;
 
 /// Why an attempt waited before it started.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

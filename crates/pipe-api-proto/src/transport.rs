@@ -4,7 +4,8 @@ use std::time::Duration;
 
 use http::{Request, Response};
 
-use crate::error::TransportError;
+use std::error::Error as StdError;
+use std::fmt;
 
 /// Sends one request and brings back its whole response, or says how it failed. Any HTTP
 /// client can be one; a closure `FnMut(Request<Vec<u8>>) -> Result<Response<Vec<u8>>,
@@ -41,5 +42,81 @@ where
 {
     fn send(&mut self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError> {
         self(request)
+    }
+}
+
+/// What a transport reports when it could not complete an exchange.
+#[derive(Debug)]
+pub struct TransportError {
+    kind: TransportErrorKind,
+    source: Option<Box<dyn StdError + Send + Sync>>,
+}
+
+/// The kind of transport failure, as far as retries are concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TransportErrorKind {
+    /// No connection was made (refused, DNS, connect timeout): the request never left.
+    Connect,
+    /// The request may have been sent, but the response did not arrive in time.
+    Timeout,
+    /// The connection failed after the request may have been sent (reset, truncated body).
+    Io,
+    /// The response body is larger than the transport's limit.
+    BodyTooLarge,
+    /// Anything else; treated as "may have been sent".
+    Other,
+    /// The transport refused to send (such as plain `http` off loopback without opting in):
+    /// nothing left the machine, and the same request would be refused again, so it is never
+    /// retried.
+    Refused,
+}
+
+impl TransportError {
+    /// A failure of `kind`, caused by `source`.
+    pub fn new(kind: TransportErrorKind, source: impl Into<Box<dyn StdError + Send + Sync>>) -> Self {
+        TransportError { kind, source: Some(source.into()) }
+    }
+
+    /// A failure of `kind` with no underlying error.
+    pub fn from_kind(kind: TransportErrorKind) -> Self {
+        TransportError { kind, source: None }
+    }
+
+    /// The kind of failure.
+    pub fn kind(&self) -> TransportErrorKind {
+        self.kind
+    }
+
+    /// Whether the request may have reached the server (everything but a connect failure or a
+    /// refusal to send).
+    pub fn may_have_reached_server(&self) -> bool {
+        !matches!(self.kind, TransportErrorKind::Connect | TransportErrorKind::Refused)
+    }
+}
+
+impl TransportErrorKind {
+    fn describe(self) -> &'static str {
+        match self {
+            TransportErrorKind::Connect => "could not connect",
+            TransportErrorKind::Timeout => "timed out",
+            TransportErrorKind::Io => "the connection failed",
+            TransportErrorKind::BodyTooLarge => "the response body is over the size limit",
+            TransportErrorKind::Other => "the transport failed",
+            TransportErrorKind::Refused => "the transport refused to send",
+        }
+    }
+}
+
+/// Says the kind of failure only; the transport's own error is the [`source`](StdError::source).
+impl fmt::Display for TransportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kind.describe())
+    }
+}
+
+impl StdError for TransportError {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        self.source.as_deref().map(|e| e as &(dyn StdError + 'static))
     }
 }

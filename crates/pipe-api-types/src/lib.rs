@@ -140,6 +140,7 @@ mod pipe_source;
 mod pipe_update;
 mod quantity;
 mod reverse_private_endpoint;
+mod schema_discovery;
 mod secret;
 mod service;
 mod text;
@@ -161,13 +162,9 @@ pub use key::{
     RoleType, UpdateKeyRequest,
 };
 pub use pipe::{
-    CreatePipeRequest, Destination, DestinationColumn, FieldMapping, Pipe, PipeSettings, PipeState, Scaling,
-    TableDefinition, TableEngine,
+    CreatePipeRequest, Destination, DestinationColumn, FieldMapping, Pipe, PipeState, TableDefinition, TableEngine,
 };
-pub use pipe_settings::{
-    PipeSchemaDiscoveryField, PipeSchemaDiscoveryMeta, PipeSchemaDiscoveryRequest, PipeSchemaDiscoveryResponse,
-    PipesCdcScaling,
-};
+pub use pipe_settings::{PipeSettings, PipesCdcScaling, Scaling};
 pub use pipe_source::{
     Authentication, Compression, Credentials, DataFormat, IteratorType, KafkaOffset, KafkaSource, KafkaType,
     KinesisSource, ObjectStorageSource, ObjectStorageType, OffsetStrategy, PipeSource, PostgresSettings,
@@ -181,6 +178,9 @@ pub use quantity::{CpuMillicores, Gigabytes, MemoryGb, Millicores, Quantity, Uni
 pub use reverse_private_endpoint::{
     CreateReversePrivateEndpointRequest, CustomPrivateDnsMapping, MskAuthentication, ReversePrivateEndpoint,
     ReversePrivateEndpointStatus, ReversePrivateEndpointType, UpdateReversePrivateEndpointRequest,
+};
+pub use schema_discovery::{
+    PipeSchemaDiscoveryField, PipeSchemaDiscoveryMeta, PipeSchemaDiscoveryRequest, PipeSchemaDiscoveryResponse,
 };
 pub use secret::Secret;
 pub use service::{

@@ -5,11 +5,11 @@ use time::OffsetDateTime;
 
 use crate::Text;
 use crate::codec::rfc3339;
+use crate::pipe_settings::{PipeSettings, Scaling, check_scaling, check_settings};
 use crate::pipe_source::{
     Allowed, Authentication, Credentials, IteratorType, KafkaType, ObjectStorageType, OffsetStrategy, PipeSource,
     PostgresSettings, ReplicationMode, SchemaRegistry, SourceKind,
 };
-use crate::quantity::{CpuMillicores, MemoryGb, Quantity};
 use crate::validate::{Checker, OpenEnum, Rule, Validate, ValidationErrors};
 use crate::{PipeId, ServiceId};
 
@@ -46,20 +46,6 @@ open_enum! {
         Modifying => "Modifying",
         /// Re-synchronising (CDC).
         Resync => "Resync",
-    }
-}
-
-model! {
-    /// How a pipe scales.
-    pub struct Scaling {
-        /// Number of replicas.
-        "replicas" replicas: u32,
-        /// Concurrency (object storage).
-        "concurrency" concurrency: u32,
-        /// CPU per replica, in millicores; read from a number or a quantity such as `"500m"`.
-        "replicaCpuMillicores" replica_cpu_millicores: CpuMillicores,
-        /// Memory per replica, in GB; read from a number or a quantity such as `"2Gi"`.
-        "replicaMemoryGb" replica_memory_gb: MemoryGb,
     }
 }
 
@@ -142,36 +128,6 @@ impl FieldMapping {
             destination_field: Some(destination_field.into()),
             ..Default::default()
         }
-    }
-}
-
-model! {
-    /// Pipe-level tuning settings.
-    pub struct PipeSettings {
-        /// Longest wait before an insert, in ms.
-        "streaming_max_insert_wait_ms" streaming_max_insert_wait_ms: u64,
-        /// Files processed concurrently.
-        "object_storage_concurrency" object_storage_concurrency: u64,
-        /// Polling interval of continuous ingestion, in ms.
-        "object_storage_polling_interval_ms" object_storage_polling_interval_ms: u64,
-        /// Bytes per insert batch.
-        "object_storage_max_insert_bytes" object_storage_max_insert_bytes: u64,
-        /// Files per insert batch.
-        "object_storage_max_file_count" object_storage_max_file_count: u64,
-        /// Threads for file processing.
-        "engine_max_threads" engine_max_threads: u64,
-        /// Insert threads.
-        "engine_max_insert_threads" engine_max_insert_threads: u64,
-        /// Smallest insert block, in bytes.
-        "engine_min_insert_block_size_bytes" engine_min_insert_block_size_bytes: u64,
-        /// Download threads.
-        "engine_max_download_threads" engine_max_download_threads: u64,
-        /// Parallel distributed insert-select mode.
-        "engine_parallel_distributed_insert_select" engine_parallel_distributed_insert_select: u64,
-        /// Whether to use the cluster function.
-        "object_storage_use_cluster_function" object_storage_use_cluster_function: bool,
-        /// Whether attached views are fed in parallel.
-        "engine_parallel_view_processing" engine_parallel_view_processing: bool,
     }
 }
 
@@ -261,24 +217,9 @@ impl Validate for CreatePipeRequest {
                 c.field("scaling", |c| check_scaling(c, scaling));
             }
             if let Some(settings) = &self.settings {
-                c.field("settings", |c| crate::pipe_settings::check_settings(c, settings));
+                c.field("settings", |c| check_settings(c, settings));
             }
         })
-    }
-}
-
-/// The bounds of the management OpenAPI's `PipeScaling`: replicas 1 to 40, CPU 125 to 2000
-/// millicores, memory 0.5 to 8 GB per replica.
-pub(crate) fn check_scaling(c: &mut Checker, scaling: &Scaling) {
-    if scaling.replicas.is_some_and(|replicas| !(1..=40).contains(&replicas)) {
-        c.fail_at("replicas", Rule::Range { min: 1, max: 40 });
-    }
-    let outside = |value: Option<f64>, min: f64, max: f64| value.is_some_and(|v| !(min..=max).contains(&v));
-    if outside(scaling.replica_cpu_millicores.as_ref().map(Quantity::value), 125.0, 2000.0) {
-        c.fail_at("replicaCpuMillicores", Rule::Range { min: 125, max: 2000 });
-    }
-    if outside(scaling.replica_memory_gb.as_ref().map(Quantity::value), 0.5, 8.0) {
-        c.fail_at("replicaMemoryGb", Rule::DecimalRange { min: "0.5", max: "8" });
     }
 }
 
@@ -423,7 +364,7 @@ pub(crate) fn check_source(c: &mut Checker, source: &PipeSource) {
                 check_credentials(c, Some(auth), &postgres.credentials, "credentials", &postgres.iam_role);
             }
             c.field("tableMappings", |c| match &postgres.table_mappings {
-                Some(mappings) if !mappings.is_empty() => c.each(mappings, crate::pipe_update::check_table_mapping),
+                Some(mappings) if !mappings.is_empty() => c.each(mappings, crate::pipe_source::check_table_mapping),
                 _ => c.fail(Rule::MinItems(1)),
             });
         });

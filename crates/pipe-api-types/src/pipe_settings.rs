@@ -3,11 +3,8 @@
 //! whole), the schema discovery of a streaming source, and the scaling shared by a service's
 //! database (CDC) pipes ([`PipesCdcScaling`]).
 
-use crate::pipe::{PipeSettings, Scaling, check_scaling, check_source};
-use crate::pipe_source::{KafkaSource, KinesisSource, PipeSource};
 use crate::quantity::{CpuMillicores, MemoryGb, Quantity};
 use crate::validate::{Checker, Rule, Validate, ValidationErrors};
-use crate::{DestinationColumn, Text};
 
 /// The body of `PATCH .../pipes/{pipeId}/scaling` (management OpenAPI,
 /// `PipeScalingPatchRequest`): every field optional, each within the bounds of `PipeScaling`
@@ -59,95 +56,6 @@ pub(crate) fn check_settings(c: &mut Checker, settings: &PipeSettings) {
 impl Validate for PipeSettings {
     fn validate(&self) -> Result<(), ValidationErrors> {
         Checker::run(|c| check_settings(c, self))
-    }
-}
-
-model! {
-    /// The body of `POST .../pipes/schemaDiscovery` (beta): the streaming source whose schema to
-    /// infer, shaped as in a create request. Built with [`PipeSchemaDiscoveryRequest::kafka`] or
-    /// [`PipeSchemaDiscoveryRequest::kinesis`].
-    pub struct PipeSchemaDiscoveryRequest {
-        /// The source: exactly one kind, Kafka or Kinesis.
-        "source" source: PipeSource,
-    }
-}
-
-impl PipeSchemaDiscoveryRequest {
-    /// Discovers the schema of a Kafka source.
-    pub fn kafka(kafka: KafkaSource) -> Self {
-        PipeSchemaDiscoveryRequest::default().source(PipeSource::from(kafka))
-    }
-
-    /// Discovers the schema of a Kinesis stream.
-    pub fn kinesis(kinesis: KinesisSource) -> Self {
-        PipeSchemaDiscoveryRequest::default().source(PipeSource::from(kinesis))
-    }
-}
-
-/// Why object storage and database sources are refused (management OpenAPI,
-/// `PipeSchemaDiscoverySource` has `kafka` and `kinesis` only; "Supported for Kafka, Kinesis
-/// sources").
-const STREAMING_ONLY: &str = "by schema discovery, which reads Kafka and Kinesis sources only";
-
-impl Validate for PipeSchemaDiscoveryRequest {
-    fn validate(&self) -> Result<(), ValidationErrors> {
-        Checker::run(|c| {
-            c.present("source", &self.source, Rule::Required, |c, source| {
-                if source.object_storage.is_some() {
-                    c.fail_at("objectStorage", Rule::Unsupported(STREAMING_ONLY));
-                }
-                if source.postgres.is_some() {
-                    c.fail_at("postgres", Rule::Unsupported(STREAMING_ONLY));
-                }
-                // The kind itself follows the create request's rules: the contract's
-                // `PipePostKafkaSource` and `PipePostKinesisSource` are the same schemas.
-                check_source(c, source);
-            });
-        })
-    }
-}
-
-model! {
-    /// One field of an inferred schema.
-    pub struct PipeSchemaDiscoveryField {
-        /// The field's name.
-        "name" name: Text,
-        /// The inferred ClickHouse type, such as `Int64`.
-        "type" kind: Text,
-        /// Whether the field is optional (nullable) in the source.
-        "optional" optional: bool,
-    }
-}
-
-model! {
-    /// Source-specific facts about a discovery: text values under names the server chooses, all
-    /// kept in [`PipeSchemaDiscoveryMeta::unknown`] in the order received.
-    pub struct PipeSchemaDiscoveryMeta {}
-}
-
-impl PipeSchemaDiscoveryMeta {
-    /// The text value of `name`, when the server sent one as text.
-    pub fn get(&self, name: &str) -> Option<String> {
-        self.unknown.get(name).and_then(|raw| serde_json::from_str(raw).ok())
-    }
-}
-
-model! {
-    /// What schema discovery inferred.
-    pub struct PipeSchemaDiscoveryResponse {
-        /// The fields with their ClickHouse types.
-        "fields" fields: Vec<PipeSchemaDiscoveryField>,
-        /// Source-specific facts.
-        "meta" meta: PipeSchemaDiscoveryMeta,
-    }
-}
-
-impl PipeSchemaDiscoveryResponse {
-    /// The inferred fields as destination columns (a field without a name or type is left out),
-    /// ready for a create request's `destination.columns`.
-    pub fn columns(&self) -> Vec<DestinationColumn> {
-        let fields = self.fields.iter().flatten();
-        fields.filter_map(|field| Some(DestinationColumn::new(field.name.clone()?, field.kind.clone()?))).collect()
     }
 }
 
@@ -207,5 +115,64 @@ impl PipesCdcScaling {
         PipesCdcScaling::default()
             .replica_cpu_millicores(cores.saturating_mul(1000))
             .replica_memory_gb(f64::from(cores) * CDC_GB_PER_CORE)
+    }
+}
+
+model! {
+    /// How a pipe scales.
+    pub struct Scaling {
+        /// Number of replicas.
+        "replicas" replicas: u32,
+        /// Concurrency (object storage).
+        "concurrency" concurrency: u32,
+        /// CPU per replica, in millicores; read from a number or a quantity such as `"500m"`.
+        "replicaCpuMillicores" replica_cpu_millicores: CpuMillicores,
+        /// Memory per replica, in GB; read from a number or a quantity such as `"2Gi"`.
+        "replicaMemoryGb" replica_memory_gb: MemoryGb,
+    }
+}
+
+model! {
+    /// Pipe-level tuning settings.
+    pub struct PipeSettings {
+        /// Longest wait before an insert, in ms.
+        "streaming_max_insert_wait_ms" streaming_max_insert_wait_ms: u64,
+        /// Files processed concurrently.
+        "object_storage_concurrency" object_storage_concurrency: u64,
+        /// Polling interval of continuous ingestion, in ms.
+        "object_storage_polling_interval_ms" object_storage_polling_interval_ms: u64,
+        /// Bytes per insert batch.
+        "object_storage_max_insert_bytes" object_storage_max_insert_bytes: u64,
+        /// Files per insert batch.
+        "object_storage_max_file_count" object_storage_max_file_count: u64,
+        /// Threads for file processing.
+        "engine_max_threads" engine_max_threads: u64,
+        /// Insert threads.
+        "engine_max_insert_threads" engine_max_insert_threads: u64,
+        /// Smallest insert block, in bytes.
+        "engine_min_insert_block_size_bytes" engine_min_insert_block_size_bytes: u64,
+        /// Download threads.
+        "engine_max_download_threads" engine_max_download_threads: u64,
+        /// Parallel distributed insert-select mode.
+        "engine_parallel_distributed_insert_select" engine_parallel_distributed_insert_select: u64,
+        /// Whether to use the cluster function.
+        "object_storage_use_cluster_function" object_storage_use_cluster_function: bool,
+        /// Whether attached views are fed in parallel.
+        "engine_parallel_view_processing" engine_parallel_view_processing: bool,
+    }
+}
+
+/// The bounds of the management OpenAPI's `PipeScaling`: replicas 1 to 40, CPU 125 to 2000
+/// millicores, memory 0.5 to 8 GB per replica.
+pub(crate) fn check_scaling(c: &mut Checker, scaling: &Scaling) {
+    if scaling.replicas.is_some_and(|replicas| !(1..=40).contains(&replicas)) {
+        c.fail_at("replicas", Rule::Range { min: 1, max: 40 });
+    }
+    let outside = |value: Option<f64>, min: f64, max: f64| value.is_some_and(|v| !(min..=max).contains(&v));
+    if outside(scaling.replica_cpu_millicores.as_ref().map(Quantity::value), 125.0, 2000.0) {
+        c.fail_at("replicaCpuMillicores", Rule::Range { min: 125, max: 2000 });
+    }
+    if outside(scaling.replica_memory_gb.as_ref().map(Quantity::value), 0.5, 8.0) {
+        c.fail_at("replicaMemoryGb", Rule::DecimalRange { min: "0.5", max: "8" });
     }
 }

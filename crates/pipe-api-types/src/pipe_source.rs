@@ -4,6 +4,7 @@
 use time::{OffsetDateTime, PrimitiveDateTime};
 
 use crate::codec::{unix_seconds, zoneless};
+use crate::validate::{Checker, Rule, one_of};
 use crate::{IntoField, Secret, Text};
 
 open_enum! {
@@ -789,4 +790,32 @@ impl SchemaRegistry {
     pub(crate) fn authentications() -> Allowed<Authentication> {
         Allowed { owner: "schemaRegistry", values: &[Authentication::Plain] }
     }
+}
+
+/// `PipePostgresPipeTableMapping.tableEngine` (no `SummingMergeTree` for database pipes).
+const POSTGRES_TABLE_ENGINES: &[&str] = &["MergeTree", "ReplacingMergeTree", "Null"];
+
+/// A table mapping names its source schema, source table and target table.
+pub(crate) fn check_table_names(c: &mut Checker, mapping: &PostgresTableMapping) {
+    c.required_text("sourceSchemaName", &mapping.source_schema_name);
+    c.required_text("sourceTable", &mapping.source_table);
+    c.required_text("targetTable", &mapping.target_table);
+}
+
+/// `PipePostgresPipeTableMapping`: its names, unique `excludedColumns` and `sortingKeys`
+/// (`uniqueItems`), `sortingKeys` when `useCustomSortingKey` is true ("If true, sortingKeys must
+/// be provided"), and the engines a database pipe may create.
+pub(crate) fn check_table_mapping(c: &mut Checker, mapping: &PostgresTableMapping) {
+    check_table_names(c, mapping);
+    for (name, list) in [("excludedColumns", &mapping.excluded_columns), ("sortingKeys", &mapping.sorting_keys)] {
+        if let Some(list) = list {
+            if list.iter().enumerate().any(|(i, item)| list[..i].contains(item)) {
+                c.fail_at(name, Rule::UniqueItems);
+            }
+        }
+    }
+    if mapping.use_custom_sorting_key == Some(true) && mapping.sorting_keys.as_ref().is_none_or(Vec::is_empty) {
+        c.fail_at("sortingKeys", Rule::RequiredBecause("when useCustomSortingKey is true"));
+    }
+    one_of::<TableEngineType>(c, "tableEngine", &mapping.table_engine, POSTGRES_TABLE_ENGINES);
 }

@@ -7,11 +7,14 @@
 //! each source kind has its own `...Patch` model here, rather than the create model with most
 //! fields refused.
 
+use crate::Secret;
 use crate::Text;
-use crate::pipe::{DestinationColumn, FieldMapping, PipeSettings, check_column, check_field_mapping, check_name};
+use crate::pipe::{DestinationColumn, FieldMapping, check_column, check_field_mapping, check_name};
+use crate::pipe_settings::PipeSettings;
 use crate::pipe_source::{Authentication, Credentials, PostgresTableMapping, SourceKind};
-use crate::validate::{Checker, OpenEnum, Rule, Validate, ValidationErrors};
-use crate::{Secret, TableEngineType};
+use crate::pipe_source::{check_table_mapping, check_table_names};
+use crate::validate::one_of;
+use crate::validate::{Checker, Rule, Validate, ValidationErrors};
 
 open_enum! {
     /// What a state change asks of a pipe (`PipeStatePatchRequest.command`).
@@ -202,32 +205,17 @@ impl Validate for UpdatePipeRequest {
                 c.field("fieldMappings", |c| c.each(mappings, check_field_mapping));
             }
             if let Some(settings) = &self.settings {
-                c.field("settings", |c| check_pipe_settings(c, settings));
+                c.field("settings", |c| crate::pipe_settings::check_settings(c, settings));
             }
         })
     }
 }
-
-/// `PipePostgresPipeTableMapping.tableEngine` (no `SummingMergeTree` for database pipes).
-const POSTGRES_TABLE_ENGINES: &[&str] = &["MergeTree", "ReplacingMergeTree", "Null"];
 
 /// The `authentication` enum of a kind's `PipePatch*Source`: the same as on create (the table in
 /// `pipe_source`). An update does not name the pipe's `type`, so the narrower per-type lists
 /// cannot be applied here.
 fn authentications(kind: SourceKind) -> Vec<&'static str> {
     kind.authentications().map_or_else(Vec::new, |allowed| allowed.values.iter().map(AsRef::as_ref).collect())
-}
-
-/// A value, when present, is one of `allowed` (a subset of what its enum knows), or a newer
-/// value sent on purpose with `not_yet_known`.
-fn one_of<E: OpenEnum + AsRef<str>>(c: &mut Checker, name: &'static str, value: &Option<E>, allowed: &[&'static str]) {
-    let Some(value) = value else { return };
-    let text = value.as_ref();
-    let known = E::known_texts().contains(&text);
-    let fine = if known { allowed.contains(&text) } else { value.may_be_sent() };
-    if !fine {
-        c.fail_at(name, Rule::KnownValue { known: allowed.to_vec() });
-    }
 }
 
 fn check_source(c: &mut Checker, source: &PipeSourcePatch) {
@@ -311,52 +299,6 @@ fn check_postgres(c: &mut Checker, postgres: &PostgresSourcePatch) {
     if let Some(removed) = &postgres.table_mappings_to_remove {
         // "Only sourceSchemaName, sourceTable, and targetTable are required for removal."
         c.field("tableMappingsToRemove", |c| c.each(removed, check_table_names));
-    }
-}
-
-/// A table mapping names its source schema, source table and target table.
-fn check_table_names(c: &mut Checker, mapping: &PostgresTableMapping) {
-    c.required_text("sourceSchemaName", &mapping.source_schema_name);
-    c.required_text("sourceTable", &mapping.source_table);
-    c.required_text("targetTable", &mapping.target_table);
-}
-
-/// `PipePostgresPipeTableMapping`: its names, unique `excludedColumns` and `sortingKeys`
-/// (`uniqueItems`), `sortingKeys` when `useCustomSortingKey` is true ("If true, sortingKeys must
-/// be provided"), and the engines a database pipe may create.
-pub(crate) fn check_table_mapping(c: &mut Checker, mapping: &PostgresTableMapping) {
-    check_table_names(c, mapping);
-    for (name, list) in [("excludedColumns", &mapping.excluded_columns), ("sortingKeys", &mapping.sorting_keys)] {
-        if let Some(list) = list {
-            if list.iter().enumerate().any(|(i, item)| list[..i].contains(item)) {
-                c.fail_at(name, Rule::UniqueItems);
-            }
-        }
-    }
-    if mapping.use_custom_sorting_key == Some(true) && mapping.sorting_keys.as_ref().is_none_or(Vec::is_empty) {
-        c.fail_at("sortingKeys", Rule::RequiredBecause("when useCustomSortingKey is true"));
-    }
-    one_of::<TableEngineType>(c, "tableEngine", &mapping.table_engine, POSTGRES_TABLE_ENGINES);
-}
-
-/// The bounds of the management OpenAPI's `PipeSettings`, each `minimum`/`maximum` as stated.
-pub(crate) fn check_pipe_settings(c: &mut Checker, settings: &PipeSettings) {
-    let bounded: [(&'static str, Option<u64>, i64, i64); 10] = [
-        ("streaming_max_insert_wait_ms", settings.streaming_max_insert_wait_ms, 500, 60_000),
-        ("object_storage_concurrency", settings.object_storage_concurrency, 1, 35),
-        ("object_storage_polling_interval_ms", settings.object_storage_polling_interval_ms, 100, 3_600_000),
-        ("object_storage_max_insert_bytes", settings.object_storage_max_insert_bytes, 10_485_760, 53_687_091_200),
-        ("object_storage_max_file_count", settings.object_storage_max_file_count, 1, 10_000),
-        ("engine_max_threads", settings.engine_max_threads, 0, 64),
-        ("engine_max_insert_threads", settings.engine_max_insert_threads, 0, 16),
-        ("engine_min_insert_block_size_bytes", settings.engine_min_insert_block_size_bytes, 0, 10_737_418_240),
-        ("engine_max_download_threads", settings.engine_max_download_threads, 0, 32),
-        ("engine_parallel_distributed_insert_select", settings.engine_parallel_distributed_insert_select, 0, 2),
-    ];
-    for (name, value, min, max) in bounded {
-        if value.is_some_and(|v| i64::try_from(v).map_or(true, |v| !(min..=max).contains(&v))) {
-            c.fail_at(name, Rule::Range { min, max });
-        }
     }
 }
 

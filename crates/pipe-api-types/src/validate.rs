@@ -397,3 +397,20 @@ pub(crate) trait OpenEnum {
     /// The texts of the known values.
     fn known_texts() -> Vec<&'static str>;
 }
+
+/// A value, when present, is one of `allowed` (a subset of what its enum knows), or a newer
+/// value sent on purpose with `not_yet_known`.
+pub(crate) fn one_of<E: OpenEnum + AsRef<str>>(
+    c: &mut Checker,
+    name: &'static str,
+    value: &Option<E>,
+    allowed: &[&'static str],
+) {
+    let Some(value) = value else { return };
+    let text = value.as_ref();
+    let known = E::known_texts().contains(&text);
+    let fine = if known { allowed.contains(&text) } else { value.may_be_sent() };
+    if !fine {
+        c.fail_at(name, Rule::KnownValue { known: allowed.to_vec() });
+    }
+}

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::clock::Clock;
 use crate::transport::UreqTransport;
+use pipe_api_proto::attempts::AttemptRecord;
 use pipe_api_proto::call::{Call, Machine, Next};
 use pipe_api_proto::pages::Pages;
 use pipe_api_proto::retry::{Pacer, RetryPolicy};
@@ -33,7 +34,7 @@ pub struct Client {
     /// The time every call and the pacer share, and how the client waits.
     pub(crate) clock: Arc<dyn Clock>,
     /// Called with every attempt's record.
-    pub(crate) observer: Option<crate::config::AttemptObserver>,
+    pub(crate) observer: Option<AttemptObserver>,
 }
 
 /// An interface a [`Client`] may have configured: [`Management`] or [`Alerting`]. Sealed.
@@ -282,5 +283,15 @@ impl std::fmt::Debug for Sender {
             Sender::Ureq(transport) => transport.fmt(f),
             Sender::Custom(_) => f.write_str("a custom Transport"),
         }
+    }
+}
+
+/// What [`ClientBuilder::on_attempt`](crate::ClientBuilder::on_attempt) registers: called with the record of every attempt.
+#[derive(Clone)]
+pub(crate) struct AttemptObserver(pub(crate) Arc<dyn Fn(&AttemptRecord) + Send + Sync>);
+
+impl std::fmt::Debug for AttemptObserver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an attempt observer")
     }
 }

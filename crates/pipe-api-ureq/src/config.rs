@@ -12,7 +12,7 @@ use pipe_api_proto::{
 };
 use pipe_api_types::Secret;
 
-use crate::client::{Client, Sender};
+use crate::client::{AttemptObserver, Client, Sender};
 use crate::clock::{Clock, SystemClock};
 use crate::transport::{TransportConfig, UreqTransport};
 
@@ -38,16 +38,6 @@ pub struct ClientBuilder {
     custom: Option<Box<dyn Transport + Send>>,
     clock: Option<Arc<dyn Clock>>,
     observer: Option<AttemptObserver>,
-}
-
-/// What [`ClientBuilder::on_attempt`] registers: called with the record of every attempt.
-#[derive(Clone)]
-pub(crate) struct AttemptObserver(pub(crate) Arc<dyn Fn(&AttemptRecord) + Send + Sync>);
-
-impl fmt::Debug for AttemptObserver {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an attempt observer")
-    }
 }
 
 impl fmt::Debug for ClientBuilder {

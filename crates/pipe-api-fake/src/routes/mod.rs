@@ -76,6 +76,16 @@ impl Call<'_> {
         }
         Ok(stored)
     }
+
+    /// The pipe of a running service, or the service's refusal, or `404 NOT_FOUND: <pipe id>`.
+    pub fn stored_pipe(
+        &mut self,
+        service: ServiceId,
+        pipe: pipe_api_types::PipeId,
+    ) -> Result<&mut crate::state::Record, Refusal> {
+        let stored = self.running_service(service)?;
+        stored.pipe_mut(&pipe.to_string()).ok_or_else(|| Refusal::not_found(pipe))
+    }
 }
 
 fn management(state: &mut State, request: &Request<Vec<u8>>, rest: &str, request_id: &str) -> Result<Answer, Refusal> {

@@ -49,7 +49,7 @@ fn no_ingestion(id: PipeId) -> Refusal {
 fn scale(call: &mut Call<'_>, service: ServiceId, id: PipeId) -> Result<Answer, Refusal> {
     let patch: Map<String, Value> = call.body(checks::scale_pipe)?;
     let (now, request_id) = (date_time(call.state.now), call.request_id);
-    let pipe = super::pipes::stored_pipe(call, service, id)?;
+    let pipe = call.stored_pipe(service, id)?;
     if is_database(pipe) {
         return Err(Refusal::bad_request(
             "database pipes are scaled together for the service: use PATCH .../pipesCdcScaling",
@@ -66,7 +66,7 @@ fn scale(call: &mut Call<'_>, service: ServiceId, id: PipeId) -> Result<Answer, 
 
 fn settings(call: &mut Call<'_>, service: ServiceId, id: PipeId) -> Result<Answer, Refusal> {
     let request_id = call.request_id;
-    let pipe = super::pipes::stored_pipe(call, service, id)?;
+    let pipe = call.stored_pipe(service, id)?;
     if is_database(pipe) {
         return Err(no_ingestion(id));
     }
@@ -76,7 +76,7 @@ fn settings(call: &mut Call<'_>, service: ServiceId, id: PipeId) -> Result<Answe
 fn replace_settings(call: &mut Call<'_>, service: ServiceId, id: PipeId) -> Result<Answer, Refusal> {
     let settings: Map<String, Value> = call.body(checks::pipe_settings)?;
     let (now, request_id) = (date_time(call.state.now), call.request_id);
-    let pipe = super::pipes::stored_pipe(call, service, id)?;
+    let pipe = call.stored_pipe(service, id)?;
     if is_database(pipe) {
         return Err(no_ingestion(id));
     }

@@ -47,18 +47,8 @@ fn list(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
 
 fn get(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result<Answer, Refusal> {
     let request_id = call.request_id;
-    let found = stored_pipe(call, service, pipe)?;
+    let found = call.stored_pipe(service, pipe)?;
     Ok(reply::management_ok(request_id, found))
-}
-
-/// The pipe of a running service, or the service's refusal, or `404 NOT_FOUND: <pipe id>`.
-pub(super) fn stored_pipe<'c>(
-    call: &'c mut Call<'_>,
-    service: ServiceId,
-    pipe: PipeId,
-) -> Result<&'c mut Record, Refusal> {
-    let stored = call.running_service(service)?;
-    stored.pipe_mut(&pipe.to_string()).ok_or_else(|| Refusal::not_found(pipe))
 }
 
 /// The members of the contract's `Pipe` a create copies from its body (`PipePostRequest`);
@@ -223,7 +213,7 @@ fn change_state(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result
     let command = body["command"].as_str().unwrap_or_default().to_owned();
     let now = call.state.now;
     let request_id = call.request_id;
-    let found = stored_pipe(call, service, pipe)?;
+    let found = call.stored_pipe(service, pipe)?;
     let flow = Flow::of(found);
     let current = text(found, "state").unwrap_or("Unknown").to_owned();
     let (at_once, plan): (&str, Vec<&'static str>) = match command.as_str() {
@@ -265,7 +255,7 @@ fn update(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result<Answe
     let patch: Value = call.body(crate::checks::update_pipe)?;
     let now = call.state.now;
     let request_id = call.request_id;
-    let found = stored_pipe(call, service, pipe)?;
+    let found = call.stored_pipe(service, pipe)?;
     // Changed on a copy, so a refused patch leaves the pipe as it was.
     let mut changed = found.clone();
     let root = &mut changed;
