@@ -195,7 +195,7 @@ struct InData<T> {
 /// status is the one that counts.
 #[derive(serde::Deserialize)]
 struct Envelope<T> {
-    #[serde(rename = "requestId", default, deserialize_with = "text_or_none")]
+    #[serde(rename = "requestId", default, deserialize_with = "crate::error_body::server_text")]
     request_id: Option<String>,
     #[serde(default = "Option::default")]
     result: Option<T>,
@@ -205,57 +205,8 @@ struct Envelope<T> {
 /// budgeted reader, skipping everything else.
 #[derive(serde::Deserialize)]
 struct EnvelopeId {
-    #[serde(rename = "requestId", default, deserialize_with = "text_or_none")]
+    #[serde(rename = "requestId", default, deserialize_with = "crate::error_body::server_text")]
     request_id: Option<String>,
-}
-
-/// A request id: text, or absent when it is anything else.
-fn text_or_none<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
-    struct TextOrNone;
-
-    impl<'de> Visitor<'de> for TextOrNone {
-        type Value = Option<String>;
-
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a request id")
-        }
-
-        fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
-            Ok(Some(text.to_owned()))
-        }
-
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
-            Ok(None)
-        }
-
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            while seq.next_element::<de::IgnoredAny>()?.is_some() {}
-            Ok(None)
-        }
-
-        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-    }
-
-    deserializer.deserialize_any(TextOrNone)
 }
 
 /// Decodes a management envelope's `result` as `T`; the request id is named even when the

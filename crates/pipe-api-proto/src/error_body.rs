@@ -174,6 +174,12 @@ macro_rules! scalars_are_nothing {
 
 struct Text;
 
+/// A server's text member (a request id, a message): the text, cut to [`FIELD_MAX`], or
+/// nothing when the member is anything but a string. For `#[serde(deserialize_with)]`.
+pub(crate) fn server_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    Text.deserialize(deserializer)
+}
+
 impl<'de> DeserializeSeed<'de> for Text {
     type Value = Option<String>;
 
