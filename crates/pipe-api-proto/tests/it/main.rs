@@ -4,6 +4,7 @@
 
 mod call;
 mod common;
+mod fixtures_per_operation;
 mod ops_alerts;
 mod ops_keys;
 mod ops_pipe_settings;

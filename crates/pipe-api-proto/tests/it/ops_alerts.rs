@@ -14,15 +14,15 @@ use time::macros::datetime;
 
 fn fixture(name: &str) -> &'static [u8] {
     match name {
-        "create_ok" => include_bytes!("fixtures/alerts/create_ok.json"),
-        "get_newer_ok" => include_bytes!("fixtures/alerts/get_newer_ok.json"),
-        "get_older_ok" => include_bytes!("fixtures/alerts/get_older_ok.json"),
-        "update_ok" => include_bytes!("fixtures/alerts/update_ok.json"),
-        "delete_newer_ok" => include_bytes!("fixtures/alerts/delete_newer_ok.json"),
-        "delete_older_ok" => include_bytes!("fixtures/alerts/delete_older_ok.txt"),
-        "error_400_message" => include_bytes!("fixtures/alerts/error_400_message.json"),
-        "error_404_newer_message" => include_bytes!("fixtures/alerts/error_404_newer_message.json"),
-        "error_404_older_plain" => include_bytes!("fixtures/alerts/error_404_older_plain.txt"),
+        "create_ok" => include_bytes!("fixtures/operations/create_alert/ok.json"),
+        "get_newer_ok" => include_bytes!("fixtures/operations/get_alert/ok_newer.json"),
+        "get_older_ok" => include_bytes!("fixtures/operations/get_alert/ok_older.json"),
+        "update_ok" => include_bytes!("fixtures/operations/update_alert/ok.json"),
+        "delete_newer_ok" => include_bytes!("fixtures/operations/delete_alert/ok_newer.json"),
+        "delete_older_ok" => include_bytes!("fixtures/operations/delete_alert/ok_older.txt"),
+        "error_400_message" => include_bytes!("fixtures/operations/create_alert/400_message.json"),
+        "error_404_newer_message" => include_bytes!("fixtures/operations/get_alert/404_newer_message.json"),
+        "error_404_older_plain" => include_bytes!("fixtures/operations/delete_alert/404_older_plain.txt"),
         other => panic!("no fixture {other}"),
     }
 }

@@ -17,13 +17,13 @@ fn key() -> KeyId {
 
 fn fixture(name: &str) -> &'static [u8] {
     match name {
-        "list_keys_ok" => include_bytes!("fixtures/keys/list_keys_ok.json"),
-        "get_key_ok" => include_bytes!("fixtures/keys/get_key_ok.json"),
-        "update_key_ok" => include_bytes!("fixtures/keys/update_key_ok.json"),
-        "delete_key_ok" => include_bytes!("fixtures/keys/delete_key_ok.json"),
-        "error_delete_self_400" => include_bytes!("fixtures/keys/error_delete_self_400.json"),
-        "error_get_key_404" => include_bytes!("fixtures/keys/error_get_key_404.json"),
-        "error_update_key_403" => include_bytes!("fixtures/keys/error_update_key_403.json"),
+        "list_keys_ok" => include_bytes!("fixtures/operations/list_keys/ok.json"),
+        "get_key_ok" => include_bytes!("fixtures/operations/get_key/ok.json"),
+        "update_key_ok" => include_bytes!("fixtures/operations/update_key/ok.json"),
+        "delete_key_ok" => include_bytes!("fixtures/operations/delete_key/ok.json"),
+        "error_delete_self_400" => include_bytes!("fixtures/operations/delete_key/400_delete_self.json"),
+        "error_get_key_404" => include_bytes!("fixtures/operations/get_key/404.json"),
+        "error_update_key_403" => include_bytes!("fixtures/operations/update_key/403.json"),
         other => panic!("no fixture {other}"),
     }
 }

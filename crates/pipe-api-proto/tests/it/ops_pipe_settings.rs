@@ -18,21 +18,21 @@ use time::macros::datetime;
 
 fn fixture(name: &str) -> &'static [u8] {
     match name {
-        "update_pipe_scaling_ok" => include_bytes!("fixtures/pipe_settings/update_pipe_scaling_ok.json"),
-        "get_pipe_settings_ok" => include_bytes!("fixtures/pipe_settings/get_pipe_settings_ok.json"),
-        "update_pipe_settings_ok" => include_bytes!("fixtures/pipe_settings/update_pipe_settings_ok.json"),
-        "discover_pipe_schema_ok" => include_bytes!("fixtures/pipe_settings/discover_pipe_schema_ok.json"),
-        "discover_pipe_schema_no_meta" => include_bytes!("fixtures/pipe_settings/discover_pipe_schema_no_meta.json"),
-        "get_pipes_cdc_scaling_ok" => include_bytes!("fixtures/pipe_settings/get_pipes_cdc_scaling_ok.json"),
-        "update_pipes_cdc_scaling_ok" => include_bytes!("fixtures/pipe_settings/update_pipes_cdc_scaling_ok.json"),
-        "error_400_scaling_range" => include_bytes!("fixtures/pipe_settings/error_400_scaling_range.json"),
-        "error_400_settings_range" => include_bytes!("fixtures/pipe_settings/error_400_settings_range.json"),
+        "update_pipe_scaling_ok" => include_bytes!("fixtures/operations/update_pipe_scaling/ok.json"),
+        "get_pipe_settings_ok" => include_bytes!("fixtures/operations/get_pipe_settings/ok.json"),
+        "update_pipe_settings_ok" => include_bytes!("fixtures/operations/update_pipe_settings/ok.json"),
+        "discover_pipe_schema_ok" => include_bytes!("fixtures/operations/discover_pipe_schema/ok.json"),
+        "discover_pipe_schema_no_meta" => include_bytes!("fixtures/operations/discover_pipe_schema/ok_no_meta.json"),
+        "get_pipes_cdc_scaling_ok" => include_bytes!("fixtures/operations/get_pipes_cdc_scaling/ok.json"),
+        "update_pipes_cdc_scaling_ok" => include_bytes!("fixtures/operations/update_pipes_cdc_scaling/ok.json"),
+        "error_400_scaling_range" => include_bytes!("fixtures/operations/update_pipe_scaling/400_range.json"),
+        "error_400_settings_range" => include_bytes!("fixtures/operations/update_pipe_settings/400_range.json"),
         "error_404_settings_database_pipe" => {
-            include_bytes!("fixtures/pipe_settings/error_404_settings_database_pipe.json")
+            include_bytes!("fixtures/operations/get_pipe_settings/404_database_pipe.json")
         }
-        "error_400_schema_discovery" => include_bytes!("fixtures/pipe_settings/error_400_schema_discovery.json"),
-        "error_404_cdc_scaling" => include_bytes!("fixtures/pipe_settings/error_404_cdc_scaling.json"),
-        "error_400_cdc_scaling_ratio" => include_bytes!("fixtures/pipe_settings/error_400_cdc_scaling_ratio.json"),
+        "error_400_schema_discovery" => include_bytes!("fixtures/operations/discover_pipe_schema/400.json"),
+        "error_404_cdc_scaling" => include_bytes!("fixtures/operations/get_pipes_cdc_scaling/404.json"),
+        "error_400_cdc_scaling_ratio" => include_bytes!("fixtures/operations/update_pipes_cdc_scaling/400_ratio.json"),
         other => panic!("no fixture {other}"),
     }
 }

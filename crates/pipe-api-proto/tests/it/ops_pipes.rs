@@ -15,17 +15,17 @@ use time::macros::datetime;
 
 fn fixture(name: &str) -> &'static [u8] {
     match name {
-        "update_pipe_ok" => include_bytes!("fixtures/pipes/update_pipe_ok.json"),
-        "change_pipe_state_ok" => include_bytes!("fixtures/pipes/change_pipe_state_ok.json"),
-        "delete_pipe_ok" => include_bytes!("fixtures/pipes/delete_pipe_ok.json"),
+        "update_pipe_ok" => include_bytes!("fixtures/operations/update_pipe/ok.json"),
+        "change_pipe_state_ok" => include_bytes!("fixtures/operations/change_pipe_state/ok.json"),
+        "delete_pipe_ok" => include_bytes!("fixtures/operations/delete_pipe/ok.json"),
         "change_pipe_state_400_already_running" => {
-            include_bytes!("fixtures/pipes/change_pipe_state_400_already_running.json")
+            include_bytes!("fixtures/operations/change_pipe_state/400_already_running.json")
         }
         "change_pipe_state_400_resync_streaming" => {
-            include_bytes!("fixtures/pipes/change_pipe_state_400_resync_streaming.json")
+            include_bytes!("fixtures/operations/change_pipe_state/400_resync_streaming.json")
         }
-        "update_pipe_400_must_be_paused" => include_bytes!("fixtures/pipes/update_pipe_400_must_be_paused.json"),
-        "delete_pipe_404_not_found" => include_bytes!("fixtures/pipes/delete_pipe_404_not_found.json"),
+        "update_pipe_400_must_be_paused" => include_bytes!("fixtures/operations/update_pipe/400_must_be_paused.json"),
+        "delete_pipe_404_not_found" => include_bytes!("fixtures/operations/delete_pipe/404.json"),
         other => panic!("no fixture {other}"),
     }
 }

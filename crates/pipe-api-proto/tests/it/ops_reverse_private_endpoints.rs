@@ -17,14 +17,14 @@ use pipe_api_types::{
 
 fn fixture(name: &str) -> &'static [u8] {
     match name {
-        "create_ok" => include_bytes!("fixtures/reverse_private_endpoints/create_ok.json"),
-        "get_ok" => include_bytes!("fixtures/reverse_private_endpoints/get_ok.json"),
-        "update_ok" => include_bytes!("fixtures/reverse_private_endpoints/update_ok.json"),
-        "delete_ok" => include_bytes!("fixtures/reverse_private_endpoints/delete_ok.json"),
+        "create_ok" => include_bytes!("fixtures/operations/create_reverse_private_endpoint/ok.json"),
+        "get_ok" => include_bytes!("fixtures/operations/get_reverse_private_endpoint/ok.json"),
+        "update_ok" => include_bytes!("fixtures/operations/update_reverse_private_endpoint/ok.json"),
+        "delete_ok" => include_bytes!("fixtures/operations/delete_reverse_private_endpoint/ok.json"),
         "error_400_missing_share_arn" => {
-            include_bytes!("fixtures/reverse_private_endpoints/error_400_missing_share_arn.json")
+            include_bytes!("fixtures/operations/create_reverse_private_endpoint/400_missing_share_arn.json")
         }
-        "error_404_not_found" => include_bytes!("fixtures/reverse_private_endpoints/error_404_not_found.json"),
+        "error_404_not_found" => include_bytes!("fixtures/operations/get_reverse_private_endpoint/404.json"),
         other => panic!("no fixture {other}"),
     }
 }

@@ -15,12 +15,12 @@ use pipe_api_types::{
 
 fn fixture(name: &str) -> &'static [u8] {
     match name {
-        "update_service_ok" => include_bytes!("fixtures/services/update_service_ok.json"),
-        "update_service_state_ok" => include_bytes!("fixtures/services/update_service_state_ok.json"),
-        "delete_service_ok" => include_bytes!("fixtures/services/delete_service_ok.json"),
-        "error_state_409" => include_bytes!("fixtures/services/error_state_409.json"),
-        "error_update_service_400" => include_bytes!("fixtures/services/error_update_service_400.json"),
-        "error_delete_service_404" => include_bytes!("fixtures/services/error_delete_service_404.json"),
+        "update_service_ok" => include_bytes!("fixtures/operations/update_service/ok.json"),
+        "update_service_state_ok" => include_bytes!("fixtures/operations/update_service_state/ok.json"),
+        "delete_service_ok" => include_bytes!("fixtures/operations/delete_service/ok.json"),
+        "error_state_409" => include_bytes!("fixtures/operations/update_service_state/409.json"),
+        "error_update_service_400" => include_bytes!("fixtures/operations/update_service/400.json"),
+        "error_delete_service_404" => include_bytes!("fixtures/operations/delete_service/404.json"),
         other => panic!("no fixture {other}"),
     }
 }

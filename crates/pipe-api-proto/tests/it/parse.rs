@@ -18,14 +18,16 @@ use time::macros::datetime;
 
 fn fixture(name: &str) -> &'static [u8] {
     match name {
-        "create_key_ok" => include_bytes!("fixtures/create_key_ok.json"),
-        "get_service_ok" => include_bytes!("fixtures/get_service_ok.json"),
-        "list_pipes_ok" => include_bytes!("fixtures/list_pipes_ok.json"),
-        "get_pipe_ok" => include_bytes!("fixtures/get_pipe_ok.json"),
-        "create_pipe_ok" => include_bytes!("fixtures/create_pipe_ok.json"),
-        "list_reverse_private_endpoints_ok" => include_bytes!("fixtures/list_reverse_private_endpoints_ok.json"),
-        "list_alerts_older_server" => include_bytes!("fixtures/list_alerts_older_server.json"),
-        "list_alerts_newer_server" => include_bytes!("fixtures/list_alerts_newer_server.json"),
+        "create_key_ok" => include_bytes!("fixtures/operations/create_key/ok.json"),
+        "get_service_ok" => include_bytes!("fixtures/operations/get_service/ok.json"),
+        "list_pipes_ok" => include_bytes!("fixtures/operations/list_pipes/ok.json"),
+        "get_pipe_ok" => include_bytes!("fixtures/operations/get_pipe/ok.json"),
+        "create_pipe_ok" => include_bytes!("fixtures/operations/create_pipe/ok.json"),
+        "list_reverse_private_endpoints_ok" => {
+            include_bytes!("fixtures/operations/list_reverse_private_endpoints/ok.json")
+        }
+        "list_alerts_older_server" => include_bytes!("fixtures/operations/list_alerts/ok_older_server.json"),
+        "list_alerts_newer_server" => include_bytes!("fixtures/operations/list_alerts/ok_newer_server.json"),
         "error_management_404_not_found" => include_bytes!("fixtures/error_management_404_not_found.json"),
         "error_management_400_bad_request" => include_bytes!("fixtures/error_management_400_bad_request.json"),
         "error_management_403_forbidden" => include_bytes!("fixtures/error_management_403_forbidden.json"),
