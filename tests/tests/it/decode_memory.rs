@@ -148,7 +148,8 @@ fn long_texts_in_an_error_body_cost_a_few_times_their_size() {
 fn every_operation_stays_within_four_times_a_hostile_body() {
     // For every operation of the table, on success and on error: a request id of 4 MiB, and a
     // payload of 12 MiB of minimal elements, which no operation's output is made of but a
-    // list's (the others fail to decode and read the request id again, alone).
+    // list's (the others fail to decode and read the request id again, alone); on success also
+    // a 12 MiB text and nesting far deeper than the parser goes.
     let request_id = "r".repeat(4 * 1024 * 1024);
     let element = r#"{"id":""}"#;
     let elements = format!("[{}]", vec![element; 12 * 1024 * 1024 / (element.len() + 1)].join(","));
@@ -158,6 +159,16 @@ fn every_operation_stays_within_four_times_a_hostile_body() {
             _ => format!(r#"{{"data":{elements},"requestId":"{request_id}"}}"#),
         };
         assert_peak(operation.name, 200, success.as_bytes(), 4.0, "");
+        // A huge string where a model's text goes, and nesting as deep as the parser allows.
+        let text = format!(r#"{{"id":"x","name":"{}"}}"#, "n".repeat(12 * 1024 * 1024));
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        for payload in [text, deep] {
+            let body = match operation.interface {
+                Interface::Management => format!(r#"{{"status":200,"result":{payload}}}"#),
+                _ => format!(r#"{{"data":{payload}}}"#),
+            };
+            assert_peak(operation.name, 200, body.as_bytes(), 4.0, "");
+        }
         let failure = format!(r#"{{"status":500,"requestId":"{request_id}","error":{elements}}}"#);
         assert_peak(operation.name, 500, failure.as_bytes(), 4.0, "ERR api");
     }
