@@ -20,8 +20,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use pipe_api_fake::Fake;
-use pipe_api_proto::wait::reverse_private_endpoint_settled;
-use pipe_api_proto::{GetReversePrivateEndpoint, ListAlerts};
+use pipe_api_proto::ListAlerts;
+use pipe_api_proto::wait::reverse_private_endpoint_ready;
 use pipe_api_types::{
     AlertChannel, AlertInterval, AlertRequest, Authentication, CreateKeyRequest, CreateKeyResponse, CreatePipeRequest,
     CreateReversePrivateEndpointRequest, Credentials, DataFormat, Destination, DestinationColumn, FieldMapping,
@@ -133,8 +133,9 @@ fn against_fake() -> Outcome {
         .description("kafka brokers"),
     )?;
     print_endpoint(&endpoint);
-    let get = GetReversePrivateEndpoint::new(org, service, endpoint.id);
-    print_endpoint(&client.wait(&get, reverse_private_endpoint_settled, poll)?);
+    let ready =
+        client.wait_for_reverse_private_endpoint(org, service, endpoint.id, reverse_private_endpoint_ready, poll)?;
+    print_endpoint(&ready);
     client.delete_reverse_private_endpoint(org, service, endpoint.id)?;
     println!("  deleted {}", endpoint.id);
 

@@ -13,10 +13,12 @@ use pipe_api_proto::pages::Pages;
 use pipe_api_proto::retry::{Pacer, RetryPolicy};
 use pipe_api_proto::wait::{Condition, Wait, WaitError, WaitPolicy, service_running};
 use pipe_api_proto::{
-    AlertPage, Alerting, Api, BuildError, BuildErrorKind, Endpoint, Error, GetPipe, GetService, Management, Reply,
-    Transport, TransportError,
+    AlertPage, Alerting, Api, BuildError, BuildErrorKind, Endpoint, Error, GetPipe, GetReversePrivateEndpoint,
+    GetService, Management, Reply, Transport, TransportError,
 };
-use pipe_api_types::{OrganizationId, Pipe, PipeId, Service, ServiceId};
+use pipe_api_types::{
+    OrganizationId, Pipe, PipeId, ReversePrivateEndpoint, ReversePrivateEndpointId, Service, ServiceId,
+};
 
 /// A blocking client of the management and alerting interfaces. Build it with
 /// [`Client::builder`], [`Client::management`], [`Client::alerting`] or [`Client::from_env`].
@@ -108,6 +110,20 @@ impl Client {
         policy: WaitPolicy,
     ) -> Result<Pipe, WaitError<Pipe>> {
         self.wait(&GetPipe::new(organization_id, service_id, pipe_id), condition, policy)
+    }
+
+    /// Waits until the reverse private endpoint satisfies `condition` (such as
+    /// [`reverse_private_endpoint_ready`](crate::reverse_private_endpoint_ready)), polling it
+    /// under `policy`.
+    pub fn wait_for_reverse_private_endpoint(
+        &self,
+        organization_id: OrganizationId,
+        service_id: ServiceId,
+        endpoint_id: ReversePrivateEndpointId,
+        condition: impl Condition<ReversePrivateEndpoint>,
+        policy: WaitPolicy,
+    ) -> Result<ReversePrivateEndpoint, WaitError<ReversePrivateEndpoint>> {
+        self.wait(&GetReversePrivateEndpoint::new(organization_id, service_id, endpoint_id), condition, policy)
     }
 
     /// Waits until the service is `running` ([`service_running`]), polling it under `policy`.

@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
 use pipe_api_ureq::{
-    Client, CreateReversePrivateEndpointRequest, CustomPrivateDnsMapping, Error, GetReversePrivateEndpoint,
-    MskAuthentication, ReversePrivateEndpointStatus, ReversePrivateEndpointType, UpdateReversePrivateEndpointRequest,
-    WaitPolicy, reverse_private_endpoint_settled,
+    Client, CreateReversePrivateEndpointRequest, CustomPrivateDnsMapping, Error, MskAuthentication,
+    ReversePrivateEndpointStatus, ReversePrivateEndpointType, UpdateReversePrivateEndpointRequest, WaitPolicy,
+    reverse_private_endpoint_ready,
 };
 
 fn client(server: &pipe_api_fake::FakeServer) -> Client {
@@ -52,8 +52,9 @@ fn an_endpoint_is_created_waited_for_updated_and_deleted() {
     );
 
     let sent = fake.request_count();
-    let get = GetReversePrivateEndpoint::new(ORG, SERVICE, created.id);
-    let ready = client.wait(&get, reverse_private_endpoint_settled, quick()).unwrap();
+    let ready = client
+        .wait_for_reverse_private_endpoint(ORG, SERVICE, created.id, reverse_private_endpoint_ready, quick())
+        .unwrap();
     assert_eq!(ready.status, Some(ReversePrivateEndpointStatus::Ready));
     assert_eq!(fake.request_count() - sent, 3, "Provisioning at +20 s and +40 s, Ready at +60 s");
 
