@@ -18,7 +18,6 @@ pub use crate::transport::{TransportError, TransportErrorKind};
 /// the inner error's source, so that a report walking the chain (anyhow's `{:#}`, eyre's
 /// reports) shows every message once. Each error below says only its own part, starting with
 /// the operation, and leaves the cause to `source()`.
-#[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
     /// The request was not built (invalid input); nothing was sent.
@@ -104,6 +103,15 @@ impl Error {
         }
     }
 
+    /// The rules the request broke, when that is why nothing was sent: each violation's wire
+    /// path and rule.
+    pub fn validation(&self) -> Option<&ValidationErrors> {
+        match self {
+            Error::Build(error) => error.validation(),
+            _ => None,
+        }
+    }
+
     /// How many attempts were made (1 unless a driver retried).
     pub fn attempts(&self) -> u32 {
         self.history().map_or(0, Attempts::count)
@@ -175,6 +183,24 @@ impl fmt::Display for Error {
     }
 }
 
+/// Reads as a message, as `main() -> Result<(), Error>` prints it: the error's `Display`, then
+/// each cause after `caused by:`, at most [`ERROR_TEXT_MAX`] bytes in all.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = self.to_string();
+        let mut cause = StdError::source(self);
+        while let Some(error) = cause {
+            text.push_str("; caused by: ");
+            text.push_str(&error.to_string());
+            cause = error.source();
+        }
+        f.write_str(&crate::redact::truncate(&text, ERROR_TEXT_MAX))
+    }
+}
+
+/// The most any error's `Display` or `Debug` shows.
+pub const ERROR_TEXT_MAX: usize = 4096;
+
 impl StdError for Error {
     /// The inner error's source (not the inner error, whose text `Display` already shows).
     fn source(&self) -> Option<&(dyn StdError + 'static)> {
@@ -195,7 +221,6 @@ impl From<BuildError> for Error {
 }
 
 /// The request could not be built; nothing was sent.
-#[derive(Debug)]
 pub struct BuildError {
     operation: &'static str,
     kind: BuildErrorKind,
@@ -247,8 +272,10 @@ impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: nothing was sent", self.operation)?;
         match &self.kind {
-            // The violations say "invalid request: ..." themselves.
-            BuildErrorKind::Invalid(_) => Ok(()),
+            // Each violation with its wire path and rule, so that `{error}` says what to fix.
+            BuildErrorKind::Invalid(errors) => {
+                write!(f, ": {}", crate::redact::truncate(&errors.to_string(), ERROR_TEXT_MAX / 2))
+            }
             BuildErrorKind::Serialize(_) => f.write_str(": the body could not be serialized"),
             BuildErrorKind::InvalidPath(why) => write!(f, ": the path {why}"),
             BuildErrorKind::Uri(_) => f.write_str(": the URI could not be built"),
@@ -257,10 +284,18 @@ impl fmt::Display for BuildError {
     }
 }
 
+/// Reads as its message.
+impl fmt::Debug for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+/// The violations are the message itself (see [`BuildError::validation`]), so not a source.
 impl StdError for BuildError {
     fn source(&self) -> Option<&(dyn StdError + 'static)> {
         match &self.kind {
-            BuildErrorKind::Invalid(e) => Some(e),
+            BuildErrorKind::Invalid(_) => None,
             BuildErrorKind::Serialize(e) => Some(e),
             BuildErrorKind::Uri(e) => Some(e),
             BuildErrorKind::InvalidPath(_) | BuildErrorKind::NotConfigured(_) => None,

@@ -120,8 +120,8 @@ pub use endpoint::{Endpoint, EndpointExt, Reply, SuccessBody};
 // Every endpoint of the table of operations, the alert list and the escape hatch.
 pub use endpoints::*;
 pub use error::{
-    ApiError, BODY_KEPT, BuildError, BuildErrorKind, DecodeError, Error, TransportError, TransportErrorKind,
-    TransportFailure,
+    ApiError, BODY_KEPT, BuildError, BuildErrorKind, DecodeError, ERROR_TEXT_MAX, Error, TransportError,
+    TransportErrorKind, TransportFailure,
 };
 pub use snapshot::render_request;
 pub use transport::Transport;

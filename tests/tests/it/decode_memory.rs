@@ -89,12 +89,18 @@ fn measure(operation: &str, status: u16, body: &[u8]) -> (usize, String) {
     (peak.parse().unwrap(), outcome.to_owned())
 }
 
-/// Asserts that `operation` on the body adds at most `factor` times the body at its peak.
+/// What any parse may add whatever the body's size: the allocator's first arenas, a page or
+/// two of the process's own.
+const FIXED_ALLOWANCE: usize = 2 * 1024 * 1024;
+
+/// Asserts that `operation` on the body adds at most `factor` times the body, plus
+/// [`FIXED_ALLOWANCE`], at its peak.
 fn assert_peak(operation: &str, status: u16, body: &[u8], factor: f64, expected: &str) {
     let (peak, outcome) = measure(operation, status, body);
     assert!(outcome.starts_with(expected), "{operation} {status}: {outcome}");
     let ratio = peak as f64 / body.len() as f64;
-    assert!(ratio <= factor, "{operation} {status}: peak {peak} bytes for a {}-byte body ({ratio:.2}x)", body.len());
+    let bound = factor * body.len() as f64 + FIXED_ALLOWANCE as f64;
+    assert!(peak as f64 <= bound, "{operation} {status}: peak {peak} bytes for a {}-byte body ({ratio:.2}x)", body.len());
 }
 
 #[test]

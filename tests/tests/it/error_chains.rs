@@ -63,19 +63,23 @@ fn respond(status: u16, headers: &[(&str, &str)], body: &str) -> Response<Vec<u8
 }
 
 #[test]
-fn build_errors_say_nothing_was_sent_and_leave_the_why_to_the_source() {
+fn build_errors_say_what_to_fix_and_that_nothing_was_sent() {
     let (org, service, _) = ids();
     let invalid = CreateKey::new(org, CreateKeyRequest::new("bad\u{7}name", [])).build_request(&management());
     let error = Error::from(invalid.unwrap_err());
-    let messages = assert_layered(&error, 2);
-    assert_eq!(messages[0], "create_key: nothing was sent");
-    assert!(messages[1].starts_with("invalid request: `name`"), "{messages:?}");
-    assert!(messages[1].contains("`roles`"), "{messages:?}");
+    // `{error}` alone says each violation's wire path and rule: what a quickstart prints.
+    let messages = assert_layered(&error, 1);
+    assert!(messages[0].starts_with("create_key: nothing was sent: invalid request: `name`"), "{messages:?}");
+    assert!(messages[0].contains("`roles` must have at least 1 element"), "{messages:?}");
+    assert_eq!(error.validation().map(|errors| errors.violations().len()), Some(2));
+    // `{error:?}` (what `main() -> Result` prints) reads as the same message.
+    assert_eq!(format!("{error:?}"), error.to_string());
 
     let mut two_kinds = create_pipe_requests("m").remove(0);
     two_kinds.source = None;
     let error = Error::from(CreatePipe::new(org, service, two_kinds).build_request(&management()).unwrap_err());
-    assert_layered(&error, 2);
+    assert!(error.to_string().contains("`source`"), "{error}");
+    assert_layered(&error, 1);
 
     let error = Error::from(Raw::<Management>::new(Method::GET, "relative").unwrap_err());
     let messages = assert_layered(&error, 1);
