@@ -123,7 +123,7 @@ pub use error::{
     ApiError, BODY_KEPT, BuildError, BuildErrorKind, DecodeError, ERROR_TEXT_MAX, Error, TransportError,
     TransportErrorKind, TransportFailure,
 };
-pub use snapshot::render_request;
+pub use snapshot::{redacted_json, render_request};
 pub use transport::Transport;
 pub use url::{BaseUrl, BaseUrlError, is_loopback_host, path, percent_decode};
 

@@ -103,3 +103,20 @@ fn write_sorted(out: &mut String, value: &serde_json::Value, indent: usize) {
         scalar_or_empty => out.push_str(&scalar_or_empty.to_string()),
     }
 }
+
+/// A request model (or any model) as JSON for a snapshot (`insta::assert_json_snapshot!`),
+/// with every secret-bearing field redacted by the same list as [`render_request`]: a model's
+/// own `Serialize` writes its secrets in clear, as the request must carry them.
+///
+/// ```
+/// use pipe_api_proto::redacted_json;
+/// use pipe_api_proto::types::{CreateKeyRequest, KeyRole};
+///
+/// let json = redacted_json(&CreateKeyRequest::new("ci", [KeyRole::Developer])).unwrap();
+/// assert_eq!(json["name"], "ci");
+/// ```
+pub fn redacted_json<T: serde::Serialize>(model: &T) -> Result<serde_json::Value, serde_json::Error> {
+    let mut json = serde_json::to_value(model)?;
+    redact_json(&mut json);
+    Ok(json)
+}

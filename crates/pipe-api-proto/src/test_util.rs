@@ -153,9 +153,26 @@ impl Drop for ExpectTransport {
 }
 
 /// Records every request and answers with the queued responses in order; once they run out,
-/// every request fails with a transport error.
-#[derive(Debug, Default)]
+/// every request fails with a transport error. A clone is a handle on the same recording, so a
+/// test can keep one while a client owns another:
+///
+/// ```
+/// use pipe_api_proto::test_util::{RecordingTransport, response};
+///
+/// let recording = RecordingTransport::new().respond(response(200, r#"{"status":200,"result":[]}"#));
+/// let mut transport = recording.clone(); // what the client would own
+/// # use pipe_api_proto::Transport as _;
+/// # transport.send(http::Request::new(Vec::new()))?;
+/// assert_eq!(recording.requests().len(), 1);
+/// # Ok::<(), pipe_api_proto::TransportError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
 pub struct RecordingTransport {
+    shared: std::sync::Arc<std::sync::Mutex<Recording>>,
+}
+
+#[derive(Debug, Default)]
+struct Recording {
     replies: VecDeque<Result<Response<Vec<u8>>, TransportError>>,
     requests: Vec<Request<Vec<u8>>>,
 }
@@ -167,27 +184,32 @@ impl RecordingTransport {
     }
 
     /// Queues a response.
-    pub fn respond(mut self, response: Response<Vec<u8>>) -> Self {
-        self.replies.push_back(Ok(response));
+    pub fn respond(self, response: Response<Vec<u8>>) -> Self {
+        self.recording().replies.push_back(Ok(response));
         self
     }
 
     /// Queues a transport failure.
-    pub fn fail(mut self, error: TransportError) -> Self {
-        self.replies.push_back(Err(error));
+    pub fn fail(self, error: TransportError) -> Self {
+        self.recording().replies.push_back(Err(error));
         self
     }
 
-    /// Every request received, in order.
-    pub fn requests(&self) -> &[Request<Vec<u8>>] {
-        &self.requests
+    /// Every request received so far, in order (by any clone).
+    pub fn requests(&self) -> Vec<Request<Vec<u8>>> {
+        self.recording().requests.clone()
+    }
+
+    fn recording(&self) -> std::sync::MutexGuard<'_, Recording> {
+        self.shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
 impl Transport for RecordingTransport {
     fn send(&mut self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError> {
-        self.requests.push(request);
-        self.replies.pop_front().unwrap_or_else(|| {
+        let mut recording = self.recording();
+        recording.requests.push(request);
+        recording.replies.pop_front().unwrap_or_else(|| {
             Err(TransportError::new(TransportErrorKind::Other, "RecordingTransport has no more responses queued"))
         })
     }

@@ -100,7 +100,11 @@ fn assert_peak(operation: &str, status: u16, body: &[u8], factor: f64, expected:
     assert!(outcome.starts_with(expected), "{operation} {status}: {outcome}");
     let ratio = peak as f64 / body.len() as f64;
     let bound = factor * body.len() as f64 + FIXED_ALLOWANCE as f64;
-    assert!(peak as f64 <= bound, "{operation} {status}: peak {peak} bytes for a {}-byte body ({ratio:.2}x)", body.len());
+    assert!(
+        peak as f64 <= bound,
+        "{operation} {status}: peak {peak} bytes for a {}-byte body ({ratio:.2}x)",
+        body.len()
+    );
 }
 
 #[test]

@@ -20,6 +20,7 @@ mod ops_services;
 mod readme;
 mod secret_hygiene;
 mod ureq_transport;
+mod users_side;
 mod users_view;
 mod validation_through_client;
 mod virtual_clock;

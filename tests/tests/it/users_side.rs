@@ -1,0 +1,76 @@
+//! The user's side of issue "errors that explain, requests the compiler checks": the lines a
+//! user writes for each friction, in their new form.
+
+use std::time::Duration;
+
+use pipe_api_proto::test_util::{RecordingTransport, response};
+use pipe_api_proto::{redacted_json, render_request};
+use pipe_api_tests::ids;
+use pipe_api_tests::requests::create_pipe_requests;
+use pipe_api_types::{CreateKeyRequest, PipeCommand, ServiceCommand};
+use pipe_api_ureq::Client;
+
+#[test]
+fn a_refused_request_says_what_to_fix() {
+    let client = Client::management("https://api.example.com", "key-id", "key-secret").unwrap();
+    let (org, _, _) = ids();
+    let error = client.create_key(org, CreateKeyRequest::new("ci", [])).unwrap_err();
+    // What the quickstart prints, and what `main() -> Result` prints.
+    for shown in [error.to_string(), format!("{error:?}")] {
+        assert_eq!(shown, "create_key: nothing was sent: invalid request: `roles` must have at least 1 element");
+    }
+    let violations = error.validation().unwrap().violations();
+    assert_eq!(
+        (violations[0].path.as_str(), violations[0].rule.to_string()),
+        ("roles", "must have at least 1 element".to_owned())
+    );
+}
+
+#[test]
+fn what_the_client_sent_is_read_back_from_a_recording_it_owns() {
+    let recording = RecordingTransport::new().respond(response(
+        200,
+        r#"{"status":200,"requestId":"r-1","result":{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","state":"Running"}}"#,
+    ));
+    let client = Client::builder()
+        .management("https://api.example.com", "key-id", "key-secret")
+        .transport(recording.clone())
+        .build()
+        .unwrap();
+    let (org, service, pipe) = ids();
+    // Both state commands are built alike: the command converts into its request.
+    client.change_pipe_state(org, service, pipe, PipeCommand::Stop).unwrap();
+    let sent = recording.requests();
+    assert_eq!(sent.len(), 1);
+    let shown = render_request(&sent[0]);
+    assert!(shown.starts_with("PATCH https://api.example.com/v1/organizations/"), "{shown}");
+    assert!(shown.contains("\"command\": \"stop\""), "{shown}");
+    let _ = pipe_api_proto::UpdateServiceState::new(org, service, ServiceCommand::Awake);
+}
+
+#[test]
+fn a_json_snapshot_of_a_request_model_shows_no_secret() {
+    // Every create request of the workload carries marker credentials.
+    for request in create_pipe_requests("SNAPSHOT-MARKER") {
+        let clear = serde_json::to_string(&request).unwrap();
+        let redacted = redacted_json(&request).unwrap().to_string();
+        // The model's own `Serialize` writes its secrets, as the request must carry them.
+        assert!(clear.contains("SNAPSHOT-MARKER"), "{clear}");
+        assert!(!redacted.contains("SNAPSHOT-MARKER"), "{redacted}");
+        assert!(redacted.contains("[redacted]"), "{redacted}");
+    }
+}
+
+#[test]
+fn policies_are_set_in_one_line() {
+    let retry = pipe_api_ureq::RetryPolicy::default().deadline(Duration::from_secs(10)).max_attempts(3);
+    let wait = pipe_api_ureq::WaitPolicy::default().deadline(Duration::from_secs(120)).pauses(
+        Duration::from_secs(1),
+        2.0,
+        Duration::from_secs(15),
+    );
+    assert_eq!(
+        (retry.deadline, retry.max_attempts, wait.deadline),
+        (Duration::from_secs(10), 3, Duration::from_secs(120))
+    );
+}
