@@ -130,6 +130,11 @@ pub use url::{BaseUrl, BaseUrlError, is_loopback_host, path, percent_decode};
 /// The models, re-exported so one dependency is enough.
 pub use pipe_api_types as types;
 
+/// The `http` crate, whose `Request` and `Response` a transport handles.
+pub use http;
+/// The `time` crate, whose `OffsetDateTime` a driver passes to [`Call::receive`](call::Call::receive).
+pub use time;
+
 /// This crate's README, compiled and run as doc tests, so it cannot drift from the API.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

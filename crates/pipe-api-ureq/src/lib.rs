@@ -24,7 +24,7 @@
 //! | one exchange, request to last byte of body | 30 s, and never past the retry deadline | [`ClientBuilder::timeout`] |
 //! | response body | 16 MiB; a larger body stops being read and is an error | [`ClientBuilder::body_limit`] |
 //! | redirects | never followed: a 3xx is an error, so credentials never travel to another host | |
-//! | plain `http` | only to loopback ([`is_loopback_host`](pipe_api_proto::is_loopback_host): `localhost`, 127.0.0.0/8, `::1`); refused when the client is built, and by the transport (never retried) when used on its own | [`ClientBuilder::allow_insecure_http`] |
+//! | plain `http` | only to loopback ([`is_loopback_host`]: `localhost`, 127.0.0.0/8, `::1`); refused when the client is built, and by the transport (never retried) when used on its own | [`ClientBuilder::allow_insecure_http`] |
 //! | retries | per [`RetryPolicy::default`]: up to 4 attempts within 60 s, each started only with 5 s left; full-jitter backoff from 250 ms capped at 8 s; server hints honoured up to 30 s; a `POST` or `PATCH` that may have reached the server is never re-sent | [`ClientBuilder::retry_policy`], [`ClientBuilder::no_retries`] |
 //! | pacing | off; [`Pacer::management`] keeps a key under 10 requests per 10 s (with a 1 s margin) | [`ClientBuilder::pacing`] |
 //!
@@ -102,7 +102,8 @@
 mod client;
 mod clock;
 mod config;
-mod operations;
+mod methods;
+mod scopes;
 mod transport;
 
 pub use client::{AlertPages, Client, ClientApi};
@@ -116,36 +117,17 @@ pub use pipe_api_proto::wait::{
     Condition, IdleRecovery, Last, Verdict, WaitError, WaitPolicy, pipe_running, pipe_settled, pipe_stopped,
     reverse_private_endpoint_ready, reverse_private_endpoint_settled, service_running,
 };
+pub use scopes::{
+    AlertScope, AlertsScope, KeyScope, OrganizationScope, PipeScope, ReversePrivateEndpointScope, ServiceScope,
+};
 pub use transport::{TransportConfig, UreqTransport};
 
-// What the client's methods take and return, so that a client user depends on this crate alone.
+// Everything the client's methods take and return, one path each: every model, id and enum
+// (`pipe_api_types`), and proto's API (endpoints, errors, policies, `http`, `time`), so that a
+// client user depends on this crate alone and writes `pipe_api_ureq::Pipe`.
 pub use pipe_api_proto::retry::{Pacer, RetryPolicy};
-pub use pipe_api_proto::{
-    AlertPage, Alerting, ApiError, BaseUrlError, BuildError, CredentialsError, DecodeError, Endpoint, Error,
-    ListAlerts, Management, Raw, Reply, TransportFailure,
-};
-pub use pipe_api_types::{
-    CreateKeyRequest, CreateKeyResponse, CreatePipeRequest, OrganizationId, Pipe, PipeCommand, PipeId,
-    ReversePrivateEndpoint, Secret, Service, ServiceId, UpdatePipeRequest,
-};
-pub use pipe_api_types::{
-    EndpointProtocol, IpAccessEntry, IpAccessListPatch, Key, KeyExpiry, KeyId, KeyRole, KeyState, ListPatch,
-    PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, RoleId, ServiceCommand, ServiceEndpointChange, ServiceState,
-    TagsPatch, UpdateKeyRequest, UpdateServiceRequest, UpdateServiceStateRequest,
-};
-pub use pipe_api_types::{
-    PipeSchemaDiscoveryRequest, PipeSchemaDiscoveryResponse, PipeSettings, PipesCdcScaling, Scaling,
-};
-
-pub use pipe_api_proto::{
-    CreateAlert, CreateReversePrivateEndpoint, DeleteAlert, DeleteReversePrivateEndpoint, GetAlert,
-    GetReversePrivateEndpoint, ListReversePrivateEndpoints, UpdateAlert, UpdateReversePrivateEndpoint,
-};
-pub use pipe_api_types::{
-    Alert, AlertChannel, AlertId, AlertInterval, AlertRequest, AlertSource, AlertState, ChannelType,
-    CreateReversePrivateEndpointRequest, CustomPrivateDnsMapping, MskAuthentication, ReversePrivateEndpointId,
-    ReversePrivateEndpointStatus, ReversePrivateEndpointType, ThresholdType, UpdateReversePrivateEndpointRequest,
-};
+pub use pipe_api_proto::*;
+pub use pipe_api_types::*;
 
 pub use pipe_api_proto as proto;
 pub use pipe_api_types as types;

@@ -74,3 +74,29 @@ fn policies_are_set_in_one_line() {
         (Duration::from_secs(10), 3, Duration::from_secs(120))
     );
 }
+
+#[test]
+fn ids_are_given_once() {
+    use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
+    use pipe_api_ureq::{PipeState, WaitPolicy, pipe_running};
+
+    let fake = Fake::demo();
+    fake.advance_per_request(Duration::from_secs(10));
+    let client = Client::builder()
+        .management("https://api.example.com", DEMO_KEY_ID, DEMO_KEY_SECRET)
+        .transport(fake.clone())
+        .clock(pipe_api_ureq::VirtualClock::new(fake.now()))
+        .build()
+        .unwrap();
+
+    let service = client.service(ORG, SERVICE);
+    let before = service.list_pipes().unwrap().len();
+    let created = service.create_pipe(create_pipe_requests("scoped").remove(0)).unwrap();
+    let pipe = service.pipe(created.id);
+    let running = pipe.wait(pipe_running, WaitPolicy::default().deadline(Duration::from_secs(600))).unwrap();
+    assert_eq!(running.state, Some(PipeState::Running));
+    assert_eq!(pipe.get_pipe().unwrap().id, created.id);
+    pipe.change_pipe_state(PipeCommand::Stop).unwrap();
+    assert_eq!(service.list_pipes().unwrap().len(), before + 1);
+    assert_eq!(client.organization(ORG).service(SERVICE).get_service().unwrap().id, SERVICE);
+}

@@ -1,0 +1,213 @@
+//! Ids given once: scoped handles on a [`Client`], as `client.service(org, svc).pipe(id)`, whose
+//! methods are the operations of proto's table of operations under that scope (an operation's
+//! scope is the set of ids in its path), each taking only what is left: its body, if any.
+//!
+//! ```no_run
+//! use std::time::Duration;
+//!
+//! use pipe_api_ureq::{Client, PipeCommand, WaitPolicy, pipe_running};
+//! # fn demo(client: &Client, org: pipe_api_ureq::OrganizationId, svc: pipe_api_ureq::ServiceId, id: pipe_api_ureq::PipeId) -> Result<(), Box<dyn std::error::Error>> {
+//! let service = client.service(org, svc);
+//! let pipes = service.list_pipes()?;
+//! let pipe = service.pipe(id);
+//! pipe.change_pipe_state(PipeCommand::Start)?;
+//! pipe.wait(pipe_running, WaitPolicy::default().deadline(Duration::from_secs(300)))?;
+//! # Ok(()) }
+//! ```
+
+use pipe_api_proto::wait::{Condition, WaitError, WaitPolicy};
+use pipe_api_proto::*;
+use pipe_api_types::*;
+
+use crate::Client;
+
+/// An organization: its API keys, and its services.
+#[derive(Clone, Copy, Debug)]
+pub struct OrganizationScope<'c> {
+    client: &'c Client,
+    organization_id: OrganizationId,
+}
+
+/// An API key of an organization.
+#[derive(Clone, Copy, Debug)]
+pub struct KeyScope<'c> {
+    client: &'c Client,
+    organization_id: OrganizationId,
+    key_id: KeyId,
+}
+
+/// A service: its settings and state, its pipes and its reverse private endpoints.
+#[derive(Clone, Copy, Debug)]
+pub struct ServiceScope<'c> {
+    client: &'c Client,
+    organization_id: OrganizationId,
+    service_id: ServiceId,
+}
+
+/// A pipe of a service.
+#[derive(Clone, Copy, Debug)]
+pub struct PipeScope<'c> {
+    client: &'c Client,
+    organization_id: OrganizationId,
+    service_id: ServiceId,
+    pipe_id: PipeId,
+}
+
+/// A reverse private endpoint of a service.
+#[derive(Clone, Copy, Debug)]
+pub struct ReversePrivateEndpointScope<'c> {
+    client: &'c Client,
+    organization_id: OrganizationId,
+    service_id: ServiceId,
+    endpoint_id: ReversePrivateEndpointId,
+}
+
+/// The alerts of the alerting interface.
+#[derive(Clone, Copy, Debug)]
+pub struct AlertsScope<'c> {
+    client: &'c Client,
+}
+
+/// One alert.
+#[derive(Clone, Debug)]
+pub struct AlertScope<'c> {
+    client: &'c Client,
+    alert_id: AlertId,
+}
+
+impl Client {
+    /// The organization `organization_id`: its keys and services.
+    pub fn organization(&self, organization_id: OrganizationId) -> OrganizationScope<'_> {
+        OrganizationScope { client: self, organization_id }
+    }
+
+    /// The service `service_id` of `organization_id`.
+    pub fn service(&self, organization_id: OrganizationId, service_id: ServiceId) -> ServiceScope<'_> {
+        ServiceScope { client: self, organization_id, service_id }
+    }
+
+    /// The alerts.
+    pub fn alerts(&self) -> AlertsScope<'_> {
+        AlertsScope { client: self }
+    }
+}
+
+impl<'c> OrganizationScope<'c> {
+    /// One of its keys.
+    pub fn key(&self, key_id: KeyId) -> KeyScope<'c> {
+        KeyScope { client: self.client, organization_id: self.organization_id, key_id }
+    }
+
+    /// One of its services.
+    pub fn service(&self, service_id: ServiceId) -> ServiceScope<'c> {
+        ServiceScope { client: self.client, organization_id: self.organization_id, service_id }
+    }
+}
+
+impl<'c> ServiceScope<'c> {
+    /// One of its pipes.
+    pub fn pipe(&self, pipe_id: PipeId) -> PipeScope<'c> {
+        PipeScope { client: self.client, organization_id: self.organization_id, service_id: self.service_id, pipe_id }
+    }
+
+    /// One of its reverse private endpoints.
+    pub fn reverse_private_endpoint(&self, endpoint_id: ReversePrivateEndpointId) -> ReversePrivateEndpointScope<'c> {
+        let (client, organization_id, service_id) = (self.client, self.organization_id, self.service_id);
+        ReversePrivateEndpointScope { client, organization_id, service_id, endpoint_id }
+    }
+
+    /// Waits until the service is running ([`Client::wait_for_service`]).
+    pub fn wait(&self, policy: WaitPolicy) -> Result<Service, WaitError<Service>> {
+        self.client.wait_for_service(self.organization_id, self.service_id, policy)
+    }
+
+    /// A wait policy that wakes this service when it is idle.
+    pub fn idle_recovery(&self, policy: WaitPolicy) -> WaitPolicy {
+        policy.with_idle_recovery(self.organization_id, self.service_id)
+    }
+}
+
+impl PipeScope<'_> {
+    /// Waits until the pipe satisfies `condition` ([`Client::wait_for_pipe`]).
+    pub fn wait(&self, condition: impl Condition<Pipe>, policy: WaitPolicy) -> Result<Pipe, WaitError<Pipe>> {
+        self.client.wait_for_pipe(self.organization_id, self.service_id, self.pipe_id, condition, policy)
+    }
+}
+
+impl ReversePrivateEndpointScope<'_> {
+    /// Waits until the endpoint satisfies `condition`
+    /// ([`Client::wait_for_reverse_private_endpoint`]).
+    pub fn wait(
+        &self,
+        condition: impl Condition<ReversePrivateEndpoint>,
+        policy: WaitPolicy,
+    ) -> Result<ReversePrivateEndpoint, WaitError<ReversePrivateEndpoint>> {
+        let (organization_id, service_id) = (self.organization_id, self.service_id);
+        self.client.wait_for_reverse_private_endpoint(organization_id, service_id, self.endpoint_id, condition, policy)
+    }
+}
+
+impl<'c> AlertsScope<'c> {
+    /// One alert.
+    pub fn alert(&self, alert_id: AlertId) -> AlertScope<'c> {
+        AlertScope { client: self.client, alert_id }
+    }
+}
+
+/// The operations of each scope, from the table.
+macro_rules! scoped_methods {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident : $endpoint:ident $fields:tt $api:ident $method:ident $($segment:tt)/+ -> $output:ty $(, $shape:ident)?;
+    )*) => {
+        $(scoped_method! { [$(#[$doc])*] $name $endpoint $fields $output })*
+    };
+}
+
+/// One operation, on the scope its path's ids make (most ids first).
+macro_rules! scoped_method {
+    ([$($doc:tt)*] $name:ident $endpoint:ident (..) $output:ty) => {
+        impl AlertsScope<'_> {
+            $($doc)*
+            pub fn $name(&self, endpoint: $endpoint) -> Result<$output, Error> {
+                self.client.$name(endpoint)
+            }
+        }
+    };
+    ([$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty, service_id: $s:ty, pipe_id: $p:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
+        scoped_method!(@ PipeScope [$($doc)*] $name [organization_id service_id pipe_id] [$($body: $body_type)?] $output);
+    };
+    ([$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty, service_id: $s:ty, endpoint_id: $e:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
+        scoped_method!(@ ReversePrivateEndpointScope [$($doc)*] $name [organization_id service_id endpoint_id] [$($body: $body_type)?] $output);
+    };
+    ([$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty, service_id: $s:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
+        scoped_method!(@ ServiceScope [$($doc)*] $name [organization_id service_id] [$($body: $body_type)?] $output);
+    };
+    ([$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty, key_id: $k:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
+        scoped_method!(@ KeyScope [$($doc)*] $name [organization_id key_id] [$($body: $body_type)?] $output);
+    };
+    ([$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
+        scoped_method!(@ OrganizationScope [$($doc)*] $name [organization_id] [$($body: $body_type)?] $output);
+    };
+    ([$($doc:tt)*] $name:ident $endpoint:ident (alert_id: $a:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
+        impl AlertScope<'_> {
+            $($doc)*
+            pub fn $name(&self, $($body: impl Into<$body_type>)?) -> Result<$output, Error> {
+                self.client.$name(self.alert_id.clone(), $($body)?)
+            }
+        }
+    };
+    ([$($doc:tt)*] $name:ident $endpoint:ident ($(; $body:ident : $body_type:ty)?) $output:ty) => {
+        scoped_method!(@ AlertsScope [$($doc)*] $name [] [$($body: $body_type)?] $output);
+    };
+    (@ $scope:ident [$($doc:tt)*] $name:ident [$($id:ident)*] [$($body:ident : $body_type:ty)?] $output:ty) => {
+        impl $scope<'_> {
+            $($doc)*
+            pub fn $name(&self, $($body: impl Into<$body_type>)?) -> Result<$output, Error> {
+                self.client.$name($(self.$id,)* $($body)?)
+            }
+        }
+    };
+}
+
+pipe_api_proto::operations!(scoped_methods);
