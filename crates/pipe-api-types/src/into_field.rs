@@ -58,9 +58,9 @@ macro_rules! via_from {
 via_from! {
     Text: &str, String, &String, Cow<'_, str>;
     Secret: &str, String;
-    // A number in the field's unit: an integer of millicores, a decimal of gigabytes.
+    // A number in the field's unit: an integer of millicores, gigabytes whole or decimal.
     CpuMillicores: u32;
-    MemoryGb: f64;
+    MemoryGb: f64, i32;
     // An integer literal for a decimal field (`.threshold(100)`).
     f64: i32;
 }

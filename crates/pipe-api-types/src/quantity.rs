@@ -181,6 +181,35 @@ impl From<f64> for Quantity<Gigabytes> {
     }
 }
 
+/// A whole number of gigabytes, as a user writes it: `.replica_memory_gb(2)`.
+impl From<i32> for Quantity<Gigabytes> {
+    fn from(value: i32) -> Self {
+        Quantity::gigabytes(f64::from(value))
+    }
+}
+
+/// Compares the amount with a number of gigabytes: `memory == 2.0` (a quantity the server sent
+/// as text compares by the amount it reads as).
+impl PartialEq<f64> for Quantity<Gigabytes> {
+    fn eq(&self, other: &f64) -> bool {
+        self.value == *other
+    }
+}
+
+/// Compares the amount with a whole number of gigabytes: `memory == 2`.
+impl PartialEq<i32> for Quantity<Gigabytes> {
+    fn eq(&self, other: &i32) -> bool {
+        self.value == f64::from(*other)
+    }
+}
+
+/// Compares the amount with a number of millicores: `cpu == 500`.
+impl PartialEq<u32> for Quantity<Millicores> {
+    fn eq(&self, other: &u32) -> bool {
+        self.value == f64::from(*other)
+    }
+}
+
 /// The text the server sent, or the number in the unit.
 impl<U: Unit> fmt::Display for Quantity<U> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -444,6 +444,11 @@ impl ResourceTag {
     pub fn new(key: impl Into<Text>, value: impl Into<Text>) -> Self {
         ResourceTag { key: Some(key.into()), value: Some(value.into()), ..Default::default() }
     }
+
+    /// A tag that is only a key.
+    pub fn key_only(key: impl Into<Text>) -> Self {
+        ResourceTag { key: Some(key.into()), ..Default::default() }
+    }
 }
 
 /// Changes to a list of a service, as the update-service request sends them (the contract's

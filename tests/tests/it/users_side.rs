@@ -100,3 +100,15 @@ fn ids_are_given_once() {
     assert_eq!(service.list_pipes().unwrap().len(), before + 1);
     assert_eq!(client.organization(ORG).service(SERVICE).get_service().unwrap().id, SERVICE);
 }
+
+#[test]
+fn literals_as_users_write_them() {
+    use pipe_api_ureq::{ResourceTag, Scaling};
+
+    let scaling = Scaling::default().replica_memory_gb(2).replica_cpu_millicores(2000).replicas(2);
+    let memory = scaling.replica_memory_gb.clone().unwrap();
+    assert!(memory == 2 && memory == 2.0);
+    assert!(scaling.replica_cpu_millicores.unwrap() == 2000);
+    assert_eq!(ResourceTag::key_only("team").key.as_deref(), Some("team"));
+    assert_eq!(ResourceTag::key_only("team").value, None);
+}
