@@ -12,7 +12,7 @@
 //!     ManagementCredentials::new(DEMO_KEY_ID, DEMO_KEY_SECRET)?,
 //! );
 //! // No socket: the fake answers as a transport.
-//! let pipes = ListPipes::new(DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID).send(&api, &mut fake)?;
+//! let pipes = ListPipes::new(DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID).send(&api, &fake)?;
 //! assert_eq!(pipes.value.len(), 2);
 //! assert_eq!(fake.request_count(), 1);
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -171,7 +171,7 @@ pub trait EndpointExt: Endpoint {
 
     /// Builds, sends over `transport` once, and parses. Retrying is the driver's choice: see
     /// [`crate::retry`].
-    fn send<T: Transport + ?Sized>(&self, api: &Self::Api, transport: &mut T) -> Result<Reply<Self::Output>, Error> {
+    fn send<T: Transport + ?Sized>(&self, api: &Self::Api, transport: &T) -> Result<Reply<Self::Output>, Error> {
         let request = self.build_request(api)?;
         let method = request.method().clone();
         let response = transport

@@ -111,8 +111,8 @@ pub fn decode_query(query: &str) -> Vec<(String, String)> {
 /// expectations left (unless already panicking).
 #[derive(Debug, Default)]
 pub struct ExpectTransport {
-    expectations: VecDeque<Expectation>,
-    seen: usize,
+    /// The expectations left, and how many requests came.
+    state: std::sync::Mutex<(VecDeque<Expectation>, usize)>,
 }
 
 impl ExpectTransport {
@@ -122,31 +122,40 @@ impl ExpectTransport {
     }
 
     /// Adds an expectation after the others.
-    pub fn expect(mut self, expectation: Expectation) -> Self {
-        self.expectations.push_back(expectation);
+    pub fn expect(self, expectation: Expectation) -> Self {
+        self.state().0.push_back(expectation);
         self
     }
 
     /// How many expected requests have not come yet.
     pub fn remaining(&self) -> usize {
-        self.expectations.len()
+        self.state().0.len()
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, (VecDeque<Expectation>, usize)> {
+        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
 impl Transport for ExpectTransport {
-    fn send(&mut self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError> {
-        self.seen += 1;
-        let Some(expectation) = self.expectations.pop_front() else {
-            panic!("unexpected request #{}: {} {}", self.seen, request.method(), request.uri());
+    fn send(&self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError> {
+        let (expectation, seen) = {
+            let mut state = self.state();
+            state.1 += 1;
+            (state.0.pop_front(), state.1)
         };
-        Ok(expectation.check(&request, self.seen))
+        let Some(expectation) = expectation else {
+            panic!("unexpected request #{seen}: {} {}", request.method(), request.uri());
+        };
+        Ok(expectation.check(&request, seen))
     }
 }
 
 impl Drop for ExpectTransport {
     fn drop(&mut self) {
-        if !std::thread::panicking() && !self.expectations.is_empty() {
-            let left: Vec<String> = self.expectations.iter().map(|e| format!("{} {}", e.method, e.path)).collect();
+        let state = self.state();
+        if !std::thread::panicking() && !state.0.is_empty() {
+            let left: Vec<String> = state.0.iter().map(|e| format!("{} {}", e.method, e.path)).collect();
             panic!("{} expected request(s) never came: {}", left.len(), left.join(", "));
         }
     }
@@ -206,7 +215,7 @@ impl RecordingTransport {
 }
 
 impl Transport for RecordingTransport {
-    fn send(&mut self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError> {
+    fn send(&self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError> {
         let mut recording = self.recording();
         recording.requests.push(request);
         recording.replies.pop_front().unwrap_or_else(|| {

@@ -8,8 +8,10 @@ use std::error::Error as StdError;
 use std::fmt;
 
 /// Sends one request and brings back its whole response, or says how it failed. Any HTTP
-/// client can be one; a closure `FnMut(Request<Vec<u8>>) -> Result<Response<Vec<u8>>,
-/// TransportError>` is one.
+/// client can be one; a closure `Fn(Request<Vec<u8>>) -> Result<Response<Vec<u8>>,
+/// TransportError>` is one. It takes `&self`, as oauth2-rs's does, so that one transport
+/// serves every thread of a shared client at once (keep mutable state behind a lock or an
+/// atomic).
 ///
 /// A transport must not follow redirects (credentials must never go to another host) and
 /// should report a failure before the request left as [`TransportErrorKind::Connect`]
@@ -21,16 +23,12 @@ use std::fmt;
 /// [`TransportErrorKind::Refused`]: crate::TransportErrorKind::Refused
 pub trait Transport {
     /// Sends `request` and returns the response, whatever its status.
-    fn send(&mut self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError>;
+    fn send(&self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError>;
 
     /// Sends `request`, ending the exchange within `timeout` (what is left of a call's
     /// deadline, as [`Step::Send`](crate::call::Next::Send) gives it). A transport that can
     /// bound one exchange overrides this; the default sends with the transport's own timeouts.
-    fn send_within(
-        &mut self,
-        request: Request<Vec<u8>>,
-        timeout: Duration,
-    ) -> Result<Response<Vec<u8>>, TransportError> {
+    fn send_within(&self, request: Request<Vec<u8>>, timeout: Duration) -> Result<Response<Vec<u8>>, TransportError> {
         let _ = timeout;
         self.send(request)
     }
@@ -38,9 +36,9 @@ pub trait Transport {
 
 impl<F> Transport for F
 where
-    F: FnMut(Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError>,
+    F: Fn(Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError>,
 {
-    fn send(&mut self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError> {
+    fn send(&self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError> {
         self(request)
     }
 }

@@ -270,11 +270,11 @@ impl Iterator for AlertPages<'_> {
     }
 }
 
-/// What sends a client's requests: its own ureq transport, shared by every thread without a
-/// lock (ureq's agent is), or a user's [`Transport`], one request at a time.
+/// What sends a client's requests: its own ureq transport or a user's [`Transport`], both
+/// shared by every thread without a lock (`Transport::send` takes `&self`).
 pub(crate) enum Sender {
     Ureq(UreqTransport),
-    Custom(Mutex<Box<dyn Transport + Send>>),
+    Custom(Box<dyn Transport + Send + Sync>),
 }
 
 impl Sender {
@@ -285,10 +285,7 @@ impl Sender {
     ) -> Result<http::Response<Vec<u8>>, TransportError> {
         match self {
             Sender::Ureq(transport) => transport.send_within(request, Some(timeout)),
-            Sender::Custom(transport) => {
-                let mut transport = transport.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                transport.send_within(request, timeout)
-            }
+            Sender::Custom(transport) => transport.send_within(request, timeout),
         }
     }
 }

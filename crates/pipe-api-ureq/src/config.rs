@@ -35,7 +35,7 @@ pub struct ClientBuilder {
     transport: TransportConfig,
     retry: RetryPolicy,
     pacer: Option<Pacer>,
-    custom: Option<Box<dyn Transport + Send>>,
+    custom: Option<Box<dyn Transport + Send + Sync>>,
     clock: Option<Arc<dyn Clock>>,
     observer: Option<AttemptObserver>,
 }
@@ -116,9 +116,9 @@ impl ClientBuilder {
     /// Sends every request with `transport` instead of ureq: any HTTP client, or a test double
     /// such as `pipe_api_fake::Fake`. Retries, pacing and the deadline work as with ureq
     /// (they are proto's [`Call`](pipe_api_proto::call::Call)'s); the transport-level settings
-    /// of this builder (timeouts, body limit) are then the transport's own business. Requests
-    /// go through it one at a time.
-    pub fn transport(mut self, transport: impl Transport + Send + 'static) -> Self {
+    /// of this builder (timeouts, body limit) are then the transport's own business. Threads
+    /// sharing the client send through it at the same time (`Transport::send` takes `&self`).
+    pub fn transport(mut self, transport: impl Transport + Send + Sync + 'static) -> Self {
         self.custom = Some(Box::new(transport));
         self
     }
@@ -181,7 +181,7 @@ impl ClientBuilder {
             management,
             alerting,
             transport: match self.custom {
-                Some(custom) => Sender::Custom(Mutex::new(custom)),
+                Some(custom) => Sender::Custom(custom),
                 None => Sender::Ureq(UreqTransport::new(self.transport)),
             },
             retry: self.retry,

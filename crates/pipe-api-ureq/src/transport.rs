@@ -97,15 +97,11 @@ impl Default for UreqTransport {
 }
 
 impl Transport for UreqTransport {
-    fn send(&mut self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError> {
+    fn send(&self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError> {
         UreqTransport::send_within(self, request, None)
     }
 
-    fn send_within(
-        &mut self,
-        request: Request<Vec<u8>>,
-        timeout: Duration,
-    ) -> Result<Response<Vec<u8>>, TransportError> {
+    fn send_within(&self, request: Request<Vec<u8>>, timeout: Duration) -> Result<Response<Vec<u8>>, TransportError> {
         UreqTransport::send_within(self, request, Some(timeout))
     }
 }

@@ -42,14 +42,14 @@ fn a_closure_is_a_transport_and_a_refused_connection_is_retried() {
     let fake = Fake::demo();
     let calls = Arc::new(Mutex::new(0));
     let counted = Arc::clone(&calls);
-    let mut inner = fake.clone();
+    let inner = fake.clone();
     let transport = move |request: Request<Vec<u8>>| -> Result<Response<Vec<u8>>, TransportError> {
         let mut calls = counted.lock().unwrap();
         *calls += 1;
         if *calls == 1 {
             return Err(TransportError::from_kind(TransportErrorKind::Connect));
         }
-        pipe_api_proto::Transport::send(&mut inner, request)
+        pipe_api_proto::Transport::send(&inner, request)
     };
     let client = Client::builder()
         .management(BASE, DEMO_KEY_ID, DEMO_KEY_SECRET)

@@ -67,11 +67,11 @@ fn a_transport_that_reflects_the_credentials_never_shows_them() {
         [("management", management_header(&management)), ("alerting", format!("Bearer {TOKEN}"))]
     {
         for (status, headers, body) in reflections(&authorization) {
-            let mut reflect = |_request: http::Request<Vec<u8>>| Ok(response(status, &headers, &body));
+            let reflect = |_request: http::Request<Vec<u8>>| Ok(response(status, &headers, &body));
             let error = if api_name == "management" {
-                ListPipes::new(org, service).send(&management, &mut reflect).unwrap_err()
+                ListPipes::new(org, service).send(&management, &reflect).unwrap_err()
             } else {
-                ListAlerts::new().send(&alerting, &mut reflect).unwrap_err()
+                ListAlerts::new().send(&alerting, &reflect).unwrap_err()
             };
             assert_clean(&error.to_string());
             assert_clean(&format!("{error:?}"));
@@ -124,8 +124,8 @@ fn secret_fields_are_hidden_in_every_spelling_and_in_cut_off_json() {
         br#"upstream said: {"keySecret":"CUT-OFF-VALUE-0042","#,
     ];
     for body in bodies {
-        let mut answer = |_request: http::Request<Vec<u8>>| Ok(response(500, &[], body));
-        let error = ListPipes::new(org, service).send(&management, &mut answer).unwrap_err();
+        let answer = |_request: http::Request<Vec<u8>>| Ok(response(500, &[], body));
+        let error = ListPipes::new(org, service).send(&management, &answer).unwrap_err();
         for shown in [error.to_string(), format!("{error:?}")] {
             for value in ["SNAKE-CASE-VALUE", "API-KEY-SECRET-VALUE", "ESCAPED-VALUE-0042", "CUT-OFF-VALUE-0042"] {
                 assert!(!shown.contains(value), "{value} shown in: {shown}");

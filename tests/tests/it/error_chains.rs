@@ -89,13 +89,13 @@ fn build_errors_say_what_to_fix_and_that_nothing_was_sent() {
 #[test]
 fn transport_failures_name_the_kind_once_and_chain_to_the_cause() {
     let (org, service, _) = ids();
-    let mut timing_out = |_| {
+    let timing_out = |_| {
         Err(TransportError::new(
             TransportErrorKind::Timeout,
             std::io::Error::new(std::io::ErrorKind::TimedOut, "no answer within 30 s"),
         ))
     };
-    let error = ListPipes::new(org, service).send(&management(), &mut timing_out).unwrap_err();
+    let error = ListPipes::new(org, service).send(&management(), &timing_out).unwrap_err();
     let messages = assert_layered(&error, 2);
     assert_eq!(messages, ["list_pipes: timed out", "no answer within 30 s"]);
 

@@ -151,7 +151,7 @@ fn the_builder_and_the_transport_apply_one_loopback_rule() {
     }
     // ...and by the transport used on its own, before anything is sent.
     let api = Management::new(BaseUrl::parse(&url).unwrap(), credentials());
-    let error = ListPipes::new(org, service).send(&api, &mut UreqTransport::default()).unwrap_err();
+    let error = ListPipes::new(org, service).send(&api, &UreqTransport::default()).unwrap_err();
     match &error {
         Error::Transport(failure) => assert_eq!(failure.error().kind(), TransportErrorKind::Refused, "{error}"),
         other => panic!("expected a refusal, got {other:?}"),

@@ -112,3 +112,39 @@ fn literals_as_users_write_them() {
     assert_eq!(ResourceTag::key_only("team").key.as_deref(), Some("team"));
     assert_eq!(ResourceTag::key_only("team").value, None);
 }
+
+#[test]
+fn a_shared_client_over_a_custom_transport_sends_from_four_threads_at_once() {
+    use std::sync::{Arc, Condvar, Mutex};
+
+    use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
+    use pipe_api_proto::Transport as _;
+
+    // Each request waits until four are in flight (or 10 s): sent one at a time, none would
+    // ever see more than one.
+    let fake = Fake::demo();
+    let flight = Arc::new((Mutex::new((0usize, 0usize)), Condvar::new()));
+    let (gate, inner) = (Arc::clone(&flight), fake.clone());
+    let transport = move |request: http::Request<Vec<u8>>| {
+        let (lock, arrived) = &*gate;
+        let mut counts = lock.lock().unwrap();
+        counts.0 += 1;
+        counts.1 = counts.1.max(counts.0);
+        arrived.notify_all();
+        let (mut counts, _) = arrived.wait_timeout_while(counts, Duration::from_secs(10), |c| c.1 < 4).unwrap();
+        counts.0 -= 1;
+        drop(counts);
+        inner.send(request)
+    };
+    let client = Client::builder()
+        .management("https://api.example.com", DEMO_KEY_ID, DEMO_KEY_SECRET)
+        .transport(transport)
+        .build()
+        .unwrap();
+    std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(|| client.get_service(ORG, SERVICE).unwrap());
+        }
+    });
+    assert_eq!(flight.0.lock().unwrap().1, 4, "four requests were in flight at once");
+}

@@ -99,7 +99,7 @@ fn a_flaky_list_is_retried_but_a_failed_create_is_not_repeated() {
 fn an_existing_pipe_is_found_without_sockets() {
     // The same fake as a transport: no server, no port.
     let (org, service, _) = ids();
-    let mut fake = seeded_fake();
+    let fake = seeded_fake();
     let existing: Pipe = Pipe::new("0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e".parse().unwrap()).name("orders");
     fake.seed_pipe(org, service, existing.clone());
 
@@ -107,7 +107,7 @@ fn an_existing_pipe_is_found_without_sockets() {
         BaseUrl::parse("https://api.example.invalid").unwrap(),
         ManagementCredentials::new("test-key-id", "test-key-secret").unwrap(),
     );
-    let pipes = ListPipes::new(org, service).send(&api, &mut fake).unwrap();
+    let pipes = ListPipes::new(org, service).send(&api, &fake).unwrap();
     assert_eq!(pipes.value, [existing]);
 
     // Wrong credentials are refused as by the real service.
@@ -115,7 +115,7 @@ fn an_existing_pipe_is_found_without_sockets() {
         BaseUrl::parse("https://api.example.invalid").unwrap(),
         ManagementCredentials::new("test-key-id", "wrong").unwrap(),
     );
-    let error = CreatePipe::new(org, service, orders_pipe()).send(&wrong, &mut fake).unwrap_err();
+    let error = CreatePipe::new(org, service, orders_pipe()).send(&wrong, &fake).unwrap_err();
     let Error::Api(api_error) = error else { panic!("expected a 401") };
     assert_eq!(api_error.status(), 401);
     assert_eq!(fake.pipes(org, service).len(), 1);

@@ -30,7 +30,7 @@ fn clock_for(fake: &Fake) -> VirtualClock {
 /// they cost nothing here) and optional pacing; every request's virtual send time is recorded.
 fn client(fake: &Fake, clock: &VirtualClock, pacer: Option<Pacer>) -> (Client, Arc<Mutex<Vec<Duration>>>) {
     let sent = Arc::new(Mutex::new(Vec::new()));
-    let (record, at, mut inner) = (Arc::clone(&sent), clock.clone(), fake.clone());
+    let (record, at, inner) = (Arc::clone(&sent), clock.clone(), fake.clone());
     let transport = move |request: Request<Vec<u8>>| -> Result<Response<Vec<u8>>, TransportError> {
         record.lock().unwrap().push(at.elapsed());
         inner.send(request)

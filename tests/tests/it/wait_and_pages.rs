@@ -31,7 +31,7 @@ fn fast_wait() -> WaitPolicy {
 fn client_flipping(fake: &Fake, after: usize, then: PipeState) -> (Client, Arc<AtomicUsize>) {
     let reads = Arc::new(AtomicUsize::new(0));
     let counted = Arc::clone(&reads);
-    let mut inner = fake.clone();
+    let inner = fake.clone();
     let transport = move |request: Request<Vec<u8>>| -> Result<Response<Vec<u8>>, TransportError> {
         if request.uri().path().ends_with(PIPE) && counted.fetch_add(1, Ordering::SeqCst) + 1 == after {
             let pipe: PipeId = PIPE.parse().unwrap();

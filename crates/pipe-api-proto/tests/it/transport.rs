@@ -40,7 +40,7 @@ fn pipe_json(name: &str) -> serde_json::Value {
 #[test]
 fn every_operation_through_a_closure() {
     let seen = RefCell::new(Vec::new());
-    let mut transport = |request: Request<Vec<u8>>| -> Result<Response<Vec<u8>>, TransportError> {
+    let transport = |request: Request<Vec<u8>>| -> Result<Response<Vec<u8>>, TransportError> {
         seen.borrow_mut().push(format!("{} {}", request.method(), request.uri().path()));
         let path = request.uri().path().to_owned();
         let result = if path.ends_with("/keys") {
@@ -63,19 +63,19 @@ fn every_operation_through_a_closure() {
     };
 
     let api = management();
-    let key = CreateKey::new(org(), CreateKeyRequest::new("k", [KeyRole::Admin])).send(&api, &mut transport).unwrap();
+    let key = CreateKey::new(org(), CreateKeyRequest::new("k", [KeyRole::Admin])).send(&api, &transport).unwrap();
     assert_eq!(key.value.key_id.as_deref(), Some("k"));
     assert_eq!(key.request_id.as_deref(), Some("00000000-0000-4000-8000-000000000000"));
-    let service = GetService::new(org(), service()).send(&api, &mut transport).unwrap();
+    let service = GetService::new(org(), service()).send(&api, &transport).unwrap();
     assert_eq!(service.value.name.as_deref(), Some("svc"));
-    assert_eq!(ListPipes::new(org(), service.value.id).send(&api, &mut transport).unwrap().value.len(), 2);
-    let one = GetPipe::new(org(), service.value.id, pipe()).send(&api, &mut transport).unwrap();
+    assert_eq!(ListPipes::new(org(), service.value.id).send(&api, &transport).unwrap().value.len(), 2);
+    let one = GetPipe::new(org(), service.value.id, pipe()).send(&api, &transport).unwrap();
     assert_eq!(one.value.state, Some(PipeState::Provisioning));
-    let created = CreatePipe::new(org(), service.value.id, storage_pipe_request()).send(&api, &mut transport).unwrap();
+    let created = CreatePipe::new(org(), service.value.id, storage_pipe_request()).send(&api, &transport).unwrap();
     assert_eq!(created.value.name.as_deref(), Some("new"));
-    let endpoints = ListReversePrivateEndpoints::new(org(), service.value.id).send(&api, &mut transport).unwrap();
+    let endpoints = ListReversePrivateEndpoints::new(org(), service.value.id).send(&api, &transport).unwrap();
     assert_eq!(endpoints.value.len(), 1);
-    let alerts = ListAlerts::new().send(&alerting(), &mut transport).unwrap();
+    let alerts = ListAlerts::new().send(&alerting(), &transport).unwrap();
     assert_eq!(alerts.value.alerts[0].id, AlertId::new("65f5e4a3b9e77c001a123456"));
     assert_eq!(alerts.value.total, Some(1));
 
@@ -87,17 +87,17 @@ fn every_operation_through_a_closure() {
 
 #[test]
 fn transport_failures_are_typed() {
-    let mut refused = |_: Request<Vec<u8>>| -> Result<Response<Vec<u8>>, TransportError> {
+    let refused = |_: Request<Vec<u8>>| -> Result<Response<Vec<u8>>, TransportError> {
         Err(TransportError::new(TransportErrorKind::Connect, "connection refused"))
     };
-    let error = ListPipes::new(org(), service()).send(&management(), &mut refused).unwrap_err();
+    let error = ListPipes::new(org(), service()).send(&management(), &refused).unwrap_err();
     assert!(matches!(&error, Error::Transport(f) if f.error().kind() == TransportErrorKind::Connect));
     assert!(!error.outcome_unknown(), "a request that never left has a known outcome");
 
-    let mut reset = |_: Request<Vec<u8>>| -> Result<Response<Vec<u8>>, TransportError> {
+    let reset = |_: Request<Vec<u8>>| -> Result<Response<Vec<u8>>, TransportError> {
         Err(TransportError::new(TransportErrorKind::Io, "connection reset"))
     };
-    let error = CreatePipe::new(org(), service(), storage_pipe_request()).send(&management(), &mut reset).unwrap_err();
+    let error = CreatePipe::new(org(), service(), storage_pipe_request()).send(&management(), &reset).unwrap_err();
     assert!(error.outcome_unknown());
     assert!(error.to_string().contains("list before creating again"), "{error}");
     assert_eq!(error.operation(), "create_pipe");
@@ -105,9 +105,9 @@ fn transport_failures_are_typed() {
 
 #[test]
 fn invalid_requests_reach_no_transport() {
-    let mut transport = RecordingTransport::new();
+    let transport = RecordingTransport::new();
     let error = CreateKey::new(org(), CreateKeyRequest::new("x", Vec::<KeyRole>::new()))
-        .send(&management(), &mut transport)
+        .send(&management(), &transport)
         .unwrap_err();
     assert!(matches!(error, Error::Build(_)));
     assert!(transport.requests().is_empty());
@@ -115,7 +115,7 @@ fn invalid_requests_reach_no_transport() {
 
 #[test]
 fn expect_transport_checks_the_request() {
-    let mut transport = ExpectTransport::new()
+    let transport = ExpectTransport::new()
         .expect(
             Expectation::new(Method::GET, "/api/v2/alerts")
                 .query(&[("limit", "10"), ("offset", "20")])
@@ -126,43 +126,43 @@ fn expect_transport_checks_the_request() {
                 .json_body(serde_json::to_value(storage_pipe_request()).unwrap())
                 .respond(200, management_envelope(pipe_json("gcs"))),
         );
-    let page = ListAlerts::new().limit(10).offset(20).send(&alerting(), &mut transport).unwrap();
+    let page = ListAlerts::new().limit(10).offset(20).send(&alerting(), &transport).unwrap();
     assert!(page.value.alerts.is_empty());
-    CreatePipe::new(org(), service(), storage_pipe_request()).send(&management(), &mut transport).unwrap();
+    CreatePipe::new(org(), service(), storage_pipe_request()).send(&management(), &transport).unwrap();
     assert_eq!(transport.remaining(), 0);
 }
 
 #[test]
 #[should_panic(expected = "path")]
 fn expect_transport_fails_on_a_wrong_request() {
-    let mut transport = ExpectTransport::new().expect(Expectation::new(Method::GET, "/v1/elsewhere"));
-    let _ = GetService::new(org(), service()).send(&management(), &mut transport);
+    let transport = ExpectTransport::new().expect(Expectation::new(Method::GET, "/v1/elsewhere"));
+    let _ = GetService::new(org(), service()).send(&management(), &transport);
 }
 
 #[test]
 fn recording_transport_replays_in_order() {
-    let mut transport = RecordingTransport::new()
+    let transport = RecordingTransport::new()
         .respond(response(503, b"busy"))
         .fail(TransportError::from_kind(TransportErrorKind::Timeout))
         .respond(response(200, &management_envelope(json!([]))));
     let endpoint = ListPipes::new(org(), service());
-    assert!(matches!(endpoint.send(&management(), &mut transport), Err(Error::Api(e)) if e.status() == 503));
-    assert!(matches!(endpoint.send(&management(), &mut transport), Err(Error::Transport(_))));
-    assert!(endpoint.send(&management(), &mut transport).unwrap().value.is_empty());
-    assert!(matches!(endpoint.send(&management(), &mut transport), Err(Error::Transport(_))), "none left");
+    assert!(matches!(endpoint.send(&management(), &transport), Err(Error::Api(e)) if e.status() == 503));
+    assert!(matches!(endpoint.send(&management(), &transport), Err(Error::Transport(_))));
+    assert!(endpoint.send(&management(), &transport).unwrap().value.is_empty());
+    assert!(matches!(endpoint.send(&management(), &transport), Err(Error::Transport(_))), "none left");
     assert_eq!(transport.requests().len(), 4);
 }
 
 #[test]
 fn raw_escape_hatch_shares_auth_envelope_and_errors() {
-    let mut transport = RecordingTransport::new()
+    let transport = RecordingTransport::new()
         .respond(response(200, br#"{"status":200,"requestId":"r-del"}"#))
         .respond(response(404, br#"{"status":404,"error":"NOT_FOUND: x","requestId":"r-404"}"#));
     let delete = Raw::<Management>::new(Method::DELETE, format!("/v1/organizations/{ORG}/keys/x")).unwrap();
-    let reply = delete.send(&management(), &mut transport).unwrap();
+    let reply = delete.send(&management(), &transport).unwrap();
     assert_eq!(reply.value, serde_json::Value::Null, "a delete has no result");
     assert_eq!(reply.request_id.as_deref(), Some("r-del"));
-    let error = delete.send(&management(), &mut transport).unwrap_err();
+    let error = delete.send(&management(), &transport).unwrap_err();
     assert_eq!(error.request_id(), Some("r-404"));
     assert!(transport.requests()[0].headers()["authorization"].to_str().unwrap().starts_with("Basic "));
 }
