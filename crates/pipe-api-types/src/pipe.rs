@@ -110,6 +110,21 @@ model! {
     }
 }
 
+impl Destination {
+    /// A table the pipe creates and manages, with its columns: what a streaming or object
+    /// storage pipe's destination must name (the contract requires `table`, `managedTable` and
+    /// at least one column). The database is the service's default unless set with
+    /// [`Destination::database`].
+    pub fn managed(table: impl Into<Text>, columns: impl IntoIterator<Item = DestinationColumn>) -> Self {
+        Destination::default().table(table.into()).managed_table(true).columns(columns.into_iter().collect::<Vec<_>>())
+    }
+
+    /// An existing table the pipe loads into, with the columns it fills.
+    pub fn existing(table: impl Into<Text>, columns: impl IntoIterator<Item = DestinationColumn>) -> Self {
+        Destination::default().table(table.into()).managed_table(false).columns(columns.into_iter().collect::<Vec<_>>())
+    }
+}
+
 model! {
     /// Which source field feeds which destination column.
     pub struct FieldMapping {

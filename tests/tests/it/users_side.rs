@@ -148,3 +148,26 @@ fn a_shared_client_over_a_custom_transport_sends_from_four_threads_at_once() {
     });
     assert_eq!(flight.0.lock().unwrap().1, 4, "four requests were in flight at once");
 }
+
+#[test]
+fn an_s3_pipe_built_with_the_destination_constructors_validates() {
+    use pipe_api_ureq::{
+        CreatePipeRequest, DataFormat, Destination, DestinationColumn, ObjectStorageSource, ObjectStorageType, Validate,
+    };
+
+    let source = ObjectStorageSource::new(
+        ObjectStorageType::S3,
+        DataFormat::JsonEachRow,
+        "https://bucket.s3.amazonaws.com/logs/*.json",
+    );
+    for destination in [
+        Destination::managed("logs", [DestinationColumn::new("line", "String")]),
+        Destination::existing("logs", [DestinationColumn::new("line", "String")]).database("analytics"),
+    ] {
+        let request = CreatePipeRequest::new("logs", source.clone(), destination);
+        assert!(request.validate().is_ok(), "{:?}", request.validate());
+    }
+    // What the contract requires is what the constructors take: without columns, it says so.
+    let request = CreatePipeRequest::new("logs", source, Destination::existing("logs", []));
+    assert!(request.validate().unwrap_err().to_string().contains("`destination.columns` must have at least 1 element"));
+}
