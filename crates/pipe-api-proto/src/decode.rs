@@ -137,7 +137,11 @@ macro_rules! outputs {
 
             impl sealed::DecodeBody for $output {
                 fn decode_body(body: &[u8], shape: Shape) -> Result<(Self, Option<String>), SuccessDecodeError> {
-                    decode_shaped(body, shape)
+                    // A server sent it: what it holds may be sent back (`Vouch`).
+                    decode_shaped(body, shape).map(|(mut output, request_id)| {
+                        pipe_api_types::Vouch::vouch(&mut output);
+                        (output, request_id)
+                    })
                 }
 
                 fn from_nothing() -> Option<Self> {

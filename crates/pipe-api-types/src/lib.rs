@@ -88,7 +88,9 @@
 //! * **Everywhere:** required fields are present; texts are not blank and hold no control
 //!   characters; an enum value this crate does not know is refused as a likely typo
 //!   (`authentication("PLAN")`), unless built with the enum's `not_yet_known`, the one way to
-//!   send a value newer than this crate. Values read from a server can always be sent back.
+//!   send a value newer than this crate. A request read from JSON is checked the same way (a typo
+//!   in a file is refused at its path); values a server sent can always be sent back (proto
+//!   vouches for what it decodes: [`Vouch`]).
 //! * **Keys:** `roles` has at least 1 element, each known; `ipAccessList[].source` is an IPv4 or
 //!   IPv6 address or CIDR block; `hashData` hashes are base64 of 32 bytes, and `keyIdSuffix` is
 //!   either the key id's last 4 characters or a SHA-256 in base64 (the contract reads both ways).
@@ -146,6 +148,7 @@ mod service;
 mod text;
 pub(crate) mod unknown;
 pub(crate) mod validate;
+mod vouch;
 
 pub use alert::{
     Alert, AlertChannel, AlertErrorType, AlertExecutionError, AlertInterval, AlertRequest, AlertSilenced, AlertSource,
@@ -194,6 +197,7 @@ pub use unknown::{UnknownFields, Unrecognized};
 pub use validate::{
     Rule, Validate, ValidationErrors, Violation, has_control_characters, is_base64_of_32_bytes, is_ip_address_or_cidr,
 };
+pub use vouch::Vouch;
 
 /// This crate's README, compiled and run as doc tests, so it cannot drift from the API.
 #[doc = include_str!("../README.md")]

@@ -199,6 +199,13 @@ macro_rules! model {
             }
         }
 
+        impl $crate::Vouch for $name {
+            fn vouch(&mut self) {
+                $( $crate::Vouch::vouch(&mut self.$rfield); )?
+                $( $crate::Vouch::vouch(&mut self.$field); )*
+            }
+        }
+
         /// A field of this type: an object; anything else is kept.
         impl $crate::codec::Field for $name {
             fn from_map<'de, A: serde::de::MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
@@ -260,6 +267,15 @@ macro_rules! open_enum {
                 match text {
                     $( $text => $name::$variant, )*
                     _ => $name::Unrecognized($crate::Unrecognized::vouched(text)),
+                }
+            }
+
+        }
+
+        impl $crate::Vouch for $name {
+            fn vouch(&mut self) {
+                if let $name::Unrecognized(other) = self {
+                    other.vouch();
                 }
             }
         }
@@ -332,9 +348,11 @@ macro_rules! open_enum {
                         f.write_str(concat!("a ", stringify!($name), " string"))
                     }
 
-                    // Read from a server: vouched for, so it can be sent back.
+                    // Read from JSON, a server's or a user's file alike: an unknown value is kept,
+                    // and a request refuses it unless vouched for (a typo such as "PLAN" is
+                    // caught); what proto decodes from a server is vouched for (`Vouch`).
                     fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<$name, E> {
-                        Ok($name::not_yet_known(text))
+                        Ok($name::from(text))
                     }
                 }
 
@@ -354,11 +372,11 @@ macro_rules! open_enum {
             }
         }
 
-        /// A field of this type: any text (read from a server, so vouched for); anything
-        /// else is kept.
+        /// A field of this type: any text (not vouched for: see the `Deserialize` impl);
+        /// anything else is kept.
         impl $crate::codec::Field for $name {
             fn from_text(text: &str) -> Option<Self> {
-                Some($name::not_yet_known(text))
+                Some($name::from(text))
             }
         }
     };

@@ -194,10 +194,10 @@ impl<'de> Deserialize<'de> for FieldName<'de> {
 /// The text of an enum value this crate does not know. Only this crate makes one, so a known
 /// value is always its variant and two equal texts are always equal values.
 ///
-/// It remembers whether it is vouched for: read from a server, or built with an enum's
-/// `not_yet_known` (the forward-compatibility escape). A request refuses an unrecognized value
-/// that is not, because text a user wrote that this crate does not know (`"PLAN"`) is almost
-/// always a typo.
+/// It remembers whether it is vouched for: built with an enum's `not_yet_known` (the
+/// forward-compatibility escape), or sent by a server ([`Vouch`](crate::Vouch)). A request refuses an unrecognized value that is not, because text
+/// a user wrote or a JSON file holds that this crate does not know (`"PLAN"`) is almost always a
+/// typo.
 #[derive(Clone, Debug)]
 pub struct Unrecognized {
     text: Box<str>,
@@ -210,9 +210,14 @@ impl Unrecognized {
         Unrecognized { text: text.into(), vouched: false }
     }
 
-    /// Text read from a server, or named as not yet known on purpose: accepted in requests.
+    /// Text named as not yet known on purpose: accepted in requests.
     pub(crate) fn vouched(text: impl Into<Box<str>>) -> Self {
         Unrecognized { text: text.into(), vouched: true }
+    }
+
+    /// Vouches for it: a server sent it (see [`Vouch`](crate::Vouch)).
+    pub(crate) fn vouch(&mut self) {
+        self.vouched = true;
     }
 
     /// The text as the server sent it.
@@ -220,7 +225,7 @@ impl Unrecognized {
         &self.text
     }
 
-    /// Whether a request may carry it: read from a server, or built with `not_yet_known`.
+    /// Whether a request may carry it: built with `not_yet_known`, or sent by a server.
     pub fn is_vouched_for(&self) -> bool {
         self.vouched
     }

@@ -60,6 +60,13 @@ pub struct AlertPage {
     pub total: Option<u64>,
 }
 
+impl pipe_api_types::Vouch for AlertPage {
+    fn vouch(&mut self) {
+        self.alerts.vouch();
+        self.meta.vouch();
+    }
+}
+
 impl Endpoint for ListAlerts {
     type Api = Alerting;
     type Output = AlertPage;

@@ -475,3 +475,23 @@ fn gateway_errors_on_a_create_say_the_outcome_is_unknown() {
         ListPipes::new(org(), service()).parse_response(&crate::common::management(), response(503, b"")).unwrap_err();
     assert!(!error.outcome_unknown(), "a GET changes nothing");
 }
+
+#[test]
+fn what_a_server_sent_may_be_sent_back_but_a_typo_from_a_file_may_not() {
+    use pipe_api_proto::types::{CreatePipeRequest, Destination, DestinationColumn, Validate};
+    // A newer server's authentication, decoded from its answer: vouched for.
+    let body =
+        br#"{"status":200,"result":{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","source":{"kafka":{"type":"kafka",
+        "format":"JSONEachRow","brokers":"b:9092","topics":"t","authentication":"OAUTHBEARER"}}}}"#;
+    let pipe = GetPipe::new(org(), service(), pipe()).parse_response(&management(), response(200, body)).unwrap().value;
+    let destination = Destination::existing("t", [DestinationColumn::new("a", "String")]);
+    let again = CreatePipeRequest::new("again", pipe.source.clone().unwrap(), destination.clone());
+    assert!(again.validate().is_ok(), "{:?}", again.validate());
+    // The same source read from a user's JSON file: refused, as a likely typo.
+    let from_file: pipe_api_proto::types::PipeSource = serde_json::from_str(
+        r#"{"kafka":{"type":"kafka","format":"JSONEachRow","brokers":"b:9092","topics":"t","authentication":"OAUTHBEARER"}}"#,
+    )
+    .unwrap();
+    let refused = CreatePipeRequest::new("again", from_file, destination);
+    assert!(refused.validate().unwrap_err().to_string().contains("`source.kafka.authentication` must be one of"));
+}

@@ -13,7 +13,7 @@ use common::violations;
 use pipe_api_types::{
     Authentication, CreatePipeRequest, Credentials, DataFormat, Destination, DestinationColumn, IteratorType,
     KafkaSource, KafkaType, KinesisSource, ObjectStorageSource, ObjectStorageType, Pipe, PipeSource, PostgresSettings,
-    PostgresSource, PostgresTableMapping, ReplicationMode, Rule, SchemaRegistry, Validate,
+    PostgresSource, PostgresTableMapping, ReplicationMode, Rule, SchemaRegistry, Validate, Vouch,
 };
 
 fn orders() -> PostgresTableMapping {
@@ -302,12 +302,17 @@ fn a_newer_value_sent_with_not_yet_known_passes_and_a_typo_does_not() {
 
 #[test]
 fn a_pipe_read_back_with_a_newer_value_can_be_sent_again() {
-    // A value read from a server is vouched for: written back, it passes the client.
-    let pipe: Pipe = serde_json::from_str(
+    // A value a server sent is vouched for (proto vouches for what it decodes): written back,
+    // it passes the client.
+    let mut pipe: Pipe = serde_json::from_str(
         r#"{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","source":{"kafka":{"type":"confluent","format":"Arrow",
             "brokers":"b:9092","topics":"t","authentication":"OAUTHBEARER"}}}"#,
     )
     .unwrap();
+    // Read from JSON alone, as a user's file is, the same value is refused: it may be a typo.
+    let unvouched = CreatePipeRequest::new("again", pipe.source.clone().unwrap(), table());
+    assert!(unvouched.validate().unwrap_err().to_string().contains("`source.kafka.authentication` must be one of"));
+    pipe.vouch();
     let source: PipeSource = pipe.source.unwrap();
     let request = CreatePipeRequest::new("again", source, table());
     assert!(request.validate().is_ok(), "{:?}", request.validate());

@@ -274,16 +274,33 @@ fn an_unknown_enum_value_in_a_request_is_refused_unless_vouched_for() {
     assert!(newer.iter().all(|(path, _)| path != "source.kafka.authentication"), "{newer:?}");
     assert_eq!(Authentication::not_yet_known("PLAIN"), Authentication::Plain);
 
-    // Read from a server, a new value is sent back as it came.
-    let pipe: Pipe = serde_json::from_str(
+    // Sent by a server (vouched for, as proto does with what it decodes), a new value is sent
+    // back as it came.
+    let mut pipe: Pipe = serde_json::from_str(
         r#"{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","source":{"kafka":{"type":"bufstream","format":"JSONEachRow",
             "brokers":"b","topics":"t","authentication":"IAM_ROLE","iamRole":"arn:aws:iam::1:role/r"}}}"#,
     )
     .unwrap();
+    pipe_api_types::Vouch::vouch(&mut pipe);
     let destination =
         Destination::default().table("t").managed_table(false).columns([DestinationColumn::new("a", "String")]);
     let request = CreatePipeRequest::new("again", pipe.source.unwrap(), destination.clone());
     assert_eq!(violations(&request), []);
+
+    // A request read from JSON is checked like one built in code: a typo is refused at its path.
+    let read: CreatePipeRequest = serde_json::from_str(
+        r#"{"name":"k","source":{"kafka":{"type":"kafka","format":"JSONEachRow","brokers":"b:9092","topics":"t",
+            "authentication":"PLAN","credentials":{"username":"u","password":"p"}}},
+            "destination":{"table":"t","managedTable":false,"columns":[{"name":"a","type":"String"}]}}"#,
+    )
+    .unwrap();
+    let found = violations(&read);
+    assert!(
+        found
+            .iter()
+            .any(|(path, rule)| path == "source.kafka.authentication" && matches!(rule, Rule::KnownValue { .. })),
+        "{found:?}"
+    );
 
     let typo = CreateKeyRequest::new("k", [KeyRole::Admin, KeyRole::from("admn")]);
     assert!(matches!(violations(&typo).as_slice(), [(path, Rule::KnownValue { .. })] if path == "roles[1]"));
