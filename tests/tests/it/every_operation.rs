@@ -202,3 +202,30 @@ fn every_operation_has_a_request_snapshot() {
         assert!(snapped, "{} ({} {}) has no request snapshot", operation.name, operation.method, operation.path);
     }
 }
+
+#[test]
+fn no_wait_on_any_operation_shows_a_credential_or_a_huge_value() {
+    use base64::Engine as _;
+    use pipe_api_proto::test_util::every_operation::{KEY_SECRET, TOKEN, wait_error_shown};
+
+    let basic = base64::engine::general_purpose::STANDARD.encode(format!("sample-key-id:{KEY_SECRET}"));
+    for operation in OPERATIONS {
+        let forms = match operation.interface {
+            Interface::Management => vec![format!("Basic {basic}"), basic.clone(), KEY_SECRET.to_owned()],
+            _ => vec![format!("Bearer {TOKEN}"), TOKEN.to_owned()],
+        };
+        // Every poll succeeds with a value that echoes the request's Authorization in a huge name.
+        let shown = wait_error_shown(operation.name, |request| {
+            let echoed = request.headers()["authorization"].to_str().unwrap().to_owned();
+            let name = format!("{echoed} {}", "n".repeat(100_000));
+            let object = format!(r#"{{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","name":"{name}","state":"x"}}"#);
+            let payload = if operation.is_list() { format!("[{object}]") } else { object };
+            response(200, success_body(operation, &payload))
+        })
+        .unwrap();
+        assert!(shown.len() <= 2 * MAX_ERROR_TEXT, "{}: {} bytes", operation.name, shown.len());
+        for secret in &forms {
+            assert!(!shown.contains(secret.as_str()), "{} shows {secret:?}: {shown}", operation.name);
+        }
+    }
+}

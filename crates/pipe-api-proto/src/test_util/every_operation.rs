@@ -123,6 +123,25 @@ macro_rules! parsers {
             }
         }
 
+        /// Polls operation `name` until its deadline (a condition that never holds), on a virtual
+        /// clock, each poll answered by `answer`; the wait's error as `{}` and `{:?}` show it
+        /// (`None` for a name the table does not have).
+        pub fn wait_error_shown(
+            name: &str,
+            answer: impl Fn(&http::Request<Vec<u8>>) -> Response<Vec<u8>>,
+        ) -> Option<String> {
+            match name {
+                $(
+                    stringify!($name) => {
+                        let endpoint = sample_endpoint!($endpoint $fields);
+                        let api = interface!($api, management(), alerting());
+                        Some(wait_until_deadline(&endpoint, &api, answer))
+                    }
+                )*
+                _ => None,
+            }
+        }
+
         /// The request operation `name` builds on `management` or `alerting`, whatever its body
         /// holds (`None` for a name the table does not have). A default body does not always
         /// validate: then the error.
@@ -168,6 +187,41 @@ pub fn alerting() -> Alerting {
 }
 
 crate::operations!(parsers);
+
+/// Runs a wait on `endpoint` whose condition never holds until its deadline, each poll answered
+/// by `answer`; its error shown.
+fn wait_until_deadline<E: Endpoint>(
+    endpoint: &E,
+    api: &E::Api,
+    answer: impl Fn(&http::Request<Vec<u8>>) -> Response<Vec<u8>>,
+) -> String {
+    use crate::call::{Machine as _, Next};
+    use crate::wait::{Verdict, Wait, WaitPolicy};
+    use std::time::Duration;
+
+    let policy = WaitPolicy::default().deadline(Duration::from_secs(20));
+    let mut wait = Wait::new(
+        endpoint,
+        api,
+        |_: &E::Output| Verdict::Continue,
+        policy,
+        crate::retry::RetryPolicy::default(),
+        1,
+        Duration::ZERO,
+    );
+    let mut now = Duration::ZERO;
+    loop {
+        match wait.next(now, None) {
+            Next::Send { request, .. } => {
+                now += Duration::from_millis(10);
+                wait.receive(Ok(answer(&request)), now, time::OffsetDateTime::UNIX_EPOCH, None);
+            }
+            Next::Wait { until } => now = until,
+            Next::Done(Ok(_)) => return "the wait succeeded".to_owned(),
+            Next::Done(Err(error)) => return format!("{error} {error:?}"),
+        }
+    }
+}
 
 /// A success body of operation `operation` whose payload (the envelope's `result`, the
 /// alerting `data`) is `payload`, as the operation's interface and shape carry it.
