@@ -86,7 +86,7 @@ impl SeenRequest {
 }
 
 /// Reads one request head and body from `stream`; `None` when the peer closed first.
-pub fn read_request(reader: &mut BufReader<TcpStream>) -> Option<SeenRequest> {
+pub fn read_request<R: Read>(reader: &mut BufReader<R>) -> Option<SeenRequest> {
     let mut request = SeenRequest::default();
     let mut line = String::new();
     if reader.read_line(&mut line).ok()? == 0 {
@@ -230,4 +230,72 @@ pub fn closed_port() -> SocketAddr {
     let addr = listener.local_addr().unwrap();
     drop(listener);
     addr
+}
+
+/// A TLS listener on 127.0.0.1 that answers each request with `handle`: the fake behind real
+/// TLS, with a certificate for `localhost` made when it starts (rcgen; rustls on ring, as ureq
+/// uses). One request per connection.
+pub struct TlsServer {
+    addr: SocketAddr,
+    root_pem: String,
+}
+
+impl TlsServer {
+    /// Starts serving.
+    pub fn start(
+        handle: impl Fn(http::Request<Vec<u8>>) -> http::Response<Vec<u8>> + Send + Sync + 'static,
+    ) -> TlsServer {
+        let certified = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).expect("a certificate");
+        let chain = vec![certified.cert.der().clone()];
+        let key = rustls::pki_types::PrivateKeyDer::Pkcs8(certified.key_pair.serialize_der().into());
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .expect("TLS versions")
+            .with_no_client_auth()
+            .with_single_cert(chain, key)
+            .expect("a server configuration");
+        let config = Arc::new(config);
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
+        let addr = listener.local_addr().expect("an address");
+        let handle = Arc::new(handle);
+        thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let (config, handle) = (Arc::clone(&config), Arc::clone(&handle));
+                thread::spawn(move || {
+                    let Ok(connection) = rustls::ServerConnection::new(config) else { return };
+                    let mut tls = rustls::StreamOwned::new(connection, stream);
+                    let Some(seen) = read_request(&mut BufReader::new(&mut tls)) else { return };
+                    let (method, target) = seen.request_line.split_once(' ').unwrap_or(("GET", "/"));
+                    let target = target.rsplit_once(' ').map_or(target, |(target, _)| target);
+                    let mut request = http::Request::builder().method(method).uri(target);
+                    for (name, value) in &seen.headers {
+                        request = request.header(name.as_str(), value.as_str());
+                    }
+                    let response = handle(request.body(seen.body).expect("a request"));
+                    let mut head = format!("HTTP/1.1 {}\r\n", response.status());
+                    for (name, value) in response.headers() {
+                        head.push_str(&format!("{name}: {}\r\n", value.to_str().unwrap_or("")));
+                    }
+                    head.push_str(&format!("content-length: {}\r\nconnection: close\r\n\r\n", response.body().len()));
+                    let _ = tls.write_all(head.as_bytes());
+                    let _ = tls.write_all(response.body());
+                    tls.conn.send_close_notify();
+                    let _ = tls.flush();
+                });
+            }
+        });
+        TlsServer { addr, root_pem: certified.cert.pem() }
+    }
+
+    /// `https://localhost:<port>`.
+    pub fn base_url(&self) -> String {
+        format!("https://localhost:{}", self.addr.port())
+    }
+
+    /// The certificate to trust, in PEM.
+    pub fn root_pem(&self) -> &str {
+        &self.root_pem
+    }
 }

@@ -94,6 +94,15 @@ impl ClientBuilder {
         self
     }
 
+    /// The whole configuration of the ureq transport at once: root certificates
+    /// ([`TransportConfig::with_root_certificates_pem`]), a proxy
+    /// ([`TransportConfig::with_proxy`]), timeouts and limits. It replaces what the setters
+    /// above set.
+    pub fn transport_config(mut self, config: TransportConfig) -> Self {
+        self.transport = config;
+        self
+    }
+
     /// The retry policy (default [`RetryPolicy::default`]).
     pub fn retry_policy(mut self, policy: RetryPolicy) -> Self {
         self.retry = policy;
@@ -240,6 +249,10 @@ pub enum ConfigError {
     MissingVariable(&'static str),
     /// Neither interface is configured.
     NoInterface,
+    /// Root certificates given in PEM do not parse (or there are none).
+    RootCertificates(String),
+    /// A proxy URL is not one.
+    Proxy(String),
 }
 
 impl fmt::Display for ConfigError {
@@ -258,6 +271,8 @@ impl fmt::Display for ConfigError {
                 "no interface configured: set {ENV_API_URL} (with {ENV_API_KEY_ID} and {ENV_API_KEY_SECRET}) \
                  or {ENV_ALERTS_URL} (with {ENV_ALERTS_TOKEN})"
             ),
+            ConfigError::RootCertificates(why) => write!(f, "root certificates not usable: {why}"),
+            ConfigError::Proxy(why) => write!(f, "proxy not usable: {why}"),
         }
     }
 }

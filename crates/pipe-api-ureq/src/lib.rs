@@ -95,6 +95,14 @@
 //!
 //! With neither TLS feature the client speaks plain `http` only (to loopback, or where allowed):
 //! enough for tests against a local server.
+//!
+//! # TLS roots and proxies
+//! Behind a company's TLS inspection, or against a server signed by a private authority, trust
+//! its root too: `TransportConfig::default().with_root_certificates_pem(pem)?`, given to
+//! [`ClientBuilder::transport_config`] (the bundled Mozilla roots stay trusted). A refused
+//! certificate is a [`TransportErrorKind::Connect`] failure: nothing was sent. The proxy comes
+//! from the environment as ureq reads it (`ALL_PROXY`, `HTTPS_PROXY`, `HTTP_PROXY`, less
+//! `NO_PROXY`), or from [`TransportConfig::with_proxy`]; ureq tunnels through it with `CONNECT`.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

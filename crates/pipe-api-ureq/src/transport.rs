@@ -21,6 +21,11 @@ pub struct TransportConfig {
     /// `false`: credentials must not cross a network in clear text, and such a request fails
     /// with [`TransportErrorKind::Refused`] before anything is sent.
     pub allow_insecure_http: bool,
+    /// Root certificates trusted besides the bundled Mozilla roots, DER-encoded: see
+    /// [`TransportConfig::with_root_certificates_pem`].
+    root_certificates: Vec<Vec<u8>>,
+    /// A proxy instead of the one the environment names: see [`TransportConfig::with_proxy`].
+    proxy: Option<String>,
 }
 
 impl Default for TransportConfig {
@@ -30,7 +35,43 @@ impl Default for TransportConfig {
             timeout: Duration::from_secs(30),
             body_limit: 16 * 1024 * 1024,
             allow_insecure_http: false,
+            root_certificates: Vec::new(),
+            proxy: None,
         }
+    }
+}
+
+impl TransportConfig {
+    /// (With a TLS feature.) Trusts the certificates of `pem` as roots too, besides the bundled Mozilla roots: for a
+    /// network whose TLS a company's proxy inspects, or a server signed by a private
+    /// authority. Refused when `pem` holds no certificate or one that does not parse.
+    #[cfg(any(feature = "rustls", feature = "native-tls"))]
+    pub fn with_root_certificates_pem(mut self, pem: &[u8]) -> Result<Self, crate::ConfigError> {
+        let mut found = 0;
+        for item in ureq::tls::parse_pem(pem) {
+            match item {
+                Ok(ureq::tls::PemItem::Certificate(certificate)) => {
+                    self.root_certificates.push(certificate.der().to_vec());
+                    found += 1;
+                }
+                Ok(_) => {}
+                Err(error) => return Err(crate::ConfigError::RootCertificates(error.to_string())),
+            }
+        }
+        if found == 0 {
+            return Err(crate::ConfigError::RootCertificates("no certificate in the PEM text".to_owned()));
+        }
+        Ok(self)
+    }
+
+    /// Sends through the proxy at `url` (`http://proxy.example:3128`, `socks5://...`) instead of
+    /// the one the environment names. Without it, the proxy comes from the environment as ureq
+    /// reads it: `ALL_PROXY`, `HTTPS_PROXY` or `HTTP_PROXY` (upper or lower case), less the
+    /// hosts of `NO_PROXY`. Refused when `url` is not a proxy URL.
+    pub fn with_proxy(mut self, url: &str) -> Result<Self, crate::ConfigError> {
+        ureq::Proxy::new(url).map_err(|error| crate::ConfigError::Proxy(error.to_string()))?;
+        self.proxy = Some(url.to_owned());
+        Ok(self)
     }
 }
 
@@ -53,7 +94,12 @@ impl UreqTransport {
             .timeout_global(Some(config.timeout))
             // Proto sets its own User-Agent; keep it.
             .user_agent(ureq::config::AutoHeaderValue::None);
-        let agent = ureq::Agent::new_with_config(with_tls_provider(agent_config).build());
+        let agent_config = match &config.proxy {
+            // Checked when set.
+            Some(url) => agent_config.proxy(ureq::Proxy::new(url).ok()),
+            None => agent_config,
+        };
+        let agent = ureq::Agent::new_with_config(with_tls(agent_config, &config.root_certificates).build());
         UreqTransport { agent, config }
     }
 
@@ -128,6 +174,8 @@ fn classify(error: ureq::Error) -> TransportError {
         ureq::Error::Timeout(Timeout::Resolve | Timeout::Connect) => TransportErrorKind::Connect,
         ureq::Error::Timeout(_) => TransportErrorKind::Timeout,
         ureq::Error::BodyExceedsLimit(_) => TransportErrorKind::BodyTooLarge,
+        // The server's certificate was refused during the handshake: the request never left.
+        ureq::Error::Io(io) if is_certificate_refused(io) => TransportErrorKind::Connect,
         ureq::Error::Io(io) => match io.kind() {
             io::ErrorKind::ConnectionRefused | io::ErrorKind::AddrNotAvailable | io::ErrorKind::NotFound => {
                 TransportErrorKind::Connect
@@ -140,20 +188,56 @@ fn classify(error: ureq::Error) -> TransportError {
     TransportError::new(kind, error)
 }
 
+/// Whether rustls refused the server's certificate (which it checks before anything is sent).
+#[cfg(feature = "rustls")]
+fn is_certificate_refused(io: &io::Error) -> bool {
+    let refused = io.get_ref().and_then(|inner| inner.downcast_ref::<rustls::Error>());
+    matches!(refused, Some(rustls::Error::InvalidCertificate(_) | rustls::Error::NoCertificatesPresented))
+}
+
+#[cfg(not(feature = "rustls"))]
+fn is_certificate_refused(_: &io::Error) -> bool {
+    false
+}
+
 /// Chooses the TLS provider from this crate's features. ureq never picks native-tls by itself
 /// (its default is rustls, even when rustls is not compiled in), so with `native-tls` alone the
 /// agent must ask for it; with both features, rustls stays.
 #[cfg(all(feature = "native-tls", not(feature = "rustls")))]
-fn with_tls_provider(
-    builder: ureq::config::ConfigBuilder<ureq::typestate::AgentScope>,
-) -> ureq::config::ConfigBuilder<ureq::typestate::AgentScope> {
-    builder.tls_config(ureq::tls::TlsConfig::builder().provider(ureq::tls::TlsProvider::NativeTls).build())
+fn tls_provider() -> ureq::tls::TlsProvider {
+    ureq::tls::TlsProvider::NativeTls
 }
 
 /// Chooses the TLS provider from this crate's features: ureq's default (rustls) here.
-#[cfg(not(all(feature = "native-tls", not(feature = "rustls"))))]
-fn with_tls_provider(
+#[cfg(feature = "rustls")]
+fn tls_provider() -> ureq::tls::TlsProvider {
+    ureq::tls::TlsProvider::Rustls
+}
+
+/// The TLS configuration: the provider the features choose, and the bundled Mozilla roots with
+/// `extra_roots` (DER) when there are any.
+#[cfg(any(feature = "rustls", feature = "native-tls"))]
+fn with_tls(
     builder: ureq::config::ConfigBuilder<ureq::typestate::AgentScope>,
+    extra_roots: &[Vec<u8>],
+) -> ureq::config::ConfigBuilder<ureq::typestate::AgentScope> {
+    let tls = ureq::tls::TlsConfig::builder().provider(tls_provider());
+    let tls = if extra_roots.is_empty() {
+        tls
+    } else {
+        let bundled =
+            webpki_root_certs::TLS_SERVER_ROOT_CERTS.iter().map(|root| ureq::tls::Certificate::from_der(root));
+        let extra = extra_roots.iter().map(|der| ureq::tls::Certificate::from_der(der).to_owned());
+        tls.root_certs(ureq::tls::RootCerts::new_with_certs(&bundled.chain(extra).collect::<Vec<_>>()))
+    };
+    builder.tls_config(tls.build())
+}
+
+/// Without TLS, only plain `http` (to loopback, or allowed) is possible: nothing to configure.
+#[cfg(not(any(feature = "rustls", feature = "native-tls")))]
+fn with_tls(
+    builder: ureq::config::ConfigBuilder<ureq::typestate::AgentScope>,
+    _extra_roots: &[Vec<u8>],
 ) -> ureq::config::ConfigBuilder<ureq::typestate::AgentScope> {
     builder
 }

@@ -171,3 +171,73 @@ fn an_s3_pipe_built_with_the_destination_constructors_validates() {
     let request = CreatePipeRequest::new("logs", source, Destination::existing("logs", []));
     assert!(request.validate().unwrap_err().to_string().contains("`destination.columns` must have at least 1 element"));
 }
+
+#[test]
+fn tls_for_real_with_a_root_the_user_gives() {
+    use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
+    use pipe_api_ureq::{TransportConfig, TransportErrorKind};
+
+    // The fake behind a TLS listener whose certificate was made just now, for `localhost`.
+    let fake = Fake::demo();
+    let server = pipe_api_tests::TlsServer::start(move |request| fake.handle(request));
+    let client = |config: TransportConfig| {
+        Client::builder()
+            .management(&server.base_url(), DEMO_KEY_ID, DEMO_KEY_SECRET)
+            .transport_config(config)
+            .build()
+            .unwrap()
+    };
+
+    // The default build's TLS (rustls, the bundled roots): the certificate is not trusted.
+    let error = client(TransportConfig::default()).get_service(ORG, SERVICE).unwrap_err();
+    match &error {
+        pipe_api_ureq::Error::Transport(failure) => {
+            assert_eq!(failure.error().kind(), TransportErrorKind::Connect, "{error}")
+        }
+        other => panic!("{other}"),
+    }
+    // Its root given, as behind a company's TLS inspection: the call goes through.
+    let trusted = TransportConfig::default().with_root_certificates_pem(server.root_pem().as_bytes()).unwrap();
+    assert_eq!(client(trusted).get_service(ORG, SERVICE).unwrap().id, SERVICE);
+    // A PEM text with no certificate is refused when set.
+    assert!(TransportConfig::default().with_root_certificates_pem(b"not a certificate").is_err());
+}
+
+#[test]
+fn a_proxy_is_used_when_set() {
+    use pipe_api_tests::RawServer;
+    use pipe_api_ureq::TransportConfig;
+
+    // A local HTTP proxy that answers every request itself.
+    // ureq asks a proxy for a tunnel (CONNECT), then sends the request through it.
+    let proxy = RawServer::start(|mut connection| {
+        let Some(connect) = connection.read_request() else { return };
+        assert!(connect.request_line.starts_with("CONNECT api.example.com:80"), "{}", connect.request_line);
+        connection.write(b"HTTP/1.1 200 Connection established\r\n\r\n");
+        if connection.read_request().is_some() {
+            let body = r#"{"status":200,"requestId":"via-proxy","result":[]}"#;
+            connection.write(
+                format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+                    body.len()
+                )
+                .as_bytes(),
+            );
+        }
+    });
+    let mut config = TransportConfig::default().with_proxy(&proxy.base_url()).unwrap();
+    config.allow_insecure_http = true;
+    let client = Client::builder()
+        .management("http://api.example.com", "key-id", "key-secret")
+        .allow_insecure_http(true)
+        .transport_config(config)
+        .build()
+        .unwrap();
+    let (org, service, _) = ids();
+    assert!(client.list_pipes(org, service).unwrap().is_empty());
+    let seen = proxy.requests();
+    assert_eq!(seen.len(), 2);
+    assert!(seen[0].request_line.starts_with("CONNECT api.example.com:80"), "{}", seen[0].request_line);
+    assert!(seen[1].request_line.starts_with("GET /v1/organizations/"), "{}", seen[1].request_line);
+    assert!(TransportConfig::default().with_proxy("not a url").is_err());
+}
