@@ -26,6 +26,8 @@ pub struct TransportConfig {
     root_certificates: Vec<Vec<u8>>,
     /// A proxy instead of the one the environment names: see [`TransportConfig::with_proxy`].
     proxy: Option<String>,
+    /// Whether the platform verifies servers: see [`TransportConfig::with_platform_verifier`].
+    platform_verifier: bool,
 }
 
 impl Default for TransportConfig {
@@ -37,6 +39,7 @@ impl Default for TransportConfig {
             allow_insecure_http: false,
             root_certificates: Vec::new(),
             proxy: None,
+            platform_verifier: false,
         }
     }
 }
@@ -62,6 +65,16 @@ impl TransportConfig {
             return Err(crate::ConfigError::RootCertificates("no certificate in the PEM text".to_owned()));
         }
         Ok(self)
+    }
+
+    /// (Feature `platform-verifier`.) Verifies servers with the platform's certificate store
+    /// and verifier (rustls-platform-verifier) instead of the bundled roots: the roots an
+    /// administrator installed on the machine are trusted; roots given with
+    /// [`TransportConfig::with_root_certificates_pem`] are then not used.
+    #[cfg(feature = "platform-verifier")]
+    pub fn with_platform_verifier(mut self) -> Self {
+        self.platform_verifier = true;
+        self
     }
 
     /// Sends through the proxy at `url` (`http://proxy.example:3128`, `socks5://...`) instead of
@@ -99,7 +112,7 @@ impl UreqTransport {
             Some(url) => agent_config.proxy(ureq::Proxy::new(url).ok()),
             None => agent_config,
         };
-        let agent = ureq::Agent::new_with_config(with_tls(agent_config, &config.root_certificates).build());
+        let agent = ureq::Agent::new_with_config(with_tls(agent_config, &config).build());
         UreqTransport { agent, config }
     }
 
@@ -214,15 +227,18 @@ fn tls_provider() -> ureq::tls::TlsProvider {
     ureq::tls::TlsProvider::Rustls
 }
 
-/// The TLS configuration: the provider the features choose, and the bundled Mozilla roots with
-/// `extra_roots` (DER) when there are any.
+/// The TLS configuration: the provider the features choose; the platform's verifier when asked
+/// for, else the bundled Mozilla roots, with the roots `config` adds (DER) when there are any.
 #[cfg(any(feature = "rustls", feature = "native-tls"))]
 fn with_tls(
     builder: ureq::config::ConfigBuilder<ureq::typestate::AgentScope>,
-    extra_roots: &[Vec<u8>],
+    config: &TransportConfig,
 ) -> ureq::config::ConfigBuilder<ureq::typestate::AgentScope> {
     let tls = ureq::tls::TlsConfig::builder().provider(tls_provider());
-    let tls = if extra_roots.is_empty() {
+    let extra_roots = &config.root_certificates;
+    let tls = if config.platform_verifier {
+        tls.root_certs(ureq::tls::RootCerts::PlatformVerifier)
+    } else if extra_roots.is_empty() {
         tls
     } else {
         let bundled =
@@ -237,7 +253,7 @@ fn with_tls(
 #[cfg(not(any(feature = "rustls", feature = "native-tls")))]
 fn with_tls(
     builder: ureq::config::ConfigBuilder<ureq::typestate::AgentScope>,
-    _extra_roots: &[Vec<u8>],
+    _config: &TransportConfig,
 ) -> ureq::config::ConfigBuilder<ureq::typestate::AgentScope> {
     builder
 }
@@ -245,6 +261,23 @@ fn with_tls(
 #[cfg(all(test, any(feature = "rustls", feature = "native-tls")))]
 mod tests {
     use ureq::tls::TlsProvider;
+
+    /// The roots follow the configuration: the bundled ones, or the platform's verifier (the
+    /// bundled ones with a user's are tested end to end, over TLS).
+    #[test]
+    fn the_roots_follow_the_configuration() {
+        use ureq::tls::RootCerts;
+
+        let roots = |config: super::TransportConfig| {
+            super::UreqTransport::new(config).agent.config().tls_config().root_certs().clone()
+        };
+        assert!(matches!(roots(super::TransportConfig::default()), RootCerts::WebPki));
+        #[cfg(feature = "platform-verifier")]
+        assert!(matches!(
+            roots(super::TransportConfig::default().with_platform_verifier()),
+            RootCerts::PlatformVerifier
+        ));
+    }
 
     /// The provider follows the features: rustls whenever it is on, native-tls only alone.
     #[test]
