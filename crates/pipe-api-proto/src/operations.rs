@@ -136,8 +136,9 @@ macro_rules! operations {
             /// pipe afterwards answers `404`.
             delete_pipe: DeletePipe(organization_id: OrganizationId, service_id: ServiceId, pipe_id: PipeId)
                 Management DELETE "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipes"/{pipe_id} -> ();
-            /// Starts, stops or resyncs a pipe (a `PipeCommand` converts into the request). The answer is the pipe as the command left it (such
-            /// as `Stopping`); its state then moves on its own: wait for it with a poll.
+            /// Starts, stops or resyncs a pipe (a `PipeCommand` converts into the request). The
+            /// answer is the pipe as the command left it (such as `Stopping`); its state then
+            /// moves on its own: wait for it with a poll.
             change_pipe_state: ChangePipeState(organization_id: OrganizationId, service_id: ServiceId, pipe_id: PipeId; request: ChangePipeStateRequest)
                 Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipes"/{pipe_id}/"state" -> Pipe;
             /// Changes a pipe's scaling (replicas, CPU and memory per replica).
