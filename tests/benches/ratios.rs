@@ -8,7 +8,8 @@
 //! cargo bench -p pipe-api-tests --bench ratios -- memory build       # chosen sections only
 //! ```
 //!
-//! Sections: `memory`, `decode`, `other` (information only), `build`, `round_trip`. Every line
+//! Sections: `memory`, `decode`, `other` (information only), `build`, `round_trip`, `deadline`
+//! (how far past its deadline a call ends against a server that never answers). Every line
 //! of the form `ratio <name> = <x> (target <= <t>) <ok|MISSED>` is one target (a timed one adds
 //! the ratio of the two sides' medians after it); `info` lines have no target.
 
@@ -70,6 +71,9 @@ fn main() {
     if run("round_trip") {
         missed += round_trip(&settings);
     }
+    if run("deadline") {
+        missed += deadline_overshoot();
+    }
     println!("targets missed: {missed}");
 }
 
@@ -123,6 +127,46 @@ fn time(f: impl FnOnce()) -> Duration {
     let start = Instant::now();
     f();
     start.elapsed()
+}
+
+/// A call ends by its deadline, at most 300 ms past it, whatever the server does: here one that
+/// accepts the connection, reads the request and never answers. Two cases through the real ureq
+/// client: a deadline shorter than the transport's timeout (one attempt, cut by the deadline),
+/// and one longer (an attempt ends at the transport's timeout, the retry at the deadline). The
+/// figure is the worst overshoot, in milliseconds (wall time: a timing, so a benchmark, not a
+/// test).
+fn deadline_overshoot() -> usize {
+    use std::io::Read as _;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut stream = stream;
+                let mut buffer = [0u8; 4096];
+                // Read what comes, answer nothing, until the client gives up.
+                while stream.read(&mut buffer).is_ok_and(|read| read > 0) {}
+            });
+        }
+    });
+    let (org, service, pipe) = ids();
+    let mut worst = Duration::ZERO;
+    for (deadline, transport_timeout) in
+        [(Duration::from_secs(2), Duration::from_secs(30)), (Duration::from_secs(6), Duration::from_secs(2))]
+    {
+        let client = pipe_api_ureq::Client::builder()
+            .management(&format!("http://{address}"), "key", "secret")
+            .timeout(transport_timeout)
+            .retry_policy(pipe_api_proto::retry::RetryPolicy::default().deadline(deadline))
+            .build()
+            .unwrap();
+        let start = Instant::now();
+        let error = client.get_pipe(org, service, pipe).unwrap_err();
+        let took = start.elapsed();
+        println!("deadline {deadline:?}, transport timeout {transport_timeout:?}: ended after {took:?} ({error})");
+        worst = worst.max(took.saturating_sub(deadline));
+    }
+    report("deadline_overshoot_ms", worst.as_secs_f64() * 1000.0, 300.0, "")
 }
 
 /// Prints one target's line; returns 1 when it is missed.
