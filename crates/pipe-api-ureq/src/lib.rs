@@ -35,21 +35,26 @@
 //! # Waiting for a pipe
 //!
 //! ```no_run
-//! use pipe_api_ureq::{Client, WaitError, WaitPolicy, pipe_settled};
+//! use pipe_api_ureq::{Client, PipeCommand, WaitError, WaitPolicy, pipe_running};
 //! # let (org, service, pipe) = ("6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse()?, "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse()?, "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e".parse()?);
 //! let client = Client::from_env()?;
+//! let service = client.service(org, service); // the ids, once
+//! let pipe = service.pipe(pipe);
+//! pipe.change_pipe_state(PipeCommand::Start)?;
 //! // Polls after 1 s, 1.5 s, ... up to 10 s apart, for at most 10 minutes; wakes an idle service.
-//! let policy = WaitPolicy::default().with_idle_recovery(org, service);
-//! match client.wait_for_pipe(org, service, pipe, pipe_settled, policy) {
-//!     Ok(pipe) => println!("settled: {:?}", pipe.state),
-//!     Err(WaitError::Failed { last, .. }) => eprintln!("the pipe failed: {:?}", last.state),
+//! let policy = service.idle_recovery(WaitPolicy::default());
+//! match pipe.wait(pipe_running, policy) {
+//!     Ok(pipe) => println!("running: {:?}", pipe.state),
+//!     // Says the rule that stopped it, the polls, the time and the last state.
+//!     Err(error @ WaitError::Failed { .. }) => eprintln!("{error}"),
 //!     Err(error) => return Err(error.into()),
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! [`Client::wait_for_service`] waits for a running service, and [`Client::wait`] polls any
-//! endpoint until any condition holds.
+//! [`Client::wait_for_pipe`], [`Client::wait_for_service`] and
+//! [`Client::wait_for_reverse_private_endpoint`] are the same without a scope, and
+//! [`Client::wait`] polls any endpoint until any condition holds.
 //!
 //! # Tests that do not sleep
 //!
