@@ -128,17 +128,27 @@ pub struct SuccessDecodeError {
     pub(crate) request_id: Option<String>,
 }
 
-/// Declares the outputs: each one's decode is compiled here, once. An output with a state
+/// Declares the outputs: each one's decode is compiled here, once, for the shapes its
+/// operations' answers come in (`envelope`: the management envelope's `result`; `data`: the
+/// alerting `{"data": ...}`; `bare`: the body itself), and only those. An output with a state
 /// names the field that holds it.
 macro_rules! outputs {
-    ($($output:ty $(=> $state:ident)?),* $(,)?) => {
+    ($($output:ty [$($shape:ident),+] $(=> $state:ident)?),* $(,)?) => {
         $(
             impl Decode for $output {}
 
             impl sealed::DecodeBody for $output {
                 fn decode_body(body: &[u8], shape: Shape) -> Result<(Self, Option<String>), SuccessDecodeError> {
+                    let decoded = match (shape.envelope, shape.in_data) {
+                        $( shape_of!($shape) => decode_as!($shape, body), )+
+                        _ => Err(SuccessDecodeError {
+                            path: ".".to_owned(),
+                            message: "no operation's answer carries this output in that shape".to_owned(),
+                            request_id: None,
+                        }),
+                    };
                     // A server sent it: what it holds may be sent back (`Vouch`).
-                    decode_shaped(body, shape).map(|(mut output, request_id)| {
+                    decoded.map(|(mut output, request_id)| {
                         pipe_api_types::Vouch::vouch(&mut output);
                         (output, request_id)
                     })
@@ -164,13 +174,41 @@ use pipe_api_types::{
     ReversePrivateEndpoint, Service,
 };
 
+/// The `(envelope, in_data)` of a shape.
+macro_rules! shape_of {
+    (envelope) => {
+        (true, false)
+    };
+    (data) => {
+        (false, true)
+    };
+    (bare) => {
+        (false, false)
+    };
+}
+
+/// Decodes a body of a shape.
+macro_rules! decode_as {
+    (envelope, $body:expr) => {
+        enveloped($body)
+    };
+    (data, $body:expr) => {
+        bare::<InData<_>>($body).map(|(wrapped, id)| (wrapped.data, id))
+    };
+    (bare, $body:expr) => {
+        bare($body)
+    };
+}
+
 outputs! {
-    (), serde_json::Value,
-    Key => state, Vec<Key>, CreateKeyResponse,
-    Service => state,
-    Pipe => state, Vec<Pipe>, PipeSettings, PipesCdcScaling, PipeSchemaDiscoveryResponse,
-    ReversePrivateEndpoint => status, Vec<ReversePrivateEndpoint>,
-    Alert => state, AlertPage,
+    // Deletes (an empty envelope; `{}` or `OK` from alerting) and the escape hatch on either.
+    () [envelope, bare], serde_json::Value [envelope, bare],
+    Key [envelope] => state, Vec<Key> [envelope], CreateKeyResponse [envelope],
+    Service [envelope] => state,
+    Pipe [envelope] => state, Vec<Pipe> [envelope], PipeSettings [envelope], PipesCdcScaling [envelope],
+    PipeSchemaDiscoveryResponse [envelope],
+    ReversePrivateEndpoint [envelope] => status, Vec<ReversePrivateEndpoint> [envelope],
+    Alert [data] => state, AlertPage [bare],
 }
 
 /// `T` made from nothing (`null`), when it can be (`()`, a JSON value).
@@ -178,15 +216,13 @@ fn nothing<T: DeserializeOwned>() -> Option<T> {
     T::deserialize(de::value::UnitDeserializer::<de::value::Error>::new()).ok()
 }
 
-/// Decodes `body` as `shape` says it carries a `T`.
-fn decode_shaped<T: DeserializeOwned>(body: &[u8], shape: Shape) -> Result<(T, Option<String>), SuccessDecodeError> {
-    let output = match (shape.envelope, shape.in_data) {
-        (false, false) => decode::<T>(body).map(|output| (output, None)),
-        (false, true) => decode::<InData<T>>(body).map(|wrapped| (wrapped.data, None)),
-        (true, false) => return enveloped::<T>(body),
-        (true, true) => return enveloped::<InData<T>>(body).map(|(wrapped, id)| (wrapped.data, id)),
-    };
-    output.map_err(|failure| SuccessDecodeError { path: failure.path, message: failure.message, request_id: None })
+/// Decodes `body` as a `T` with no envelope.
+fn bare<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError> {
+    decode::<T>(body).map(|output| (output, None)).map_err(|failure| SuccessDecodeError {
+        path: failure.path,
+        message: failure.message,
+        request_id: None,
+    })
 }
 
 /// `{"data": ...}`.
@@ -288,6 +324,8 @@ struct Budget {
 struct Path {
     /// The last object key read.
     key: RefCell<String>,
+    /// The keys of the values being read, outermost first.
+    open: RefCell<Vec<String>>,
     /// The failure's path, innermost segment first.
     segments: RefCell<Vec<Segment>>,
 }
@@ -325,9 +363,22 @@ impl Budget {
         }
     }
 
-    /// The last object key read, when tracking.
-    fn last_key(&self) -> Option<String> {
-        self.path.as_ref().map(|path| path.key.borrow().clone())
+    /// Enters the value of the last key read (not generic: compiled once, not per field).
+    fn enter_value(&self) {
+        if let Some(path) = &self.path {
+            let key = path.key.borrow().clone();
+            path.open.borrow_mut().push(key);
+        }
+    }
+
+    /// Leaves the value entered last; a failure passed out through its key.
+    fn leave_value(&self, failed: bool) {
+        if let Some(path) = &self.path {
+            let key = path.open.borrow_mut().pop();
+            if let (true, Some(key)) = (failed, key) {
+                path.segments.borrow_mut().push(Segment::Key(key));
+            }
+        }
     }
 
     /// Notes that a failure passed out through `segment`.
@@ -571,12 +622,10 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Budgeted<'_, A> {
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Self::Error> {
-        let key = self.budget.last_key();
+        self.budget.enter_value();
         let seed = Budgeted { keeps_text: true, ..self.wrap(seed) };
         let value = self.inner.next_value_seed(seed);
-        if let (Err(_), Some(key)) = (&value, key) {
-            self.budget.failed_in(Segment::Key(key));
-        }
+        self.budget.leave_value(value.is_err());
         value
     }
 
