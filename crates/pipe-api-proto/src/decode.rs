@@ -211,6 +211,12 @@ outputs! {
     Alert [data] => state, AlertPage [bare],
 }
 
+/// A body as a JSON value, read within its budget (a decode error's preview redacts its secret
+/// fields from it); `None` when it is not JSON.
+pub(crate) fn json_value(body: &[u8]) -> Option<serde_json::Value> {
+    decode::<serde_json::Value>(body).ok()
+}
+
 /// `T` made from nothing (`null`), when it can be (`()`, a JSON value).
 fn nothing<T: DeserializeOwned>() -> Option<T> {
     T::deserialize(de::value::UnitDeserializer::<de::value::Error>::new()).ok()

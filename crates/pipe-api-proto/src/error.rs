@@ -711,8 +711,8 @@ fn body_preview(body: &[u8]) -> String {
     if body.is_empty() {
         return "(empty)".to_owned();
     }
-    let json =
-        (body.len() <= PREVIEW_PARSE_MAX).then(|| serde_json::from_slice::<serde_json::Value>(body).ok()).flatten();
+    // Read by the one budgeted reader, as every response body is.
+    let json = (body.len() <= PREVIEW_PARSE_MAX).then(|| crate::decode::json_value(body)).flatten();
     let text = match json {
         Some(mut value) => {
             crate::redact::redact_json(&mut value);
