@@ -5,7 +5,7 @@ use crate::common;
 
 use common::*;
 use http::StatusCode;
-use pipe_api_proto::{BuildErrorKind, DeleteKey, EndpointExt, Error, GetKey, ListKeys, UpdateKey, render_request};
+use pipe_api_proto::{BuildErrorKind, DeleteKey, EndpointExt, GetKey, ListKeys, UpdateKey, render_request};
 use pipe_api_types::{IpAccessEntry, KeyExpiry, KeyId, KeyRole, KeyState, RoleId, Rule, UpdateKeyRequest};
 use time::macros::datetime;
 
@@ -137,35 +137,22 @@ fn delete_key_success_has_no_result() {
     assert_eq!(reply.request_id.as_deref(), Some("3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a04"));
 }
 
-fn api_error<E: EndpointExt<Api = pipe_api_proto::Management>>(
-    endpoint: &E,
-    status: u16,
-    body: &[u8],
-) -> Box<pipe_api_proto::ApiError>
-where
-    E::Output: std::fmt::Debug,
-{
-    match endpoint.parse_response(&crate::common::management(), response(status, body)) {
-        Err(Error::Api(error)) => error,
-        other => panic!("expected an API error, got {other:?}"),
-    }
-}
-
 #[test]
 fn key_errors() {
-    let error = api_error(&DeleteKey::new(org(), key()), 400, fixture("error_delete_self_400"));
+    let error = crate::common::api_error(&DeleteKey::new(org(), key()), 400, fixture("error_delete_self_400"));
     assert_eq!(error.status(), StatusCode::BAD_REQUEST);
     assert_eq!(error.code(), Some("BAD_REQUEST"));
     assert_eq!(error.message(), Some("an API key cannot delete itself"));
     assert_eq!(error.operation(), "delete_key");
     assert_eq!(error.request_id(), Some("3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a05"));
 
-    let error = api_error(&GetKey::new(org(), key()), 404, fixture("error_get_key_404"));
+    let error = crate::common::api_error(&GetKey::new(org(), key()), 404, fixture("error_get_key_404"));
     assert_eq!(error.code(), Some("NOT_FOUND"));
     assert_eq!(error.message(), Some(KEY));
     assert_eq!(error.operation(), "get_key");
 
-    let error = api_error(&UpdateKey::new(org(), key(), full_update()), 403, fixture("error_update_key_403"));
+    let error =
+        crate::common::api_error(&UpdateKey::new(org(), key(), full_update()), 403, fixture("error_update_key_403"));
     assert_eq!(error.status(), StatusCode::FORBIDDEN);
     assert_eq!(error.code(), Some("FORBIDDEN"));
     assert_eq!(error.message(), Some("the key's role does not allow this operation"));

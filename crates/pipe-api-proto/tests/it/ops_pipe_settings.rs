@@ -7,8 +7,8 @@ use crate::common;
 use common::*;
 use http::StatusCode;
 use pipe_api_proto::{
-    ApiError, BuildErrorKind, DiscoverPipeSchema, EndpointExt, Error, GetPipeSettings, GetPipesCdcScaling,
-    UpdatePipeScaling, UpdatePipeSettings, UpdatePipesCdcScaling, render_request,
+    ApiError, BuildErrorKind, DiscoverPipeSchema, EndpointExt, GetPipeSettings, GetPipesCdcScaling, UpdatePipeScaling,
+    UpdatePipeSettings, UpdatePipesCdcScaling, render_request,
 };
 use pipe_api_types::{
     Authentication, Credentials, DataFormat, IteratorType, KafkaSource, KafkaType, KinesisSource,
@@ -270,11 +270,7 @@ fn pipes_cdc_scaling_success() {
 }
 
 fn api_error<E: EndpointExt<Api = pipe_api_proto::Management>>(endpoint: &E, status: u16, name: &str) -> ApiError {
-    match endpoint.parse_response(&crate::common::management(), response(status, fixture(name))) {
-        Err(Error::Api(error)) => *error,
-        Err(other) => panic!("{name}: not an API error: {other}"),
-        Ok(_) => panic!("{name}: parsed as a success"),
-    }
+    *crate::common::api_error(endpoint, status, fixture(name))
 }
 
 #[test]

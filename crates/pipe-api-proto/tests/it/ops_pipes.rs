@@ -5,7 +5,7 @@ use crate::common;
 
 use common::*;
 use http::{Method, StatusCode};
-use pipe_api_proto::{ChangePipeState, DeletePipe, EndpointExt, Error, UpdatePipe, render_request};
+use pipe_api_proto::{ChangePipeState, DeletePipe, EndpointExt, UpdatePipe, render_request};
 use pipe_api_types::{
     Authentication, Credentials, DestinationColumn, DestinationPatch, FieldMapping, KafkaSourcePatch, PipeCommand,
     PipeSettings, PipeSourcePatch, PipeState, PostgresSettingsPatch, PostgresSourcePatch, PostgresTableMapping,
@@ -199,10 +199,7 @@ fn api_error(
     status: u16,
     fixture_name: &str,
 ) -> Box<pipe_api_proto::ApiError> {
-    match endpoint.parse_response(&crate::common::management(), response(status, fixture(fixture_name))) {
-        Err(Error::Api(error)) => error,
-        other => panic!("expected an API error, got {:?}", other.map(|_| ())),
-    }
+    crate::common::api_error(endpoint, status, fixture(fixture_name))
 }
 
 #[test]

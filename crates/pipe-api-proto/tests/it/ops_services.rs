@@ -5,9 +5,7 @@ use crate::common;
 
 use common::*;
 use http::StatusCode;
-use pipe_api_proto::{
-    BuildErrorKind, DeleteService, EndpointExt, Error, UpdateService, UpdateServiceState, render_request,
-};
+use pipe_api_proto::{BuildErrorKind, DeleteService, EndpointExt, UpdateService, UpdateServiceState, render_request};
 use pipe_api_types::{
     EndpointProtocol, IpAccessEntry, IpAccessListPatch, PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, Rule,
     ServiceCommand, ServiceEndpointChange, ServiceState, TagsPatch, UpdateServiceRequest, UpdateServiceStateRequest,
@@ -118,37 +116,27 @@ fn delete_service_success_has_no_result() {
     assert_eq!(reply.request_id.as_deref(), Some("4d3c2b1a-0f9e-4d8c-8b7a-5f4e3d2c1b03"));
 }
 
-fn api_error<E: EndpointExt<Api = pipe_api_proto::Management>>(
-    endpoint: &E,
-    status: u16,
-    body: &[u8],
-) -> Box<pipe_api_proto::ApiError>
-where
-    E::Output: std::fmt::Debug,
-{
-    match endpoint.parse_response(&crate::common::management(), response(status, body)) {
-        Err(Error::Api(error)) => error,
-        other => panic!("expected an API error, got {other:?}"),
-    }
-}
-
 #[test]
 fn service_errors() {
     let stop = UpdateServiceState::new(org(), service(), UpdateServiceStateRequest::new(ServiceCommand::Start));
-    let error = api_error(&stop, 409, fixture("error_state_409"));
+    let error = crate::common::api_error(&stop, 409, fixture("error_state_409"));
     assert_eq!(error.status(), StatusCode::CONFLICT);
     assert_eq!(error.code(), Some("CONFLICT"));
     assert_eq!(error.message(), Some("a state transition is in progress. Current state: stopping"));
     assert_eq!(error.operation(), "update_service_state");
     assert_eq!(error.request_id(), Some("4d3c2b1a-0f9e-4d8c-8b7a-5f4e3d2c1b04"));
 
-    let error =
-        api_error(&UpdateService::new(org(), service(), full_update()), 400, fixture("error_update_service_400"));
+    let error = crate::common::api_error(
+        &UpdateService::new(org(), service(), full_update()),
+        400,
+        fixture("error_update_service_400"),
+    );
     assert_eq!(error.code(), Some("BAD_REQUEST"));
     assert_eq!(error.message(), Some("name: must be a string of 1 to 50 characters"));
     assert_eq!(error.operation(), "update_service");
 
-    let error = api_error(&DeleteService::new(org(), service()), 404, fixture("error_delete_service_404"));
+    let error =
+        crate::common::api_error(&DeleteService::new(org(), service()), 404, fixture("error_delete_service_404"));
     assert_eq!(error.status(), StatusCode::NOT_FOUND);
     assert_eq!(error.message(), Some(SERVICE));
     assert_eq!(error.operation(), "delete_service");

@@ -46,3 +46,17 @@ pub fn response_with(status: u16, headers: &[(&str, &str)], body: &[u8]) -> Resp
     }
     builder.body(body.to_vec()).unwrap()
 }
+
+/// The API error of parsing a `status` answer with `body` with a management `endpoint`; panics
+/// on anything else.
+pub fn api_error<E: pipe_api_proto::EndpointExt<Api = Management>>(
+    endpoint: &E,
+    status: u16,
+    body: &[u8],
+) -> Box<pipe_api_proto::ApiError> {
+    match endpoint.parse_response(&management(), response(status, body)) {
+        Err(pipe_api_proto::Error::Api(error)) => error,
+        Err(other) => panic!("expected an API error, got {other}"),
+        Ok(_) => panic!("expected an API error, got a success"),
+    }
+}
