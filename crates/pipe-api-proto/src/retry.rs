@@ -415,9 +415,11 @@ impl RetryPolicy {
     }
 
     /// Whether a retry starting `elapsed` after the first attempt still has
-    /// [`RetryPolicy::least_attempt_time`] before the deadline.
+    /// [`RetryPolicy::least_attempt_time`] before the deadline, and some time at all (an
+    /// attempt with nothing left could only time out).
     pub fn leaves_time_for_an_attempt(&self, elapsed: Duration) -> bool {
-        elapsed.checked_add(self.least_attempt_time()).is_some_and(|end| end <= self.deadline)
+        elapsed < self.deadline
+            && elapsed.checked_add(self.least_attempt_time()).is_some_and(|end| end <= self.deadline)
     }
 
     /// The least time left for a retry to start: `min_attempt_time`, or half the deadline when

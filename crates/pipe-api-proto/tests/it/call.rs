@@ -321,3 +321,15 @@ fn a_short_deadline_still_follows_a_retry_after_that_fits() {
     assert_eq!(sent, 2);
     assert!(result.is_ok(), "{result:?}");
 }
+
+#[test]
+fn no_retry_starts_with_no_time_left() {
+    // Found by the property above: with no least attempt time, a GET whose first attempt took
+    // the whole deadline was tried again at the deadline, with a timeout of zero.
+    let policy = RetryPolicy::default()
+        .deadline(secs(1))
+        .min_attempt_time(Duration::ZERO)
+        .backoff(Duration::ZERO, Duration::ZERO);
+    let run = drive(Method::GET, &policy, &[Answer::Unavailable], Duration::from_millis(1001), None);
+    assert_eq!(run.sends, [Duration::ZERO]);
+}

@@ -455,10 +455,12 @@ fn the_deadline() {
     let h = hints(&[("Retry-After", "7")]);
     assert_eq!(decide_full(&policy, get, response(429, &h), 1, secs(49), 0.5), exceeded);
     assert_eq!(decide_full(&policy, get, response(429, &h), 1, secs(48), 0.5), Decision::RetryAfter(secs(7)));
-    // With no minimum, the deadline itself is the bound.
+    // With no minimum, the deadline itself is the bound: a retry needs some time left (one that
+    // would start at the deadline could only time out).
     let mut bare = RetryPolicy::default();
     bare.min_attempt_time = Duration::ZERO;
-    assert_eq!(decide_full(&bare, get, response(429, &h), 1, secs(53), 0.5), Decision::RetryAfter(secs(7)));
+    assert_eq!(decide_full(&bare, get, response(429, &h), 1, secs(52), 0.5), Decision::RetryAfter(secs(7)));
+    assert_eq!(decide_full(&bare, get, response(429, &h), 1, secs(53), 0.5), exceeded);
     assert_eq!(decide_full(&bare, get, response(429, &h), 1, secs(54), 0.5), exceeded);
     // A huge elapsed does not overflow.
     assert_eq!(decide_full(&policy, get, Outcome::ConnectFailed, 1, Duration::MAX, 0.5), exceeded);
