@@ -52,12 +52,15 @@
 //! the deadline, never re-sending a `POST` or `PATCH` that may have reached the server) as a
 //! state machine with no IO and no clock: your loop sends, sleeps and tells it the time.
 //!
-//! ```no_run
+//! ```
 //! use std::time::{Duration, Instant};
 //! use pipe_api_proto::call::{Call, Step};
 //! use pipe_api_proto::retry::RetryPolicy;
 //! use pipe_api_proto::{BaseUrl, GetService, Management, ManagementCredentials, TransportError};
-//! # fn my_http_client_send(r: http::Request<Vec<u8>>, timeout: Duration) -> Result<http::Response<Vec<u8>>, TransportError> { unimplemented!() }
+//! # // Stands in for your HTTP client: the service as the server would answer.
+//! # fn my_http_client_send(_: http::Request<Vec<u8>>, _: Duration) -> Result<http::Response<Vec<u8>>, TransportError> {
+//! #     Ok(http::Response::new(br#"{"status":200,"result":{"id":"4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002","name":"analytics"}}"#.to_vec()))
+//! # }
 //! # let (org, service) = ("6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse()?, "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse()?);
 //!
 //! let api = Management::new(BaseUrl::parse("https://api.example.com")?, ManagementCredentials::new("key-id", "key-secret")?);
