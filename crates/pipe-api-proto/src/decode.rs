@@ -39,20 +39,12 @@ const UNKNOWN_FIELD_COST: usize = 64;
 /// What an allocation costs beyond its bytes (the allocator's header and rounding).
 const ALLOCATION_COST: usize = 16;
 
-/// Where and why a body did not decode.
-pub(crate) struct Failure {
-    /// The JSON path that failed (`result[3].source.kafka`), `.` for the root.
-    pub(crate) path: String,
-    /// What was wrong there.
-    pub(crate) message: String,
-}
-
 /// Decodes `body` as `T` within the body's budget. Only when that fails does it read the body
 /// again, within the same budget, tracking the JSON path to say where (tracking costs time on
 /// every value, so the successful path never pays it). Both readings run the same code, the
 /// budget saying whether to track: a second instantiation of every model's decode for the
 /// tracked reading doubled this crate's build time.
-fn decode<T: DeserializeOwned>(body: &[u8]) -> Result<T, Failure> {
+fn decode<T: DeserializeOwned>(body: &[u8]) -> Result<T, SuccessDecodeError> {
     // A body checked as UTF-8 once (every JSON body is) spares serde_json checking each string
     // on its own, which costs more on the many short texts of a list. One that is not UTF-8
     // cannot be JSON: serde_json says where, reading it as bytes.
@@ -63,19 +55,25 @@ fn decode<T: DeserializeOwned>(body: &[u8]) -> Result<T, Failure> {
                 Err(error) => error.to_string(),
                 Ok(_) => "the body is not UTF-8".to_owned(),
             };
-            return Err(Failure { path: ".".to_owned(), message });
+            return Err(SuccessDecodeError::at(".", message));
         }
     };
-    let untracked = read::<T>(text, Budget::for_body(body, false)).map_err(|(error, _)| error);
-    let first = match untracked {
+    let first = match read::<T>(text, Budget::for_body(body, false)) {
         Ok(value) => return Ok(value),
-        Err(first) => first,
+        Err((first, _)) => first,
     };
     match read::<T>(text, Budget::for_body(body, true)) {
-        Err((error, path)) => Err(Failure { path, message: error.to_string() }),
+        Err((error, path)) => Err(SuccessDecodeError::at(path, error.to_string())),
         // Read again, it decoded: say what the first reading said.
-        Ok(_) => Err(Failure { path: ".".to_owned(), message: first.to_string() }),
+        Ok(_) => Err(SuccessDecodeError::at(".", first.to_string())),
     }
+}
+
+/// `body` as a `T` within its budget, or `None`: for readings whose failure needs no path (a
+/// request id, whether a body says nothing, a preview), so a failure is not read twice.
+fn decode_quietly<T: DeserializeOwned>(body: &[u8]) -> Option<T> {
+    let text = std::str::from_utf8(body).ok()?;
+    read::<T>(text, Budget::for_body(body, false)).ok()
 }
 
 /// Reads `text` as a whole `T` within `budget`; a failure comes with its path (`.` unless the
@@ -112,25 +110,34 @@ pub(crate) mod sealed {
 }
 
 /// How a success body carries the output.
-#[derive(Clone, Copy, Debug)]
-pub struct Shape {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
     /// In the management envelope's `result`.
-    pub(crate) envelope: bool,
-    /// In `{"data": ...}` (within the envelope if there is one).
-    pub(crate) in_data: bool,
+    Envelope,
+    /// In the alerting `{"data": ...}`.
+    Data,
+    /// The body itself.
+    Bare,
 }
 
 /// Where and why a success body did not decode, with the request id if the body names one.
 #[derive(Debug)]
 pub struct SuccessDecodeError {
+    /// The JSON path that failed (`result[3].source.kafka`), `.` for the root.
     pub(crate) path: String,
+    /// What was wrong there.
     pub(crate) message: String,
     pub(crate) request_id: Option<String>,
 }
 
+impl SuccessDecodeError {
+    fn at(path: impl Into<String>, message: impl Into<String>) -> Self {
+        SuccessDecodeError { path: path.into(), message: message.into(), request_id: None }
+    }
+}
+
 /// Declares the outputs: each one's decode is compiled here, once, for the shapes its
-/// operations' answers come in (`envelope`: the management envelope's `result`; `data`: the
-/// alerting `{"data": ...}`; `bare`: the body itself), and only those. An output with a state
+/// operations' answers come in ([`Shape`]), and only those. An output with a state
 /// names the field that holds it.
 macro_rules! outputs {
     ($($output:ty [$($shape:ident),+] $(=> $state:ident)?),* $(,)?) => {
@@ -139,13 +146,10 @@ macro_rules! outputs {
 
             impl sealed::DecodeBody for $output {
                 fn decode_body(body: &[u8], shape: Shape) -> Result<(Self, Option<String>), SuccessDecodeError> {
-                    let decoded = match (shape.envelope, shape.in_data) {
-                        $( shape_of!($shape) => decode_as!($shape, body), )+
-                        _ => Err(SuccessDecodeError {
-                            path: ".".to_owned(),
-                            message: "no operation's answer carries this output in that shape".to_owned(),
-                            request_id: None,
-                        }),
+                    let decoded = match shape {
+                        $( Shape::$shape => decode_as!($shape, body), )+
+                        #[allow(unreachable_patterns)]
+                        _ => Err(SuccessDecodeError::at(".", "no operation's answer carries this output in that shape")),
                     };
                     // A server sent it: what it holds may be sent back (`Vouch`).
                     decoded.map(|(mut output, request_id)| {
@@ -174,61 +178,39 @@ use pipe_api_types::{
     ReversePrivateEndpoint, Service,
 };
 
-/// The `(envelope, in_data)` of a shape.
-macro_rules! shape_of {
-    (envelope) => {
-        (true, false)
-    };
-    (data) => {
-        (false, true)
-    };
-    (bare) => {
-        (false, false)
-    };
-}
-
 /// Decodes a body of a shape.
 macro_rules! decode_as {
-    (envelope, $body:expr) => {
+    (Envelope, $body:expr) => {
         enveloped($body)
     };
-    (data, $body:expr) => {
-        bare::<InData<_>>($body).map(|(wrapped, id)| (wrapped.data, id))
+    (Data, $body:expr) => {
+        decode::<InData<_>>($body).map(|wrapped| (wrapped.data, None))
     };
-    (bare, $body:expr) => {
-        bare($body)
+    (Bare, $body:expr) => {
+        decode($body).map(|output| (output, None))
     };
 }
 
 outputs! {
     // Deletes (an empty envelope; `{}` or `OK` from alerting) and the escape hatch on either.
-    () [envelope, bare], serde_json::Value [envelope, bare],
-    Key [envelope] => state, Vec<Key> [envelope], CreateKeyResponse [envelope],
-    Service [envelope] => state,
-    Pipe [envelope] => state, Vec<Pipe> [envelope], PipeSettings [envelope], PipesCdcScaling [envelope],
-    PipeSchemaDiscoveryResponse [envelope],
-    ReversePrivateEndpoint [envelope] => status, Vec<ReversePrivateEndpoint> [envelope],
-    Alert [data] => state, AlertPage [bare],
+    () [Envelope, Bare], serde_json::Value [Envelope, Bare],
+    Key [Envelope] => state, Vec<Key> [Envelope], CreateKeyResponse [Envelope],
+    Service [Envelope] => state,
+    Pipe [Envelope] => state, Vec<Pipe> [Envelope], PipeSettings [Envelope], PipesCdcScaling [Envelope],
+    PipeSchemaDiscoveryResponse [Envelope],
+    ReversePrivateEndpoint [Envelope] => status, Vec<ReversePrivateEndpoint> [Envelope],
+    Alert [Data] => state, AlertPage [Bare],
 }
 
 /// A body as a JSON value, read within its budget (a decode error's preview redacts its secret
 /// fields from it); `None` when it is not JSON.
 pub(crate) fn json_value(body: &[u8]) -> Option<serde_json::Value> {
-    decode::<serde_json::Value>(body).ok()
+    decode_quietly(body)
 }
 
 /// `T` made from nothing (`null`), when it can be (`()`, a JSON value).
 fn nothing<T: DeserializeOwned>() -> Option<T> {
     T::deserialize(de::value::UnitDeserializer::<de::value::Error>::new()).ok()
-}
-
-/// Decodes `body` as a `T` with no envelope.
-fn bare<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError> {
-    decode::<T>(body).map(|output| (output, None)).map_err(|failure| SuccessDecodeError {
-        path: failure.path,
-        message: failure.message,
-        request_id: None,
-    })
 }
 
 /// `{"data": ...}`.
@@ -258,11 +240,8 @@ struct EnvelopeId {
 /// Decodes a management envelope's `result` as `T`; the request id is named even when the
 /// result does not decode.
 fn enveloped<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError> {
-    let envelope = decode::<Envelope<T>>(body).map_err(|failure| SuccessDecodeError {
-        path: failure.path,
-        message: failure.message,
-        request_id: envelope_id(body),
-    })?;
+    let envelope =
+        decode::<Envelope<T>>(body).map_err(|error| SuccessDecodeError { request_id: envelope_id(body), ..error })?;
     let result = match envelope.result {
         Some(result) => result,
         // No `result` (or `null`): fine for an output that can be nothing (a delete's `()`,
@@ -278,7 +257,7 @@ fn enveloped<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), Su
 
 /// The request id of an envelope whose result did not decode (not generic: compiled once).
 fn envelope_id(body: &[u8]) -> Option<String> {
-    decode::<EnvelopeId>(body).ok().and_then(|envelope| envelope.request_id)
+    decode_quietly::<EnvelopeId>(body).and_then(|envelope| envelope.request_id)
 }
 
 /// Whether a success body says nothing: empty, `null`, `{}` (spaces allowed), or `OK`. Read
@@ -315,7 +294,7 @@ pub(crate) fn says_nothing(body: &[u8]) -> bool {
     }
 
     let text = body.trim_ascii();
-    text.is_empty() || text.eq_ignore_ascii_case(b"ok") || decode::<Nothing>(text).is_ok()
+    text.is_empty() || text.eq_ignore_ascii_case(b"ok") || decode_quietly::<Nothing>(text).is_some()
 }
 
 /// Bytes of decoded values still allowed, and, on a reading that tracks it, where a failure is.

@@ -93,9 +93,10 @@ fn decode_success_body<E: Endpoint + ?Sized>(
         })?;
         return Ok((output, None));
     }
-    let shape = Shape {
-        envelope: <E::Api as crate::api::sealed::Interface>::ENVELOPE,
-        in_data: success == SuccessBody::InData,
+    let shape = match (<E::Api as crate::api::sealed::Interface>::ENVELOPE, success) {
+        (true, _) => Shape::Envelope,
+        (false, SuccessBody::InData) => Shape::Data,
+        (false, _) => Shape::Bare,
     };
     E::Output::decode_body(body, shape)
 }
