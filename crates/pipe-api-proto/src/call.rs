@@ -173,8 +173,6 @@ pub struct Call<'e, E: Endpoint> {
     attempts: u32,
     /// Each attempt made, and why the call stopped retrying.
     history: Attempts,
-    /// The attempt out, until its outcome comes: its wait before it and that wait's cause.
-    out: Option<(Duration, WaitCause)>,
     /// Records not yet taken by [`Machine::take_attempts`].
     untaken: Vec<AttemptRecord>,
     state: State<E::Output>,
@@ -185,8 +183,8 @@ enum State<T> {
     /// The next attempt may start at `not_before` at the earliest; `slot` is the start reserved
     /// in the pacer, if one was. The wait began at `since`, for `cause`.
     Ready { not_before: Duration, slot: Option<Duration>, last: Option<Error>, since: Duration, cause: WaitCause },
-    /// A request is out.
-    Sent,
+    /// A request is out; it waited `waited` before it started, for `cause`.
+    Sent { waited: Duration, cause: WaitCause },
     /// Over: the result, until [`Call::next`] hands it out.
     Done(Option<Result<Reply<T>, Error>>),
 }
@@ -220,7 +218,6 @@ impl<'e, E: Endpoint> Call<'e, E> {
             started: now,
             attempts: 0,
             history: Attempts::default(),
-            out: None,
             untaken: Vec::new(),
             state: State::Ready { not_before: now, slot: None, last: None, since: now, cause: WaitCause::First },
         })
@@ -231,7 +228,7 @@ impl<'e, E: Endpoint> Call<'e, E> {
     pub fn next(&mut self, now: Duration, pacer: Option<&mut Pacer>) -> Step<E::Output> {
         let (not_before, reserved, since) = match &mut self.state {
             State::Ready { not_before, slot, since, .. } => (*not_before, *slot, *since),
-            State::Sent => panic!("Call::next after Step::Send: pass the outcome to Call::receive first"),
+            State::Sent { .. } => panic!("Call::next after Step::Send: pass the outcome to Call::receive first"),
             State::Done(result) => {
                 return Step::Done(result.take().expect("Call::next after Step::Done: the call is over"));
             }
@@ -262,11 +259,9 @@ impl<'e, E: Endpoint> Call<'e, E> {
             return Step::Wait { until: start };
         }
         self.attempts += 1;
-        let cause = match std::mem::replace(&mut self.state, State::Sent) {
-            State::Ready { cause, .. } => cause,
-            _ => WaitCause::First,
-        };
-        self.out = Some((now.saturating_sub(since), cause));
+        if let State::Ready { cause, .. } = self.state {
+            self.state = State::Sent { waited: now.saturating_sub(since), cause };
+        }
         let deadline = self.started.saturating_add(self.policy.deadline);
         Step::Send { request: self.request.clone(), timeout: deadline.saturating_sub(now) }
     }
@@ -299,7 +294,7 @@ impl<'e, E: Endpoint> Call<'e, E> {
         wall: OffsetDateTime,
         pacer: Option<&mut Pacer>,
     ) {
-        assert!(matches!(self.state, State::Sent), "Call::receive without a request out");
+        let State::Sent { waited, cause } = self.state else { panic!("Call::receive without a request out") };
         let method = self.request.method().clone();
         let (status_and_hints, result) = match outcome {
             Ok(response) => {
@@ -317,7 +312,7 @@ impl<'e, E: Endpoint> Call<'e, E> {
             (None, Err(Error::Transport(failure))) => outcome_of(failure.error()),
             (None, _) => Outcome::FailedAfterSend,
         };
-        self.record(&status_and_hints, &result);
+        self.record(waited, cause, &status_and_hints, &result);
         let attempt = Attempt::new(&method, outcome, self.attempts, now.saturating_sub(self.started), wall);
         let server_delay = status_and_hints.as_ref().and_then(|(_, hints)| hints.requested_delay(wall));
         match self.policy.decide(&attempt, &mut self.jitter) {
@@ -355,10 +350,11 @@ impl<'e, E: Endpoint> Call<'e, E> {
     /// Records the attempt that just came back.
     fn record(
         &mut self,
+        waited: Duration,
+        cause: WaitCause,
         status_and_hints: &Option<(http::StatusCode, RetryHints)>,
         result: &Result<Reply<E::Output>, Error>,
     ) {
-        let (waited, cause) = self.out.take().unwrap_or((Duration::ZERO, WaitCause::First));
         let outcome = match (status_and_hints, result) {
             (Some((status, _)), _) => AttemptOutcome::Status(*status),
             (None, Err(Error::Transport(failure))) => AttemptOutcome::Transport(failure.error().kind()),
