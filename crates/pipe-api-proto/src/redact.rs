@@ -138,15 +138,11 @@ pub(crate) fn shown_debug(value: &dyn std::fmt::Debug, credentials: &[String], m
     let cut = std::fmt::write(&mut bounded, format_args!("{value:?}")).is_err();
     let mut text = bounded.text;
     scrub(&mut text, credentials);
-    if cut || text.len() > max {
-        let mut end = max.min(text.len());
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        text.truncate(end);
-        text.push('…');
+    let mut shown = truncate(&text, max).into_owned();
+    if cut && !shown.ends_with('…') {
+        shown.push('…');
     }
-    text
+    shown
 }
 
 /// [`scrub`] for bytes that need not be text.

@@ -291,10 +291,14 @@ pub enum WaitError<T> {
 impl<T> WaitError<T> {
     /// The last value seen, if any.
     pub fn last(&self) -> Option<&T> {
+        self.last_seen().map(|last| &**last)
+    }
+
+    fn last_seen(&self) -> Option<&Last<T>> {
         match self {
             WaitError::Failed { last, .. } => Some(last),
             WaitError::TimedOut { last, .. } | WaitError::Call { last, .. } | WaitError::ServiceStopped { last } => {
-                last.as_deref()
+                last.as_ref()
             }
         }
     }
@@ -302,13 +306,7 @@ impl<T> WaitError<T> {
     /// The state of the last value seen, as the server wrote it (at most 64 characters, never a
     /// credential the polls sent).
     pub fn last_state(&self) -> Option<&str> {
-        let last = match self {
-            WaitError::Failed { last, .. } => Some(last),
-            WaitError::TimedOut { last, .. } | WaitError::Call { last, .. } | WaitError::ServiceStopped { last } => {
-                last.as_ref()
-            }
-        };
-        last.and_then(|last| last.state.as_deref())
+        self.last_seen().and_then(|last| last.state.as_deref())
     }
 
     /// Whether the deadline ended the wait.

@@ -1,7 +1,7 @@
 //! Every operation of the table of operations, made from the table itself (sample path ids, a
 //! default body): a test that must hold for every operation iterates
 //! [`OPERATIONS`](crate::operations::OPERATIONS) and reaches each one through [`parse`] or
-//! [`build`], so an operation added to the table is covered with no new test. The fuzz target
+//! [`wait_error_shown`], so an operation added to the table is covered with no new test. The fuzz target
 //! and the workspace's hostile-input and memory tests do.
 
 use http::Response;
@@ -137,22 +137,6 @@ macro_rules! parsers {
                         let api = interface!($api, management(), alerting());
                         Some(wait_until_deadline(&endpoint, &api, answer))
                     }
-                )*
-                _ => None,
-            }
-        }
-
-        /// The request operation `name` builds on `management` or `alerting`, whatever its body
-        /// holds (`None` for a name the table does not have). A default body does not always
-        /// validate: then the error.
-        pub fn build(
-            name: &str,
-            management: &Management,
-            alerting: &Alerting,
-        ) -> Option<Result<http::Request<Vec<u8>>, BuildError>> {
-            match name {
-                $(
-                    stringify!($name) => Some(sample_endpoint!($endpoint $fields).build_request(interface!($api, management, alerting))),
                 )*
                 _ => None,
             }
