@@ -25,7 +25,7 @@ pub struct TransportConfig {
     /// [`TransportConfig::with_root_certificates_pem`].
     root_certificates: Vec<Vec<u8>>,
     /// A proxy instead of the one the environment names: see [`TransportConfig::with_proxy`].
-    proxy: Option<String>,
+    proxy: Option<ureq::Proxy>,
     /// Whether the platform verifies servers: see [`TransportConfig::with_platform_verifier`].
     platform_verifier: bool,
 }
@@ -82,8 +82,8 @@ impl TransportConfig {
     /// reads it: `ALL_PROXY`, `HTTPS_PROXY` or `HTTP_PROXY` (upper or lower case), less the
     /// hosts of `NO_PROXY`. Refused when `url` is not a proxy URL.
     pub fn with_proxy(mut self, url: &str) -> Result<Self, crate::ConfigError> {
-        ureq::Proxy::new(url).map_err(|error| crate::ConfigError::Proxy(error.to_string()))?;
-        self.proxy = Some(url.to_owned());
+        let proxy = ureq::Proxy::new(url).map_err(|error| crate::ConfigError::Proxy(error.to_string()))?;
+        self.proxy = Some(proxy);
         Ok(self)
     }
 }
@@ -108,8 +108,7 @@ impl UreqTransport {
             // Proto sets its own User-Agent; keep it.
             .user_agent(ureq::config::AutoHeaderValue::None);
         let agent_config = match &config.proxy {
-            // Checked when set.
-            Some(url) => agent_config.proxy(ureq::Proxy::new(url).ok()),
+            Some(proxy) => agent_config.proxy(Some(proxy.clone())),
             None => agent_config,
         };
         let agent = ureq::Agent::new_with_config(with_tls(agent_config, &config).build());

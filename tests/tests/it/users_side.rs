@@ -8,7 +8,7 @@ use pipe_api_proto::{redacted_json, render_request};
 use pipe_api_tests::ids;
 use pipe_api_tests::requests::create_pipe_requests;
 use pipe_api_types::{CreateKeyRequest, PipeCommand, ServiceCommand};
-use pipe_api_ureq::Client;
+use pipe_api_ureq::{Client, TransportConfig};
 
 #[test]
 fn a_refused_request_says_what_to_fix() {
@@ -175,7 +175,7 @@ fn an_s3_pipe_built_with_the_destination_constructors_validates() {
 #[test]
 fn tls_for_real_with_a_root_the_user_gives() {
     use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
-    use pipe_api_ureq::{TransportConfig, TransportErrorKind};
+    use pipe_api_ureq::TransportErrorKind;
 
     // The fake behind a TLS listener whose certificate was made just now, for `localhost`.
     let fake = Fake::demo();
@@ -206,7 +206,6 @@ fn tls_for_real_with_a_root_the_user_gives() {
 #[test]
 fn a_proxy_is_used_when_set() {
     use pipe_api_tests::RawServer;
-    use pipe_api_ureq::TransportConfig;
 
     // A local HTTP proxy that answers every request itself.
     // ureq asks a proxy for a tunnel (CONNECT), then sends the request through it.
@@ -240,4 +239,12 @@ fn a_proxy_is_used_when_set() {
     assert!(seen[0].request_line.starts_with("CONNECT api.example.com:80"), "{}", seen[0].request_line);
     assert!(seen[1].request_line.starts_with("GET /v1/organizations/"), "{}", seen[1].request_line);
     assert!(TransportConfig::default().with_proxy("not a url").is_err());
+}
+
+#[test]
+fn a_proxy_password_does_not_show_in_the_configs_debug() {
+    let config = TransportConfig::default().with_proxy("http://user:hunter2-proxy@proxy.example:3128").unwrap();
+    let shown = format!("{config:?}");
+    assert!(shown.contains("proxy.example"), "{shown}");
+    assert!(!shown.contains("hunter2-proxy"), "{shown}");
 }
