@@ -128,11 +128,24 @@ impl<E: Endpoint> Machine for Call<'_, E> {
 }
 
 /// The endpoint of a call: borrowed from the caller, or owned (a machine that makes its own
-/// requests, such as a pager's next page, has nobody to borrow it from).
+/// requests, such as a pager's next page, has nobody to borrow it from), or shared by the
+/// polls of a wait that owns it.
 #[derive(Debug)]
-enum Held<'e, E> {
+pub(crate) enum Held<'e, E> {
     Borrowed(&'e E),
     Owned(E),
+    Shared(std::sync::Arc<E>),
+}
+
+impl<'e, E> Held<'e, E> {
+    /// The same endpoint for another call: a borrow or a share, never a copy.
+    pub(crate) fn again(&self) -> Option<Held<'e, E>> {
+        match self {
+            Held::Borrowed(endpoint) => Some(Held::Borrowed(endpoint)),
+            Held::Shared(endpoint) => Some(Held::Shared(endpoint.clone())),
+            Held::Owned(_) => None,
+        }
+    }
 }
 
 impl<E> std::ops::Deref for Held<'_, E> {
@@ -142,6 +155,7 @@ impl<E> std::ops::Deref for Held<'_, E> {
         match self {
             Held::Borrowed(endpoint) => endpoint,
             Held::Owned(endpoint) => endpoint,
+            Held::Shared(endpoint) => endpoint,
         }
     }
 }
@@ -202,7 +216,7 @@ impl<'e, E: Endpoint> Call<'e, E> {
         Self::start(Held::Owned(endpoint), api, policy, seed, now)
     }
 
-    fn start(
+    pub(crate) fn start(
         endpoint: Held<'e, E>,
         api: &E::Api,
         policy: &RetryPolicy,

@@ -193,7 +193,7 @@ macro_rules! decode_as {
 
 outputs! {
     // Deletes (an empty envelope; `{}` or `OK` from alerting) and the escape hatch on either.
-    () [Envelope, Bare], serde_json::Value [Envelope, Bare],
+    () [Envelope, Bare], serde_json::Value [Envelope, Data, Bare],
     Key [Envelope] => state, Vec<Key> [Envelope], CreateKeyResponse [Envelope],
     Service [Envelope] => state,
     Pipe [Envelope] => state, Vec<Pipe> [Envelope], PipeSettings [Envelope], PipesCdcScaling [Envelope],

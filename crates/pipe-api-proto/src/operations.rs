@@ -21,6 +21,8 @@
 
 use http::Method;
 
+use crate::endpoint::SuccessBody;
+
 /// One operation of the table, as data.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -40,6 +42,8 @@ pub struct Operation {
     pub request: Option<&'static str>,
     /// What a success decodes to, as the table writes it (`Pipe`, `Vec < Pipe >`, `()`).
     pub output: &'static str,
+    /// Where a success body holds the output.
+    pub success: SuccessBody,
 }
 
 impl Operation {
@@ -229,6 +233,7 @@ macro_rules! list_operations {
                     endpoint: stringify!($endpoint),
                     request: body_type!($fields),
                     output: stringify!($output),
+                    success: success_body!($($shape)?),
                 },
             )*
         ];
@@ -242,6 +247,16 @@ macro_rules! path_template {
     };
     ($literal:literal) => {
         concat!("/", $literal)
+    };
+}
+
+/// A row's [`SuccessBody`]: its shape, or the body itself.
+macro_rules! success_body {
+    () => {
+        SuccessBody::Output
+    };
+    ($shape:ident) => {
+        SuccessBody::$shape
     };
 }
 

@@ -25,6 +25,11 @@ const SECRET_FIELDS: &[&str] = &[
     "clientSecret",
 ];
 
+/// Whether a JSON field of this name holds a secret (or a container of secrets).
+pub(crate) fn is_secret_field(name: &str) -> bool {
+    SECRET_FIELDS.contains(&name) || SECRET_CONTAINERS.contains(&name)
+}
+
 /// What a secret value is shown as.
 pub(crate) const REDACTED: &str = "[redacted]";
 

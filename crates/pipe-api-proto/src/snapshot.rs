@@ -72,7 +72,7 @@ pub fn render_request(request: &Request<Vec<u8>>) -> String {
 
 /// Pretty-prints with two-space indentation and object keys sorted, whatever map type
 /// serde_json was built with.
-fn write_sorted(out: &mut String, value: &serde_json::Value, indent: usize) {
+pub(crate) fn write_sorted(out: &mut String, value: &serde_json::Value, indent: usize) {
     use serde_json::Value;
     let pad = |out: &mut String, level: usize| out.extend(std::iter::repeat_n("  ", level));
     match value {

@@ -50,7 +50,7 @@ use time::OffsetDateTime;
 use crate::api::Management;
 use crate::api::sealed::Interface as _;
 use crate::attempts::AttemptRecord;
-use crate::call::{Call, Machine, Next};
+use crate::call::{Call, Held, Machine, Next};
 use crate::decode::Decode;
 use crate::endpoint::Endpoint;
 use crate::endpoints::{GetService, Raw};
@@ -399,7 +399,7 @@ pub type WaitStep<T> = Next<Result<T, WaitError<T>>>;
 /// [`Verdict::Failed`], or the deadline. Run it like a [`Call`] ([`Machine`]); its `Done`
 /// carries the value that satisfied the condition, or a [`WaitError`].
 pub struct Wait<'e, E: Endpoint, C> {
-    endpoint: &'e E,
+    endpoint: Held<'e, E>,
     api: &'e E::Api,
     condition: C,
     policy: WaitPolicy,
@@ -449,6 +449,31 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
     /// is a [`Call`] under `retry`, its deadline cut to what is left of the wait's.
     pub fn new(
         endpoint: &'e E,
+        api: &'e E::Api,
+        condition: C,
+        policy: WaitPolicy,
+        retry: RetryPolicy,
+        seed: u64,
+        now: Duration,
+    ) -> Self {
+        Self::held(Held::Borrowed(endpoint), api, condition, policy, retry, seed, now)
+    }
+
+    /// As [`Wait::new`], owning `endpoint` (shared by its polls, never copied).
+    pub fn owned(
+        endpoint: E,
+        api: &'e E::Api,
+        condition: C,
+        policy: WaitPolicy,
+        retry: RetryPolicy,
+        seed: u64,
+        now: Duration,
+    ) -> Self {
+        Self::held(Held::Shared(std::sync::Arc::new(endpoint)), api, condition, policy, retry, seed, now)
+    }
+
+    fn held(
+        endpoint: Held<'e, E>,
         api: &'e E::Api,
         condition: C,
         policy: WaitPolicy,
@@ -638,7 +663,8 @@ where
                         return Next::Wait { until: at };
                     }
                     let Some(retry) = self.call_policy(now) else { return self.timed_out(now) };
-                    match Call::new(self.endpoint, self.api, &retry, self.seed(0), now) {
+                    let endpoint = self.endpoint.again().expect("a wait borrows or shares its endpoint");
+                    match Call::start(endpoint, self.api, &retry, self.seed(0), now) {
                         Ok(call) => self.phase = Phase::Polling(Box::new(call)),
                         Err(error) => return self.fail(error),
                     }

@@ -96,6 +96,10 @@ macro_rules! model {
         // cannot be written as a literal outside this crate:
         // `KafkaSource::default().brokers("b:9092").topics(["events"])`.
         impl $name {
+            /// The JSON names of the fields this model has, in order (what an update can
+            /// change, for a patch model).
+            pub const FIELDS: &'static [&'static str] = &[$($rjson,)? $($json),*];
+
             $(
                 #[doc = concat!("Sets `", $json, "`.")]
                 #[must_use]
