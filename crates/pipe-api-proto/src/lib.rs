@@ -106,6 +106,7 @@ mod endpoints;
 mod error;
 mod error_body;
 pub mod pages;
+pub mod plan;
 mod redact;
 pub mod reliability;
 pub mod retry;

@@ -158,7 +158,7 @@ impl Client {
     }
 
     /// The client's configuration of an interface, or the error of a call that needs it.
-    fn api<A: ClientApi>(&self, operation: &'static str) -> Result<&A, Error> {
+    pub(crate) fn api<A: ClientApi>(&self, operation: &'static str) -> Result<&A, Error> {
         <A as private::Configured>::of(self).ok_or_else(|| {
             let name = <A as private::Configured>::NAME;
             Error::Build(BuildError::new(operation, BuildErrorKind::NotConfigured(name)))
@@ -166,13 +166,13 @@ impl Client {
     }
 
     /// A seed for one machine's jitter, apart from every other call's.
-    fn next_seed(&self) -> u64 {
+    pub(crate) fn next_seed(&self) -> u64 {
         self.seed ^ self.calls.fetch_add(1, Ordering::Relaxed).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 
     /// The one loop that runs any sans-IO machine (a call, a wait, a page) to its next result:
     /// it sends and sleeps; every decision is the machine's.
-    fn drive<M: Machine>(&self, mut machine: M) -> M::Output {
+    pub(crate) fn drive<M: Machine>(&self, mut machine: M) -> M::Output {
         self.drive_mut(&mut machine)
     }
 

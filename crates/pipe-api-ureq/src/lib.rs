@@ -118,6 +118,7 @@ mod client;
 mod clock;
 mod config;
 mod methods;
+mod plans;
 mod scopes;
 mod transport;
 

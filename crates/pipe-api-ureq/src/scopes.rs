@@ -116,6 +116,21 @@ impl<'c> ServiceScope<'c> {
         ReversePrivateEndpointScope { client, organization_id, service_id, endpoint_id }
     }
 
+    /// The client.
+    pub(crate) fn client(&self) -> &'c Client {
+        self.client
+    }
+
+    /// The organization's id.
+    pub fn organization_id(&self) -> OrganizationId {
+        self.organization_id
+    }
+
+    /// The service's id.
+    pub fn service_id(&self) -> ServiceId {
+        self.service_id
+    }
+
     /// Waits until the service is running ([`Client::wait_for_service`]).
     pub fn wait(&self, policy: WaitPolicy) -> Result<Service, WaitError<Service>> {
         self.client.wait_for_service(self.organization_id, self.service_id, policy)

@@ -17,6 +17,7 @@ mod ops_pipe_settings;
 mod ops_pipes;
 mod ops_reverse_private_endpoints;
 mod ops_services;
+mod pipes_as_code;
 mod readme;
 mod secret_hygiene;
 mod ureq_transport;

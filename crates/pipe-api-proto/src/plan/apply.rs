@@ -1,0 +1,541 @@
+//! [`Apply`]: a plan's steps in order, as a sans-IO [`Machine`] that the same driver loop as a
+//! [`Call`] runs. Each request is a [`Call`] (pacing, retries, the rule that a create is never
+//! re-sent), each wait a [`Wait`].
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::time::Duration;
+
+use http::{Method, Response};
+use serde_json::Value;
+use time::OffsetDateTime;
+
+use super::{Awaited, Id, Kind, Plan, PlanStep, PlannedRequest, Resource};
+use crate::api::{Alerting, Api, Management};
+use crate::attempts::AttemptRecord;
+use crate::call::{Call, Machine, Next};
+use crate::endpoint::{Endpoint, SuccessBody};
+use crate::endpoints::{GetPipe, GetReversePrivateEndpoint};
+use crate::error::{BuildError, BuildErrorKind, Error, TransportError};
+use crate::operations::{Interface, Operation};
+use crate::retry::{Pacer, RetryPolicy};
+use crate::wait::{Wait, WaitPolicy, pipe_stopped, reverse_private_endpoint_ready};
+
+/// What a failed step ends with: the call's error, or the wait's.
+type Cause = Box<dyn std::error::Error + Send + Sync>;
+
+/// A machine of a step, its output made what the apply needs.
+type Sub<'a, T> = Box<dyn Machine<Output = T> + 'a>;
+
+/// Applies a [`Plan`]: its steps in order, waiting where a step needs a state. It stops at the
+/// first failure and says which steps were done, which one failed and why, and which were not
+/// started ([`ApplyError`]). A create whose outcome is unknown (a `5xx`, a connection lost
+/// after sending, an answer that does not read) is never sent again: the resources of its
+/// kind are listed, and one of its name that appeared is adopted; otherwise the apply stops.
+///
+/// Run it like a [`Call`] ([`Machine`]); `pipe-api-ureq`'s `Client::apply` does.
+pub struct Apply<'a> {
+    plan: &'a Plan,
+    management: Option<&'a Management>,
+    alerting: Option<&'a Alerting>,
+    retry: RetryPolicy,
+    wait: WaitPolicy,
+    seed: u64,
+    /// The ids of the resources created (or adopted) so far.
+    created: Vec<(Resource, String)>,
+    /// What became of each step done.
+    outcomes: Vec<StepOutcome>,
+    /// What became of the step whose wait is under way.
+    pending_outcome: Option<StepOutcome>,
+    phase: Phase<'a>,
+}
+
+enum Phase<'a> {
+    /// The next step starts.
+    Start,
+    /// A step's request is under way.
+    Sending(Sub<'a, Result<Value, Error>>),
+    /// A create's outcome is unknown: its kind is being listed.
+    Checking {
+        error: Error,
+        listing: Sub<'a, Result<Value, Error>>,
+    },
+    /// Waiting for the state the step needs.
+    Waiting(Sub<'a, Result<(), Cause>>),
+    Over,
+}
+
+/// What became of a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StepOutcome {
+    /// Its request succeeded (and its wait, if it has one).
+    Done,
+    /// A create whose outcome was unknown: the resource was found by listing, and adopted.
+    Adopted,
+}
+
+impl<'a> Apply<'a> {
+    /// Applies `plan` on `management` and `alerting` (a step whose interface is not given
+    /// fails, saying so), each request under `retry`, each wait under `wait`; `seed` seeds the
+    /// jitter.
+    pub fn new(
+        plan: &'a Plan,
+        management: Option<&'a Management>,
+        alerting: Option<&'a Alerting>,
+        retry: RetryPolicy,
+        wait: WaitPolicy,
+        seed: u64,
+    ) -> Self {
+        Apply {
+            plan,
+            management,
+            alerting,
+            retry,
+            wait,
+            seed,
+            created: Vec::new(),
+            outcomes: Vec::new(),
+            pending_outcome: None,
+            phase: Phase::Start,
+        }
+    }
+
+    fn step(&self) -> Option<&'a PlanStep> {
+        self.plan.steps.get(self.outcomes.len())
+    }
+
+    fn seed(&self, salt: u64) -> u64 {
+        let index = self.outcomes.len() as u64;
+        self.seed ^ (index << 8 | salt).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// The id `id` stands for, now.
+    fn resolve(&self, id: &Id) -> Option<String> {
+        match id {
+            Id::Known(id) => Some(id.clone()),
+            Id::CreatedBy(resource) => self.created_id(resource),
+        }
+    }
+
+    fn created_id(&self, resource: &Resource) -> Option<String> {
+        self.created.iter().find(|(created, _)| created == resource).map(|(_, id)| id.clone())
+    }
+
+    /// The call of `request`, its ids and placeholders filled in.
+    fn call(&self, request: &PlannedRequest, salt: u64, now: Duration) -> Result<Sub<'a, Result<Value, Error>>, Error> {
+        let operation = request.operation;
+        let unknown_id =
+            || Error::Build(BuildError::new(operation.name, BuildErrorKind::InvalidPath("names an id no step made")));
+        let path = request.path(|id| self.resolve(id)).ok_or_else(unknown_id)?;
+        let body = request.body(|text| {
+            let resource = self.created.iter().find(|(resource, _)| super::placeholder(resource) == text);
+            resource.map(|(_, id)| id.clone())
+        });
+        let body = body.map(|body| serde_json::to_vec(&body).expect("JSON serializes"));
+        let seed = self.seed(salt);
+        match (operation.interface, self.management, self.alerting) {
+            (Interface::Management, Some(api), _) => {
+                planned_call(Planned::new(operation, path, body), api, &self.retry, seed, now)
+            }
+            (Interface::Alerting, _, Some(api)) => {
+                planned_call(Planned::new(operation, path, body), api, &self.retry, seed, now)
+            }
+            (interface, _, _) => {
+                let name = if interface == Interface::Management { "management" } else { "alerting" };
+                Err(Error::Build(BuildError::new(operation.name, BuildErrorKind::NotConfigured(name))))
+            }
+        }
+    }
+
+    /// The step's request went through (`value` is its answer), or was adopted.
+    fn succeeded(
+        &mut self,
+        step: &'a PlanStep,
+        value: &Value,
+        outcome: StepOutcome,
+        now: Duration,
+    ) -> Result<(), Cause> {
+        if step.creates() {
+            if let Some(id) = value.get("id").and_then(Value::as_str) {
+                self.created.push((step.resource.clone(), id.to_owned()));
+            }
+        }
+        let Some(awaited) = step.then else {
+            self.outcomes.push(outcome);
+            self.phase = Phase::Start;
+            return Ok(());
+        };
+        let id = step
+            .request
+            .ids
+            .iter()
+            .find(|(name, _)| matches!(*name, "pipe_id" | "endpoint_id"))
+            .and_then(|(_, id)| self.resolve(id))
+            .or_else(|| self.created_id(&step.resource))
+            .ok_or_else(|| {
+                Cause::from(format!("{}: the answer names no id to wait on", step.request.operation.name))
+            })?;
+        let (organization_id, service_id) = (self.plan.organization_id, self.plan.service_id);
+        let management = self.management.ok_or_else(|| Cause::from("no management interface is configured"))?;
+        let wait = self.wait.clone();
+        let (retry, seed) = (self.retry.clone(), self.seed(2));
+        let machine: Sub<'a, Result<(), Cause>> = match awaited {
+            Awaited::ReversePrivateEndpointReady => {
+                let get = GetReversePrivateEndpoint::new(organization_id, service_id, parse_id(&id)?);
+                let wait = Wait::owned(get, management, reverse_private_endpoint_ready, wait, retry, seed, now);
+                Box::new(Mapped::new(wait, |result: Result<_, _>| result.map(drop).map_err(Cause::from)))
+            }
+            Awaited::PipeStopped => {
+                let get = GetPipe::new(organization_id, service_id, parse_id(&id)?);
+                let wait = Wait::owned(get, management, pipe_stopped, wait, retry, seed, now);
+                Box::new(Mapped::new(wait, |result: Result<_, _>| result.map(drop).map_err(Cause::from)))
+            }
+        };
+        self.pending_outcome = Some(outcome);
+        self.phase = Phase::Waiting(machine);
+        Ok(())
+    }
+
+    /// Lists the kind of the create that failed with `error`, unless its outcome is known.
+    fn check(&mut self, step: &'a PlanStep, error: Error, now: Duration) -> Option<Error> {
+        if !step.creates() || !may_have_happened(&error) {
+            return Some(error);
+        }
+        let list =
+            crate::operations::operation(step.resource.kind.list_operation()).expect("the table lists every kind");
+        let request = PlannedRequest { operation: list, ids: step.request.ids.clone(), body: None };
+        match self.call(&request, 3, now) {
+            Ok(listing) => {
+                self.phase = Phase::Checking { error, listing };
+                None
+            }
+            Err(_) => Some(error),
+        }
+    }
+
+    /// Ends the apply with the step under way failed for `cause`.
+    fn fail(&mut self, cause: Cause, checked: Option<String>) -> Next<Result<Applied, ApplyError>> {
+        self.phase = Phase::Over;
+        let done = self.outcomes.len();
+        let summary = |step: &PlanStep| format!("{} {}", step.request.operation.name, step.resource);
+        let steps = &self.plan.steps;
+        Next::Done(Err(ApplyError {
+            done: steps[..done].iter().map(summary).zip(self.outcomes.iter().copied()).collect(),
+            failed: steps.get(done).map(summary).unwrap_or_default(),
+            number: done + 1,
+            cause,
+            checked,
+            not_started: steps.iter().skip(done + 1).map(summary).collect(),
+        }))
+    }
+}
+
+/// Whether a create that failed so may have created its resource: the server answered `5xx`
+/// (it may have done the work first), the connection failed after the request went out, or a
+/// success answer did not read.
+fn may_have_happened(error: &Error) -> bool {
+    match error {
+        Error::Api(api) => api.status().is_server_error(),
+        Error::Transport(failure) => failure.error().may_have_reached_server(),
+        Error::Decode(_) => true,
+        Error::Build(_) | Error::NotSent(_) => false,
+    }
+}
+
+/// The id of a resource a listing answered with, by name.
+fn find_by_name(listing: &Value, kind: Kind, name: &str) -> Option<String> {
+    let items = listing.as_array().or_else(|| listing.get("data").and_then(Value::as_array))?;
+    let found = items.iter().find(|item| item.get(kind.name_field()).and_then(Value::as_str) == Some(name))?;
+    found.get("id").and_then(Value::as_str).map(str::to_owned)
+}
+
+fn parse_id<T: std::str::FromStr>(id: &str) -> Result<T, Cause> {
+    id.parse().map_err(|_| Cause::from(format!("the server's id {:?} is not a UUID", crate::redact::truncate(id, 64))))
+}
+
+impl Machine for Apply<'_> {
+    type Output = Result<Applied, ApplyError>;
+
+    fn next(&mut self, now: Duration, mut pacer: Option<&mut Pacer>) -> Next<Self::Output> {
+        loop {
+            let Some(step) = self.step() else {
+                self.phase = Phase::Over;
+                let steps =
+                    self.plan.steps.iter().map(|step| format!("{} {}", step.request.operation.name, step.resource));
+                return Next::Done(Ok(Applied { steps: steps.zip(self.outcomes.iter().copied()).collect() }));
+            };
+            match &mut self.phase {
+                Phase::Over => panic!("Apply::next after Next::Done: the apply is over"),
+                Phase::Start => match self.call(&step.request, 1, now) {
+                    Ok(call) => self.phase = Phase::Sending(call),
+                    Err(error) => return self.fail(error.into(), None),
+                },
+                Phase::Sending(call) => match call.next(now, pacer.as_deref_mut()) {
+                    Next::Send { request, timeout } => return Next::Send { request, timeout },
+                    Next::Wait { until } => return Next::Wait { until },
+                    Next::Done(Ok(value)) => {
+                        if let Err(cause) = self.succeeded(step, &value, StepOutcome::Done, now) {
+                            return self.fail(cause, None);
+                        }
+                    }
+                    Next::Done(Err(error)) => {
+                        if let Some(error) = self.check(step, error, now) {
+                            return self.fail(error.into(), None);
+                        }
+                    }
+                },
+                Phase::Checking { listing, .. } => match listing.next(now, pacer.as_deref_mut()) {
+                    Next::Send { request, timeout } => return Next::Send { request, timeout },
+                    Next::Wait { until } => return Next::Wait { until },
+                    Next::Done(listed) => {
+                        let Phase::Checking { error, .. } = std::mem::replace(&mut self.phase, Phase::Start) else {
+                            unreachable!("in the checking phase")
+                        };
+                        let found = listed
+                            .as_ref()
+                            .ok()
+                            .and_then(|list| find_by_name(list, step.resource.kind, &step.resource.name));
+                        match (found, listed) {
+                            (Some(id), _) => {
+                                let adopted = serde_json::json!({ "id": id });
+                                if let Err(cause) = self.succeeded(step, &adopted, StepOutcome::Adopted, now) {
+                                    return self.fail(cause, None);
+                                }
+                            }
+                            (None, Ok(_)) => {
+                                let checked = format!(
+                                    "listed afterwards: no {} was created; applying again creates it",
+                                    step.resource
+                                );
+                                return self.fail(error.into(), Some(checked));
+                            }
+                            (None, Err(listing)) => {
+                                let checked =
+                                    format!("whether it was created is unknown: listing afterwards failed: {listing}");
+                                return self.fail(error.into(), Some(checked));
+                            }
+                        }
+                    }
+                },
+                Phase::Waiting(wait) => match wait.next(now, pacer.as_deref_mut()) {
+                    Next::Send { request, timeout } => return Next::Send { request, timeout },
+                    Next::Wait { until } => return Next::Wait { until },
+                    Next::Done(Ok(())) => {
+                        let outcome = self.pending_outcome.take().unwrap_or(StepOutcome::Done);
+                        self.outcomes.push(outcome);
+                        self.phase = Phase::Start;
+                    }
+                    Next::Done(Err(cause)) => return self.fail(cause, None),
+                },
+            }
+        }
+    }
+
+    fn take_attempts(&mut self) -> Vec<AttemptRecord> {
+        match &mut self.phase {
+            Phase::Sending(call) | Phase::Checking { listing: call, .. } => call.take_attempts(),
+            Phase::Waiting(wait) => wait.take_attempts(),
+            Phase::Start | Phase::Over => Vec::new(),
+        }
+    }
+
+    fn receive(
+        &mut self,
+        outcome: Result<Response<Vec<u8>>, TransportError>,
+        now: Duration,
+        wall: OffsetDateTime,
+        pacer: Option<&mut Pacer>,
+    ) {
+        match &mut self.phase {
+            Phase::Sending(call) | Phase::Checking { listing: call, .. } => call.receive(outcome, now, wall, pacer),
+            Phase::Waiting(wait) => wait.receive(outcome, now, wall, pacer),
+            Phase::Start | Phase::Over => panic!("Apply::receive without a request out"),
+        }
+    }
+}
+
+impl fmt::Debug for Apply<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Apply")
+            .field("steps", &self.plan.steps.len())
+            .field("done", &self.outcomes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A plan applied: each step, with what became of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    steps: Vec<(String, StepOutcome)>,
+}
+
+impl Applied {
+    /// Each step (`create_pipe pipe "orders"`), with what became of it.
+    pub fn steps(&self) -> &[(String, StepOutcome)] {
+        &self.steps
+    }
+}
+
+impl fmt::Display for Applied {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let adopted = self.steps.iter().filter(|(_, outcome)| *outcome == StepOutcome::Adopted).count();
+        write!(f, "applied {} steps", self.steps.len())?;
+        if adopted > 0 {
+            write!(f, " ({adopted} adopted: created by an earlier attempt whose answer was lost)")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why an apply stopped: the step that failed and why, with the steps done before it and those
+/// not started.
+#[derive(Debug)]
+pub struct ApplyError {
+    done: Vec<(String, StepOutcome)>,
+    failed: String,
+    number: usize,
+    cause: Cause,
+    checked: Option<String>,
+    not_started: Vec<String>,
+}
+
+impl ApplyError {
+    /// The steps done, in order.
+    pub fn done(&self) -> &[(String, StepOutcome)] {
+        &self.done
+    }
+
+    /// The step that failed (`update_pipe pipe "orders"`).
+    pub fn failed(&self) -> &str {
+        &self.failed
+    }
+
+    /// Why it failed: a call's [`Error`] or a wait's
+    /// [`WaitError`](crate::wait::WaitError).
+    pub fn cause(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        &*self.cause
+    }
+
+    /// The call's error, when the step's request failed.
+    pub fn call_error(&self) -> Option<&Error> {
+        self.cause.downcast_ref()
+    }
+
+    /// The steps not started.
+    pub fn not_started(&self) -> &[String] {
+        &self.not_started
+    }
+}
+
+impl fmt::Display for ApplyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "apply: step {} ({}) failed: {}", self.number, self.failed, self.cause)?;
+        if let Some(checked) = &self.checked {
+            write!(f, "; {checked}")?;
+        }
+        let done: Vec<&str> = self.done.iter().map(|(step, _)| step.as_str()).collect();
+        write!(f, "; done: {}", if done.is_empty() { "none".to_owned() } else { done.join(", ") })?;
+        let not_started = &self.not_started;
+        write!(f, "; not started: {}", if not_started.is_empty() { "none".to_owned() } else { not_started.join(", ") })
+    }
+}
+
+impl std::error::Error for ApplyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.cause)
+    }
+}
+
+/// A planned request as an endpoint: the table's row for everything but the path and body.
+#[derive(Debug)]
+struct Planned<A> {
+    operation: &'static Operation,
+    path: String,
+    body: Option<Vec<u8>>,
+    api: PhantomData<fn() -> A>,
+}
+
+impl<A> Planned<A> {
+    fn new(operation: &'static Operation, path: String, body: Option<Vec<u8>>) -> Self {
+        Planned { operation, path, body, api: PhantomData }
+    }
+}
+
+impl<A: Api> Endpoint for Planned<A> {
+    type Api = A;
+    type Output = Value;
+
+    fn operation(&self) -> &'static str {
+        self.operation.name
+    }
+
+    fn method(&self) -> Method {
+        self.operation.method.clone()
+    }
+
+    fn path(&self) -> String {
+        self.path.clone()
+    }
+
+    fn path_template(&self) -> &'static str {
+        self.operation.path
+    }
+
+    fn body(&self) -> Result<Option<Vec<u8>>, BuildErrorKind> {
+        Ok(self.body.clone())
+    }
+
+    fn success_body(&self) -> SuccessBody {
+        self.operation.success
+    }
+}
+
+fn planned_call<'a, A: Api + 'a>(
+    endpoint: Planned<A>,
+    api: &A,
+    retry: &RetryPolicy,
+    seed: u64,
+    now: Duration,
+) -> Result<Sub<'a, Result<Value, Error>>, Error> {
+    let call = Call::owned(endpoint, api, retry, seed, now)?;
+    Ok(Box::new(Mapped::new(call, |result: Result<crate::Reply<Value>, Error>| result.map(|reply| reply.value))))
+}
+
+/// A machine whose output is made into another.
+struct Mapped<M, F> {
+    machine: M,
+    map: Option<F>,
+}
+
+impl<M, F> Mapped<M, F> {
+    fn new(machine: M, map: F) -> Self {
+        Mapped { machine, map: Some(map) }
+    }
+}
+
+impl<M: Machine, O, F: FnOnce(M::Output) -> O> Machine for Mapped<M, F> {
+    type Output = O;
+
+    fn next(&mut self, now: Duration, pacer: Option<&mut Pacer>) -> Next<O> {
+        match self.machine.next(now, pacer) {
+            Next::Send { request, timeout } => Next::Send { request, timeout },
+            Next::Wait { until } => Next::Wait { until },
+            Next::Done(output) => Next::Done((self.map.take().expect("a machine is done once"))(output)),
+        }
+    }
+
+    fn take_attempts(&mut self) -> Vec<AttemptRecord> {
+        self.machine.take_attempts()
+    }
+
+    fn receive(
+        &mut self,
+        outcome: Result<Response<Vec<u8>>, TransportError>,
+        now: Duration,
+        wall: OffsetDateTime,
+        pacer: Option<&mut Pacer>,
+    ) {
+        self.machine.receive(outcome, now, wall, pacer);
+    }
+}

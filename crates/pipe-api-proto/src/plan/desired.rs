@@ -1,0 +1,337 @@
+//! [`DesiredState`]: what a service should have, as a user keeps it in a repository, read from
+//! JSON with its secrets looked up by reference and every resource checked like a request.
+
+use std::fmt;
+
+use pipe_api_types::{AlertRequest, CreatePipeRequest, CreateReversePrivateEndpointRequest, Validate};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::redact;
+
+/// What a service should have: its reverse private endpoints, its pipes, and the alerts of the
+/// alerting interface. Each is known by its name (an endpoint's `description`, a pipe's and an
+/// alert's `name`). Read it with [`DesiredState::from_json`]: the checked way in.
+///
+/// ```json
+/// {
+///   "reversePrivateEndpoints": [
+///     {"description": "brokers", "type": "VPC_ENDPOINT_SERVICE",
+///      "vpcEndpointServiceName": "com.amazonaws.vpce.us-east-1.vpce-svc-0abc"}
+///   ],
+///   "pipes": [
+///     {"name": "orders", "state": "running",
+///      "source": {"kafka": {"type": "msk", "format": "JSONEachRow", "brokers": "b-1:9092",
+///        "topics": "orders", "authentication": "SCRAM-SHA-512",
+///        "credentials": {"username": "ingest", "password": {"env": "KAFKA_PASSWORD"}},
+///        "reversePrivateEndpointIds": ["brokers"]}},
+///      "destination": {"table": "orders", "managedTable": true,
+///        "columns": [{"name": "id", "type": "UInt64"}]}}
+///   ],
+///   "alerts": []
+/// }
+/// ```
+///
+/// A Kafka source's `reversePrivateEndpointIds` may name an endpoint of the same desired state
+/// by its description: the plan puts in its id (known once it is created).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[non_exhaustive]
+pub struct DesiredState {
+    /// The reverse private endpoints, each named by its `description`.
+    #[serde(default)]
+    pub reverse_private_endpoints: Vec<CreateReversePrivateEndpointRequest>,
+    /// The pipes, each named by its `name`.
+    #[serde(default)]
+    pub pipes: Vec<DesiredPipe>,
+    /// The alerts (alerting interface), each named by its `name`.
+    #[serde(default)]
+    pub alerts: Vec<AlertRequest>,
+}
+
+/// A pipe as it should be: what its create request holds, and whether it should run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct DesiredPipe {
+    /// The pipe: name, source, destination, field mappings, scaling, settings.
+    #[serde(flatten)]
+    pub pipe: CreatePipeRequest,
+    /// Running (the default) or stopped.
+    #[serde(default)]
+    pub state: DesiredPipeState,
+}
+
+impl DesiredPipe {
+    /// A pipe that should exist as `pipe` says, running.
+    pub fn new(pipe: CreatePipeRequest) -> Self {
+        DesiredPipe { pipe, state: DesiredPipeState::Running }
+    }
+
+    /// Sets whether it should run.
+    #[must_use]
+    pub fn state(mut self, state: DesiredPipeState) -> Self {
+        self.state = state;
+        self
+    }
+
+    /// Its name (checked present when read).
+    pub fn name(&self) -> &str {
+        self.pipe.name.as_deref().unwrap_or_default()
+    }
+}
+
+/// Whether a desired pipe runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum DesiredPipeState {
+    /// Ingesting (a pipe starts running when created).
+    #[default]
+    Running,
+    /// Stopped (a database pipe: paused). A new pipe is created, then stopped.
+    Stopped,
+}
+
+impl DesiredState {
+    /// Reads a desired state from JSON. Every secret is a reference, `{"env": "NAME"}`, that
+    /// `secrets` looks up (`|name| std::env::var(name).ok()` for the environment); a secret
+    /// written in clear is refused, so that none is ever committed. Each resource is then
+    /// checked as its create request would be (an enum typo is refused with its path), and
+    /// each name must be present and unique within its kind.
+    pub fn from_json(text: &str, secrets: impl Fn(&str) -> Option<String>) -> Result<Self, DesiredStateError> {
+        let mut value: Value =
+            serde_json::from_str(text).map_err(|e| DesiredStateError::new("", Problem::NotJson(e.to_string())))?;
+        let mut resolved = Vec::new();
+        resolve_secrets(&mut value, &mut String::new(), &secrets, &mut resolved)?;
+        let state = Self::from_resolved(value).map_err(|error| error.without(&resolved))?;
+        state.check()?;
+        Ok(state)
+    }
+
+    /// Reads each kind's list item by item, so that an error names the item.
+    fn from_resolved(value: Value) -> Result<Self, DesiredStateError> {
+        let Value::Object(mut root) = value else {
+            return Err(DesiredStateError::new("", Problem::Malformed("a desired state is a JSON object".into())));
+        };
+        if let Some(unknown) = root.keys().find(|key| !KINDS.contains(&key.as_str())) {
+            let message = format!("not a kind of resource (expected one of {})", KINDS.join(", "));
+            return Err(DesiredStateError::new(unknown.clone(), Problem::Malformed(message)));
+        }
+        Ok(DesiredState {
+            reverse_private_endpoints: items(&mut root, KINDS[0])?,
+            pipes: items(&mut root, KINDS[1])?,
+            alerts: items(&mut root, KINDS[2])?,
+        })
+    }
+
+    /// Names present and unique; each resource valid as a request; no field a pipe does not
+    /// have at its top level.
+    fn check(&self) -> Result<(), DesiredStateError> {
+        let endpoints = self.reverse_private_endpoints.iter().map(|e| (e.description.as_deref(), e as &dyn Validate));
+        check_kind(KINDS[0], "description", endpoints)?;
+        let pipes = self.pipes.iter().map(|p| (p.pipe.name.as_deref(), &p.pipe as &dyn Validate));
+        check_kind(KINDS[1], "name", pipes)?;
+        for (index, pipe) in self.pipes.iter().enumerate() {
+            if let Some((field, _)) = pipe.pipe.unknown.iter().next() {
+                let path = format!("pipes[{index}].{field}");
+                return Err(DesiredStateError::new(path, Problem::Malformed("not a field of a pipe".into())));
+            }
+        }
+        check_kind(KINDS[2], "name", self.alerts.iter().map(|a| (a.name.as_deref(), a as &dyn Validate)))
+    }
+
+    /// The desired pipe named `name`.
+    pub fn pipe(&self, name: &str) -> Option<&DesiredPipe> {
+        self.pipes.iter().find(|pipe| pipe.name() == name)
+    }
+}
+
+/// The kinds of resource, as the JSON names them.
+const KINDS: [&str; 3] = ["reversePrivateEndpoints", "pipes", "alerts"];
+
+/// The items of one kind's list, each read on its own.
+fn items<T: serde::de::DeserializeOwned>(
+    root: &mut serde_json::Map<String, Value>,
+    kind: &str,
+) -> Result<Vec<T>, DesiredStateError> {
+    match root.remove(kind) {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .into_iter()
+            .enumerate()
+            .map(|(index, item)| {
+                serde_json::from_value(item)
+                    .map_err(|e| DesiredStateError::new(format!("{kind}[{index}]"), Problem::Malformed(e.to_string())))
+            })
+            .collect(),
+        Some(_) => Err(DesiredStateError::new(kind, Problem::Malformed("a list".into()))),
+    }
+}
+
+/// Each item of a kind named (by `name_field`), uniquely, and valid as a request.
+fn check_kind<'a>(
+    kind: &str,
+    name_field: &str,
+    items: impl Iterator<Item = (Option<&'a str>, &'a dyn Validate)>,
+) -> Result<(), DesiredStateError> {
+    let mut seen: Vec<&str> = Vec::new();
+    for (index, (name, item)) in items.enumerate() {
+        let path = format!("{kind}[{index}]");
+        let name = name.filter(|name| !name.trim().is_empty()).ok_or_else(|| {
+            DesiredStateError::new(
+                format!("{path}.{name_field}"),
+                Problem::Malformed("required: it names the resource".into()),
+            )
+        })?;
+        if let Some(first) = seen.iter().position(|seen| *seen == name) {
+            return Err(DesiredStateError::new(path, Problem::SameName { name: name.to_owned(), first }));
+        }
+        seen.push(name);
+        item.validate().map_err(|errors| DesiredStateError::new(path, Problem::Invalid(errors)))?;
+    }
+    Ok(())
+}
+
+/// Replaces every `{"env": "NAME"}` with the secret `secrets` gives for `NAME`, and refuses a
+/// secret-bearing field written in clear. `resolved` collects the secrets put in, so that no
+/// later error shows one.
+fn resolve_secrets(
+    value: &mut Value,
+    path: &mut String,
+    secrets: &dyn Fn(&str) -> Option<String>,
+    resolved: &mut Vec<String>,
+) -> Result<(), DesiredStateError> {
+    if let Some(name) = secret_reference(value) {
+        let secret = secrets(name)
+            .ok_or_else(|| DesiredStateError::new(path.clone(), Problem::SecretNotFound(name.to_owned())))?;
+        resolved.push(secret.clone());
+        *value = Value::String(secret);
+        return Ok(());
+    }
+    let length = path.len();
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map.iter_mut() {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+                if redact::is_secret_field(key) && child.is_string() {
+                    return Err(DesiredStateError::new(path.clone(), Problem::SecretInClear));
+                }
+                resolve_secrets(child, path, secrets, resolved)?;
+                path.truncate(length);
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter_mut().enumerate() {
+                path.push_str(&format!("[{index}]"));
+                resolve_secrets(item, path, secrets, resolved)?;
+                path.truncate(length);
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The variable a secret reference names: an object whose only member is `env`, a string.
+fn secret_reference(value: &Value) -> Option<&str> {
+    match value {
+        Value::Object(map) if map.len() == 1 => map.get("env").and_then(Value::as_str),
+        _ => None,
+    }
+}
+
+/// Why a desired state was not read: where (a JSON path from the root, such as
+/// `pipes[0].source.kafka.credentials.password`) and what.
+#[derive(Debug)]
+pub struct DesiredStateError {
+    path: String,
+    problem: Problem,
+}
+
+/// What was wrong in a desired state.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Problem {
+    /// The text is not JSON.
+    NotJson(String),
+    /// A value does not have the shape its field needs.
+    Malformed(String),
+    /// A secret is written in clear: it must be a reference.
+    SecretInClear,
+    /// A secret reference names a variable that the lookup does not know.
+    SecretNotFound(String),
+    /// Two resources of one kind have the same name.
+    SameName {
+        /// The name.
+        name: String,
+        /// The index of the first one.
+        first: usize,
+    },
+    /// A resource breaks the rules of its request.
+    Invalid(pipe_api_types::ValidationErrors),
+}
+
+impl DesiredStateError {
+    fn new(path: impl Into<String>, problem: Problem) -> Self {
+        DesiredStateError { path: path.into(), problem }
+    }
+
+    /// Where, as a JSON path from the root (empty for the root).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// What was wrong.
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    /// The same error, with no secret of `resolved` in its text (serde's messages quote values).
+    fn without(mut self, resolved: &[String]) -> Self {
+        if let Problem::Malformed(message) = &mut self.problem {
+            for secret in resolved.iter().filter(|secret| !secret.is_empty()) {
+                *message = message.replace(secret.as_str(), redact::REDACTED);
+            }
+        }
+        self
+    }
+}
+
+/// The most of a message from the JSON reader an error shows.
+const MESSAGE_SHOWN: usize = 300;
+
+impl fmt::Display for DesiredStateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("desired state: ")?;
+        if !self.path.is_empty() {
+            write!(f, "{}: ", self.path)?;
+        }
+        match &self.problem {
+            Problem::NotJson(message) => write!(f, "not JSON: {}", redact::truncate(message, MESSAGE_SHOWN)),
+            Problem::Malformed(message) => f.write_str(&redact::truncate(message, MESSAGE_SHOWN)),
+            Problem::SecretInClear => {
+                f.write_str(r#"a secret is never written in the desired state: write a reference, {"env": "NAME"}"#)
+            }
+            Problem::SecretNotFound(name) => {
+                write!(f, "the secret {:?} is not set", redact::truncate(name, 64))
+            }
+            Problem::SameName { name, first } => {
+                let (kind, _) = self.path.split_once('[').unwrap_or((&self.path, ""));
+                write!(f, "the name {:?} is already {kind}[{first}]'s", redact::truncate(name, 64))
+            }
+            Problem::Invalid(errors) => write!(f, "{}", redact::truncate(&errors.to_string(), 2 * MESSAGE_SHOWN)),
+        }
+    }
+}
+
+impl std::error::Error for DesiredStateError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.problem {
+            Problem::Invalid(errors) => Some(errors),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,382 @@
+//! Pipes as code: declare what a service should have ([`DesiredState`]), [`plan()`] the requests
+//! that would make it so from what the list operations returned ([`Current`]), review the
+//! [`Plan`] as a snapshot, and [`Apply`] it: a sans-IO machine that the same driver loop as a
+//! [`Call`](crate::call::Call) runs. Applying the same desired state twice makes the second plan
+//! empty.
+//!
+//! ```
+//! use pipe_api_proto::plan::{Current, DesiredState, PlanOptions, plan};
+//! use pipe_api_proto::types::{OrganizationId, ServiceId};
+//!
+//! let desired = DesiredState::from_json(
+//!     r#"{"pipes": [{"name": "orders",
+//!         "source": {"kafka": {"type": "kafka", "format": "JSONEachRow", "brokers": "b:9092",
+//!             "topics": "orders", "authentication": "PLAIN",
+//!             "credentials": {"username": "ingest", "password": {"env": "KAFKA_PASSWORD"}}}},
+//!         "destination": {"table": "orders", "managedTable": true,
+//!             "columns": [{"name": "id", "type": "UInt64"}]}}]}"#,
+//!     |name| (name == "KAFKA_PASSWORD").then(|| "from the vault".to_owned()),
+//! )?;
+//! let org: OrganizationId = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse()?;
+//! let service: ServiceId = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse()?;
+//! let plan = plan(org, service, &desired, &Current::default(), &PlanOptions::default())?;
+//! assert_eq!(plan.steps().len(), 1);
+//! let text = plan.to_string(); // what a snapshot test keeps
+//! assert!(text.contains("create_pipe pipe \"orders\": not on the server"));
+//! assert!(text.contains(r#""password": "[redacted]""#));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # What a plan does, in order
+//! 1. Reverse private endpoints: create what is missing (then wait until it is `Ready`, since
+//!    pipes use it), replace what no update can change, update the private DNS mappings.
+//! 2. Pipes, in the desired state's order: create what is missing (then stop it if it should be
+//!    stopped: a pipe starts running when created); otherwise update only the fields that
+//!    differ and that the contract's patch schemas can change, then scaling, then the state. A
+//!    database pipe whose tables change is paused first (and waited for), updated, and started
+//!    again. A pipe in `Completed` is not updated (only a resync changes it).
+//! 3. With [`PlanOptions::prune`]: delete the pipes, then the endpoints, then the alerts that
+//!    the desired state does not name. Without it they are left alone, and the plan says so.
+//! 4. Alerts: create what is missing, replace (`PUT`) what differs, keeping what the desired
+//!    state does not name.
+//!
+//! A field that differs and that no update can change (a source's kind, its brokers, a Kafka
+//! schema registry, the destination table) makes the step a replacement: delete, then create.
+//! It is refused ([`PlanError::ReplacementRefused`]) unless [`PlanOptions::allow_replacement`]
+//! is set, and is shown as destructive with what it costs.
+//!
+//! Secrets are never compared: the services never echo them. A plan never sends a secret to
+//! an existing resource; a changed password is set with an update request of its own.
+
+mod apply;
+mod desired;
+mod planner;
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::operations::{Interface, Operation};
+use crate::redact::redact_json;
+
+pub use apply::{Applied, Apply, ApplyError, StepOutcome};
+pub use desired::{DesiredPipe, DesiredPipeState, DesiredState, DesiredStateError, Problem};
+pub use planner::{Current, PlanError, PlanOptions, plan};
+
+/// The kind of a resource a plan manages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kind {
+    /// A reverse private endpoint, named by its `description`.
+    ReversePrivateEndpoint,
+    /// A pipe, named by its `name`.
+    Pipe,
+    /// An alert, named by its `name`.
+    Alert,
+}
+
+impl Kind {
+    /// How the kind reads in text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::ReversePrivateEndpoint => "reverse private endpoint",
+            Kind::Pipe => "pipe",
+            Kind::Alert => "alert",
+        }
+    }
+
+    /// The list operation of the table that reads every resource of the kind.
+    pub(crate) fn list_operation(self) -> &'static str {
+        match self {
+            Kind::ReversePrivateEndpoint => "list_reverse_private_endpoints",
+            Kind::Pipe => "list_pipes",
+            Kind::Alert => "list_alerts",
+        }
+    }
+
+    /// The JSON field that names a resource of the kind.
+    pub(crate) fn name_field(self) -> &'static str {
+        match self {
+            Kind::ReversePrivateEndpoint => "description",
+            Kind::Pipe | Kind::Alert => "name",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A resource, by kind and name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Resource {
+    /// Its kind.
+    pub kind: Kind,
+    /// Its name.
+    pub name: String,
+}
+
+impl fmt::Display for Resource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {:?}", self.kind, self.name)
+    }
+}
+
+/// An id in a planned request: known, or that of a resource an earlier step creates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Id {
+    Known(String),
+    CreatedBy(Resource),
+}
+
+impl Id {
+    /// How the id reads in a rendered plan.
+    fn shown(&self) -> String {
+        match self {
+            Id::Known(id) => id.clone(),
+            Id::CreatedBy(resource) => placeholder(resource),
+        }
+    }
+}
+
+/// What stands for the id of a resource created by an earlier step, in a path or a body.
+pub(crate) fn placeholder(resource: &Resource) -> String {
+    format!("{{id of {resource}}}")
+}
+
+/// One request of the table of operations, planned: its row, the ids of its path, and its
+/// body (already checked as the typed request model it was made from).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannedRequest {
+    operation: &'static Operation,
+    ids: Vec<(&'static str, Id)>,
+    body: Option<Value>,
+}
+
+impl PlannedRequest {
+    /// The operation (its row of [`OPERATIONS`](crate::operations::OPERATIONS)).
+    pub fn operation(&self) -> &'static Operation {
+        self.operation
+    }
+
+    /// The encoded path, ids filled in by `id` (which answers for those created by earlier
+    /// steps); `None` while one is not known.
+    pub(crate) fn path(&self, id: impl Fn(&Id) -> Option<String>) -> Option<String> {
+        let mut path = crate::url::PathBuilder::new();
+        for segment in self.operation.path.split('/').skip(1) {
+            path = match segment.strip_prefix('{').and_then(|name| name.strip_suffix('}')) {
+                Some(name) => path.segment(&id(&self.ids.iter().find(|(field, _)| *field == name)?.1)?),
+                None => path.segment(segment),
+            };
+        }
+        Some(path.finish())
+    }
+
+    /// The body as sent, the ids of earlier steps' resources put in by `created`.
+    pub(crate) fn body(&self, created: impl Fn(&str) -> Option<String>) -> Option<Value> {
+        let mut body = self.body.clone()?;
+        bind_ids(&mut body, &created);
+        Some(body)
+    }
+
+    /// The body with its secrets redacted.
+    pub fn redacted_body(&self) -> Option<Value> {
+        let mut body = self.body.clone()?;
+        redact_json(&mut body);
+        Some(body)
+    }
+
+    /// The path as a reader sees it: an id an earlier step creates stands as its placeholder.
+    fn rendered_path(&self) -> String {
+        let mut path = self.operation.path.to_owned();
+        for (name, id) in &self.ids {
+            path = path.replace(&format!("{{{name}}}"), &id.shown());
+        }
+        path
+    }
+}
+
+/// Replaces each placeholder string of `body` with the id `created` gives for it.
+fn bind_ids(body: &mut Value, created: &impl Fn(&str) -> Option<String>) {
+    match body {
+        Value::String(text) => {
+            if let Some(id) = created(text) {
+                *text = id;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| bind_ids(item, created)),
+        Value::Object(map) => map.values_mut().for_each(|child| bind_ids(child, created)),
+        _ => {}
+    }
+}
+
+/// What a step waits for once its request succeeded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Awaited {
+    /// The reverse private endpoint is `Ready` (pipes use it next).
+    ReversePrivateEndpointReady,
+    /// The pipe is `Stopped` or `Paused` (it is updated next).
+    PipeStopped,
+}
+
+impl fmt::Display for Awaited {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Awaited::ReversePrivateEndpointReady => "wait until it is Ready",
+            Awaited::PipeStopped => "wait until it is Stopped or Paused",
+        })
+    }
+}
+
+/// One step of a plan: one request, on one resource, with its reason in words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanStep {
+    resource: Resource,
+    request: PlannedRequest,
+    reason: String,
+    destructive: Option<String>,
+    then: Option<Awaited>,
+}
+
+impl PlanStep {
+    /// The resource it acts on.
+    pub fn resource(&self) -> &Resource {
+        &self.resource
+    }
+
+    /// The request.
+    pub fn request(&self) -> &PlannedRequest {
+        &self.request
+    }
+
+    /// Why it is needed.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// What it destroys, if it does (a delete, or a replacement's cost).
+    pub fn destructive(&self) -> Option<&str> {
+        self.destructive.as_deref()
+    }
+
+    /// What it waits for after its request, if anything.
+    pub fn then(&self) -> Option<Awaited> {
+        self.then
+    }
+
+    /// Whether it creates its resource (its outcome, when unknown, is checked by listing).
+    pub fn creates(&self) -> bool {
+        self.request.operation.name.starts_with("create_")
+    }
+
+    /// One line: `3. update_pipe pipe "orders": fieldMappings differ`.
+    fn headline(&self, f: &mut fmt::Formatter<'_>, number: usize) -> fmt::Result {
+        write!(f, "{number}. {} {}: {}", self.request.operation.name, self.resource, self.reason)?;
+        if let Some(then) = self.then {
+            write!(f, "; then {then}")?;
+        }
+        if let Some(cost) = &self.destructive {
+            write!(f, "\n   DESTRUCTIVE: {cost}")?;
+        }
+        Ok(())
+    }
+}
+
+/// An ordered list of steps that makes a service what a [`DesiredState`] says, made by
+/// [`plan()`]. `Display` renders it as stable text, secrets redacted, for
+/// `insta::assert_snapshot!`; [`Plan::to_json`] as JSON. An empty plan says "no changes".
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    organization_id: pipe_api_types::OrganizationId,
+    service_id: pipe_api_types::ServiceId,
+    steps: Vec<PlanStep>,
+    notes: Vec<String>,
+}
+
+impl Plan {
+    /// The steps, in the order they are applied.
+    pub fn steps(&self) -> &[PlanStep] {
+        &self.steps
+    }
+
+    /// What was noticed and left alone (resources not named without pruning, a `Completed`
+    /// pipe that is not updated).
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// Whether there is nothing to do.
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// The organization of the service.
+    pub fn organization_id(&self) -> pipe_api_types::OrganizationId {
+        self.organization_id
+    }
+
+    /// The service the plan is for.
+    pub fn service_id(&self) -> pipe_api_types::ServiceId {
+        self.service_id
+    }
+
+    /// Whether any step needs the alerting interface.
+    pub fn needs_alerting(&self) -> bool {
+        self.steps.iter().any(|step| step.request.operation.interface == Interface::Alerting)
+    }
+
+    /// The plan as JSON, secrets redacted: `{"steps": [{"operation", "method", "path",
+    /// "resource", "reason", "destructive", "then", "body"}], "notes": [...]}`.
+    pub fn to_json(&self) -> Value {
+        let steps: Vec<Value> = self
+            .steps
+            .iter()
+            .map(|step| {
+                serde_json::json!({
+                    "operation": step.request.operation.name,
+                    "method": step.request.operation.method.as_str(),
+                    "path": step.request.rendered_path(),
+                    "resource": {"kind": step.resource.kind.as_str(), "name": step.resource.name},
+                    "reason": step.reason,
+                    "destructive": step.destructive,
+                    "then": step.then.map(|then| then.to_string()),
+                    "body": step.request.redacted_body(),
+                })
+            })
+            .collect();
+        serde_json::json!({"steps": steps, "notes": self.notes})
+    }
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.steps.is_empty() {
+            f.write_str("no changes\n")?;
+        } else {
+            let destructive = self.steps.iter().filter(|step| step.destructive.is_some()).count();
+            writeln!(f, "{} steps, {destructive} destructive", self.steps.len())?;
+        }
+        for (index, step) in self.steps.iter().enumerate() {
+            f.write_str("\n")?;
+            step.headline(f, index + 1)?;
+            writeln!(f, "\n   {} {}", step.request.operation.method, step.request.rendered_path())?;
+            if let Some(body) = step.request.redacted_body() {
+                let mut text = String::new();
+                crate::snapshot::write_sorted(&mut text, &body, 0);
+                for line in text.lines() {
+                    writeln!(f, "   {line}")?;
+                }
+            }
+        }
+        if !self.notes.is_empty() {
+            f.write_str("\nleft alone:\n")?;
+            for note in &self.notes {
+                writeln!(f, "- {note}")?;
+            }
+        }
+        Ok(())
+    }
+}

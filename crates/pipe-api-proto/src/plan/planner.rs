@@ -1,0 +1,735 @@
+//! [`plan()`]: a pure function of a desired state and what the list operations returned.
+
+use std::fmt;
+
+use pipe_api_types::{
+    Alert, AlertRequest, CreatePipeRequest, DestinationPatch, KafkaSourcePatch, KinesisSourcePatch,
+    ObjectStorageSourcePatch, OrganizationId, Pipe, PipeCommand, PipeState, PostgresSettingsPatch, PostgresSourcePatch,
+    ReversePrivateEndpoint, ReversePrivateEndpointStatus, ServiceId, UpdatePipeRequest,
+    UpdateReversePrivateEndpointRequest, Validate, ValidationErrors, Vouch,
+};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::{Awaited, DesiredPipe, DesiredPipeState, DesiredState, Id, Kind, Plan, PlanStep, PlannedRequest, Resource};
+use crate::redact;
+
+/// What the service has: what its list operations returned.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct Current {
+    /// `list_reverse_private_endpoints`.
+    pub reverse_private_endpoints: Vec<ReversePrivateEndpoint>,
+    /// `list_pipes`.
+    pub pipes: Vec<Pipe>,
+    /// Every alert (`list_alerts`, all pages), or `None` when alerts were not read: then the
+    /// plan neither creates, changes nor prunes any.
+    pub alerts: Option<Vec<Alert>>,
+}
+
+impl Current {
+    /// What the lists returned.
+    pub fn new(
+        reverse_private_endpoints: Vec<ReversePrivateEndpoint>,
+        pipes: Vec<Pipe>,
+        alerts: Option<Vec<Alert>>,
+    ) -> Self {
+        Current { reverse_private_endpoints, pipes, alerts }
+    }
+}
+
+/// What a plan may do beyond creating and updating.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PlanOptions {
+    /// Replace (delete, then create) a resource whose differing field no update can change.
+    pub allow_replacement: bool,
+    /// Delete the resources the desired state does not name.
+    pub prune: bool,
+}
+
+impl PlanOptions {
+    /// Allows replacements.
+    #[must_use]
+    pub fn allow_replacement(mut self, allow: bool) -> Self {
+        self.allow_replacement = allow;
+        self
+    }
+
+    /// Deletes what the desired state does not name.
+    #[must_use]
+    pub fn prune(mut self, prune: bool) -> Self {
+        self.prune = prune;
+        self
+    }
+}
+
+/// Why no plan was made.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum PlanError {
+    /// Two resources of one kind on the server have the name the desired state uses.
+    SameNameOnServer {
+        /// The name, and its kind.
+        resource: Resource,
+        /// The ids of two of them.
+        ids: [String; 2],
+    },
+    /// A field that no update can change differs, and replacing is not allowed.
+    ReplacementRefused {
+        /// The resource.
+        resource: Resource,
+        /// The fields that differ (`source.kafka.brokers`).
+        fields: Vec<String>,
+        /// What replacing it would cost.
+        cost: String,
+    },
+    /// A request the plan made breaks a rule of its model (an alert as read, changed).
+    Invalid {
+        /// The resource.
+        resource: Resource,
+        /// The operation.
+        operation: &'static str,
+        /// The rules.
+        errors: ValidationErrors,
+    },
+    /// A request the plan put together from values read does not read as its model (a
+    /// server value of another shape than the contract's).
+    Malformed {
+        /// The resource.
+        resource: Resource,
+        /// The operation.
+        operation: &'static str,
+        /// What the JSON reader said.
+        message: String,
+    },
+    /// The desired state names alerts, and the current alerts were not read.
+    AlertsNotRead,
+    /// Reading the current state failed (a client that lists before it plans).
+    Read(crate::Error),
+}
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlanError::SameNameOnServer { resource, ids: [first, second] } => write!(
+                f,
+                "plan: {resource} names two resources on the server ({first} and {second}): rename or delete one"
+            ),
+            PlanError::ReplacementRefused { resource, fields, cost } => write!(
+                f,
+                "plan: {resource} must be replaced ({} cannot be updated), and replacement is not allowed: {cost}",
+                fields.join(", ")
+            ),
+            PlanError::Invalid { resource, operation, errors } => write!(f, "plan: {operation} {resource}: {errors}"),
+            PlanError::Malformed { resource, operation, message } => {
+                write!(f, "plan: {operation} {resource}: {message}")
+            }
+            PlanError::AlertsNotRead => f.write_str("plan: the desired state names alerts, and no alerts were read"),
+            PlanError::Read(error) => write!(f, "plan: reading the current state failed: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for PlanError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PlanError::Invalid { errors, .. } => Some(errors),
+            PlanError::Read(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// The steps that make the service `service_id` of `organization_id` what `desired` says,
+/// from what it has (`current`), in the order the services need (see [the module](super)).
+pub fn plan(
+    organization_id: OrganizationId,
+    service_id: ServiceId,
+    desired: &DesiredState,
+    current: &Current,
+    options: &PlanOptions,
+) -> Result<Plan, PlanError> {
+    let scope = vec![
+        ("organization_id", Id::Known(organization_id.to_string())),
+        ("service_id", Id::Known(service_id.to_string())),
+    ];
+    // An endpoint being deleted is gone for the plan: it answers `Deleting` until it is.
+    let (deleting, endpoints): (Vec<_>, Vec<_>) = current
+        .reverse_private_endpoints
+        .iter()
+        .partition(|endpoint| endpoint.status == Some(ReversePrivateEndpointStatus::Deleting));
+    let notes = deleting
+        .iter()
+        .map(|endpoint| {
+            let name = endpoint.description.as_deref().unwrap_or_default();
+            format!("{} is being deleted", Resource { kind: Kind::ReversePrivateEndpoint, name: name.to_owned() })
+        })
+        .collect();
+    let mut planner =
+        Planner { desired, current, endpoints, options, steps: Vec::new(), notes, pending: Vec::new(), scope };
+    planner.endpoints()?;
+    planner.pipes()?;
+    planner.prune_management();
+    planner.alerts()?;
+    Ok(Plan { organization_id, service_id, steps: planner.steps, notes: planner.notes })
+}
+
+struct Planner<'a> {
+    desired: &'a DesiredState,
+    current: &'a Current,
+    /// The endpoints not being deleted.
+    endpoints: Vec<&'a ReversePrivateEndpoint>,
+    options: &'a PlanOptions,
+    steps: Vec<PlanStep>,
+    notes: Vec<String>,
+    /// Endpoints created (or created again) by the plan: their ids come from their steps.
+    pending: Vec<String>,
+    scope: Vec<(&'static str, Id)>,
+}
+
+impl Planner<'_> {
+    /// Adds the step `operation` on `resource`, its path's ids being the scope's and `ids`,
+    /// its body `body`, checked by its model's rules.
+    fn step<B: Validate + Serialize>(
+        &mut self,
+        resource: &Resource,
+        operation: &'static str,
+        ids: &[(&'static str, Id)],
+        body: Option<&B>,
+        reason: impl Into<String>,
+    ) -> Result<&mut PlanStep, PlanError> {
+        let row = crate::operations::operation(operation).expect("the table has every operation a plan makes");
+        if let Some(body) = body {
+            body.validate().map_err(|errors| PlanError::Invalid { resource: resource.clone(), operation, errors })?;
+        }
+        let ids = self.scope.iter().chain(ids).cloned().collect();
+        self.steps.push(PlanStep {
+            resource: resource.clone(),
+            request: PlannedRequest { operation: row, ids, body: body.map(to_json) },
+            reason: reason.into(),
+            destructive: None,
+            then: None,
+        });
+        Ok(self.steps.last_mut().expect("just pushed"))
+    }
+
+    /// A step without a body (a delete).
+    fn bare(
+        &mut self,
+        resource: &Resource,
+        operation: &'static str,
+        ids: &[(&'static str, Id)],
+        reason: impl Into<String>,
+    ) -> &mut PlanStep {
+        self.step::<NoBody>(resource, operation, ids, None, reason).expect("no body, nothing to refuse")
+    }
+
+    fn endpoints(&mut self) -> Result<(), PlanError> {
+        for desired in &self.desired.reverse_private_endpoints {
+            let name = desired.description.as_deref().unwrap_or_default();
+            let resource = Resource { kind: Kind::ReversePrivateEndpoint, name: name.to_owned() };
+            let found = unique(&resource, &self.endpoints, |e| e.description.as_deref(), |e| e.id.to_string())?;
+            let Some(current) = found else {
+                self.create_endpoint(&resource, desired, "not on the server")?;
+                continue;
+            };
+            let id = [("endpoint_id", Id::Known(current.id.to_string()))];
+            let (desired_json, current_json) = (to_json(desired), to_json(current));
+            let differing = differing(&desired_json, &current_json);
+            let updatable = UpdateReversePrivateEndpointRequest::FIELDS;
+            let (update, fixed): (Vec<String>, Vec<String>) =
+                differing.into_iter().partition(|field| updatable.contains(&field.as_str()));
+            if !fixed.is_empty() {
+                let cost = "pipes that reach their source through it lose the connection until they use the new one";
+                self.refuse_replacement(&resource, &fixed, cost)?;
+                let step = self.bare(&resource, "delete_reverse_private_endpoint", &id, replaced_because(&fixed));
+                step.destructive = Some(cost.to_owned());
+                self.create_endpoint(&resource, desired, "created again")?;
+            } else if !update.is_empty() {
+                let mappings = desired.custom_private_dns_mappings.clone().unwrap_or_default();
+                let request = UpdateReversePrivateEndpointRequest::new(mappings);
+                self.step(&resource, "update_reverse_private_endpoint", &id, Some(&request), differ(&update))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn create_endpoint(
+        &mut self,
+        resource: &Resource,
+        desired: &pipe_api_types::CreateReversePrivateEndpointRequest,
+        reason: &str,
+    ) -> Result<(), PlanError> {
+        let step = self.step(resource, "create_reverse_private_endpoint", &[], Some(desired), reason)?;
+        step.then = Some(Awaited::ReversePrivateEndpointReady);
+        self.pending.push(resource.name.clone());
+        Ok(())
+    }
+
+    fn refuse_replacement(&self, resource: &Resource, fields: &[String], cost: &str) -> Result<(), PlanError> {
+        if self.options.allow_replacement {
+            return Ok(());
+        }
+        Err(PlanError::ReplacementRefused {
+            resource: resource.clone(),
+            fields: fields.to_vec(),
+            cost: cost.to_owned(),
+        })
+    }
+
+    /// The id a pipe's source names an endpoint by: the endpoint's own when it exists and is
+    /// kept, else that of the step creating it.
+    fn endpoint_id(&self, name: &str) -> Option<Id> {
+        self.desired.reverse_private_endpoints.iter().find(|e| e.description.as_deref() == Some(name))?;
+        if !self.pending.iter().any(|pending| pending == name) {
+            let current = self.endpoints.iter().find(|e| e.description.as_deref() == Some(name));
+            if let Some(current) = current {
+                return Some(Id::Known(current.id.to_string()));
+            }
+        }
+        Some(Id::CreatedBy(Resource { kind: Kind::ReversePrivateEndpoint, name: name.to_owned() }))
+    }
+
+    /// The desired pipe as JSON, each endpoint named in its Kafka source replaced by its id.
+    fn pipe_json(&self, desired: &DesiredPipe) -> Value {
+        let mut json = to_json(&desired.pipe);
+        let names = json.pointer_mut("/source/kafka/reversePrivateEndpointIds").and_then(Value::as_array_mut);
+        for entry in names.into_iter().flatten() {
+            let id = entry.as_str().and_then(|name| self.endpoint_id(name));
+            match id {
+                Some(Id::Known(id)) => *entry = Value::String(id),
+                Some(Id::CreatedBy(resource)) => *entry = Value::String(super::placeholder(&resource)),
+                None => {}
+            }
+        }
+        json
+    }
+
+    fn pipes(&mut self) -> Result<(), PlanError> {
+        for desired in &self.desired.pipes {
+            let resource = Resource { kind: Kind::Pipe, name: desired.name().to_owned() };
+            let found = unique(&resource, &self.current.pipes, |p| p.name.as_deref(), |p| p.id.to_string())?;
+            let json = self.pipe_json(desired);
+            match found {
+                None => self.create_pipe(&resource, desired, &json, "not on the server")?,
+                Some(current) => self.change_pipe(&resource, desired, &json, current)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn create_pipe(
+        &mut self,
+        resource: &Resource,
+        desired: &DesiredPipe,
+        json: &Value,
+        reason: &str,
+    ) -> Result<(), PlanError> {
+        let request: CreatePipeRequest = from_json(resource, "create_pipe", json.clone())?;
+        self.step(resource, "create_pipe", &[], Some(&request), reason)?;
+        if desired.state == DesiredPipeState::Stopped {
+            let id = [("pipe_id", Id::CreatedBy(resource.clone()))];
+            let stop = pipe_api_types::ChangePipeStateRequest::new(PipeCommand::Stop);
+            let reason = "should be stopped (a pipe starts running when created)";
+            let step = self.step(resource, "change_pipe_state", &id, Some(&stop), reason)?;
+            step.then = Some(Awaited::PipeStopped);
+        }
+        Ok(())
+    }
+
+    fn change_pipe(
+        &mut self,
+        resource: &Resource,
+        desired: &DesiredPipe,
+        json: &Value,
+        current: &Pipe,
+    ) -> Result<(), PlanError> {
+        let id = [("pipe_id", Id::Known(current.id.to_string()))];
+        let changes = PipeChanges::between(json, &to_json(current));
+        let state = current.state.clone();
+        if !changes.fixed.is_empty() {
+            let database = desired.pipe.source.as_ref().is_some_and(|source| source.postgres.is_some());
+            let cost = if database {
+                "a database pipe created again loads every table again from the start (a full resync: hours or days for large tables)"
+            } else {
+                "ingestion stops, and the pipe created again starts reading where its source settings say (offsets and progress are lost)"
+            };
+            self.refuse_replacement(resource, &changes.fixed, cost)?;
+            let step = self.bare(resource, "delete_pipe", &id, replaced_because(&changes.fixed));
+            step.destructive = Some(cost.to_owned());
+            return self.create_pipe(resource, desired, json, "created again");
+        }
+        let differs = !changes.update.is_empty() || changes.scaling.is_some();
+        if state == Some(PipeState::Completed) {
+            if differs {
+                let mut fields: Vec<&str> = changes.updated.iter().map(String::as_str).collect();
+                fields.extend(changes.scaling.as_ref().map(|_| "scaling"));
+                self.notes.push(format!(
+                    "{resource} is Completed and is not updated (only a resync changes it); differs: {}",
+                    fields.join(", ")
+                ));
+            }
+            return Ok(());
+        }
+        let resting = matches!(state, Some(PipeState::Stopped | PipeState::Paused));
+        let pause = changes.tables_change && !resting;
+        let stop = pipe_api_types::ChangePipeStateRequest::new(PipeCommand::Stop);
+        let start = pipe_api_types::ChangePipeStateRequest::new(PipeCommand::Start);
+        if pause {
+            let step = self.step(
+                resource,
+                "change_pipe_state",
+                &id,
+                Some(&stop),
+                "its tables change only while it is paused",
+            )?;
+            step.then = Some(Awaited::PipeStopped);
+        }
+        if !changes.update.is_empty() {
+            let reason = differ(&changes.updated);
+            let request: UpdatePipeRequest = from_json(resource, "update_pipe", Value::Object(changes.update))?;
+            self.step(resource, "update_pipe", &id, Some(&request), reason)?;
+        }
+        if let Some(scaling) = changes.scaling {
+            let request: pipe_api_types::Scaling = from_json(resource, "update_pipe_scaling", scaling)?;
+            self.step(resource, "update_pipe_scaling", &id, Some(&request), "scaling differs")?;
+        }
+        let stopping = matches!(state, Some(PipeState::Stopping | PipeState::Pausing));
+        match desired.state {
+            DesiredPipeState::Running if pause => {
+                self.step(resource, "change_pipe_state", &id, Some(&start), "started again after its tables changed")?;
+            }
+            DesiredPipeState::Running if resting || state == Some(PipeState::Failed) => {
+                let reason = format!("should run, and is {}", state.as_ref().map_or("", |s| s.as_str()));
+                self.step(resource, "change_pipe_state", &id, Some(&start), reason)?;
+            }
+            DesiredPipeState::Stopped if !pause && !resting && !stopping => {
+                let reason =
+                    format!("should be stopped, and is {}", state.as_ref().map_or("in no state", |s| s.as_str()));
+                let step = self.step(resource, "change_pipe_state", &id, Some(&stop), reason)?;
+                step.then = Some(Awaited::PipeStopped);
+            }
+            // A start is refused until the pipe has stopped: the next plan starts it.
+            DesiredPipeState::Running if stopping => {
+                self.notes
+                    .push(format!("{resource} should run, and is still stopping: plan again once it has stopped"));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Deletes (with pruning) or notes the pipes, then the endpoints, the desired state does not
+    /// name: pipes first, as they may use the endpoints.
+    fn prune_management(&mut self) {
+        let named_pipes: Vec<&str> = self.desired.pipes.iter().map(DesiredPipe::name).collect();
+        for pipe in &self.current.pipes {
+            let name = pipe.name.as_deref().unwrap_or_default();
+            if named_pipes.contains(&name) {
+                continue;
+            }
+            let resource = Resource { kind: Kind::Pipe, name: name.to_owned() };
+            self.prune(&resource, "delete_pipe", ("pipe_id", pipe.id.to_string()), "what it loaded stays in its table");
+        }
+        let named: Vec<&str> =
+            self.desired.reverse_private_endpoints.iter().filter_map(|e| e.description.as_deref()).collect();
+        for endpoint in self.endpoints.clone() {
+            let name = endpoint.description.as_deref().unwrap_or_default();
+            if named.contains(&name) {
+                continue;
+            }
+            let resource = Resource { kind: Kind::ReversePrivateEndpoint, name: name.to_owned() };
+            let cost = "pipes that still use it lose the connection";
+            self.prune(&resource, "delete_reverse_private_endpoint", ("endpoint_id", endpoint.id.to_string()), cost);
+        }
+    }
+
+    /// A delete with pruning; a note without.
+    fn prune(&mut self, resource: &Resource, operation: &'static str, id: (&'static str, String), cost: &str) {
+        if self.options.prune {
+            let step = self.bare(resource, operation, &[(id.0, Id::Known(id.1))], "not in the desired state");
+            step.destructive = Some(format!("deletes it; {cost}"));
+        } else {
+            self.notes.push(format!("{resource} is not in the desired state (pruning not asked)"));
+        }
+    }
+
+    fn alerts(&mut self) -> Result<(), PlanError> {
+        let Some(current) = &self.current.alerts else {
+            return if self.desired.alerts.is_empty() { Ok(()) } else { Err(PlanError::AlertsNotRead) };
+        };
+        for desired in &self.desired.alerts {
+            let resource = Resource { kind: Kind::Alert, name: desired.name.as_deref().unwrap_or_default().to_owned() };
+            let found = unique(&resource, current, |a| a.name.as_deref(), |a| a.id.to_string())?;
+            let Some(alert) = found else {
+                self.step(&resource, "create_alert", &[], Some(desired), "not on the server")?;
+                continue;
+            };
+            let desired_json = to_json(desired);
+            let Value::Object(mut merged) = to_json(&AlertRequest::from(alert.clone())) else { continue };
+            let differing = differing(&desired_json, &Value::Object(merged.clone()));
+            if differing.is_empty() {
+                continue;
+            }
+            // A `PUT` replaces the whole alert: what the desired state does not name is sent
+            // back as read. The channels are one thing: naming one form drops the other.
+            let names = |field| desired_json.get(field).is_some();
+            if names("channel") != names("channels") {
+                merged.remove(if names("channel") { "channels" } else { "channel" });
+            }
+            merged.extend(desired_json.as_object().into_iter().flatten().map(|(k, v)| (k.clone(), v.clone())));
+            let mut request: AlertRequest = from_json(&resource, "update_alert", Value::Object(merged))?;
+            // The desired values were checked when read; the rest is the server's.
+            request.vouch();
+            let id = [("alert_id", Id::Known(alert.id.to_string()))];
+            self.step(&resource, "update_alert", &id, Some(&request), differ(&differing))?;
+        }
+        let named: Vec<&str> = self.desired.alerts.iter().filter_map(|a| a.name.as_deref()).collect();
+        for alert in current {
+            let name = alert.name.as_deref().unwrap_or_default();
+            if !named.contains(&name) {
+                let resource = Resource { kind: Kind::Alert, name: name.to_owned() };
+                self.prune(&resource, "delete_alert", ("alert_id", alert.id.to_string()), "it no longer notifies");
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The body of a step that has none.
+enum NoBody {}
+
+impl Validate for NoBody {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        match *self {}
+    }
+}
+
+impl Serialize for NoBody {
+    fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        match *self {}
+    }
+}
+
+/// The one resource of the server named like `resource`, if any; two are an error.
+fn unique<'c, T>(
+    resource: &Resource,
+    current: &'c [T],
+    name: impl Fn(&T) -> Option<&str>,
+    id: impl Fn(&T) -> String,
+) -> Result<Option<&'c T>, PlanError> {
+    let mut found = current.iter().filter(|item| name(item) == Some(resource.name.as_str()));
+    match (found.next(), found.next()) {
+        (Some(first), Some(second)) => {
+            Err(PlanError::SameNameOnServer { resource: resource.clone(), ids: [id(first), id(second)] })
+        }
+        (first, _) => Ok(first),
+    }
+}
+
+/// How a pipe differs from what is desired, sorted by what can change it.
+struct PipeChanges {
+    /// The update request's members (`UpdatePipeRequest`), only what differs.
+    update: Map<String, Value>,
+    /// The paths of what the update changes (`source.kafka.iamRole`), for its reason.
+    updated: Vec<String>,
+    /// The desired scaling, when it differs.
+    scaling: Option<Value>,
+    /// Whether a database pipe's tables change.
+    tables_change: bool,
+    /// The fields that differ and that no update can change.
+    fixed: Vec<String>,
+}
+
+impl PipeChanges {
+    /// Compares what `desired` names (secrets aside: the services never echo them) with
+    /// `current`; which fields an update can change comes from the patch models, written from
+    /// the contract's patch schemas.
+    fn between(desired: &Value, current: &Value) -> Self {
+        let mut changes = PipeChanges {
+            update: Map::new(),
+            updated: Vec::new(),
+            scaling: None,
+            tables_change: false,
+            fixed: Vec::new(),
+        };
+        let mut desired = desired.clone();
+        strip_unechoed(&mut desired);
+        for (field, wanted) in desired.as_object().into_iter().flatten() {
+            let had = current.get(field).unwrap_or(&Value::Null);
+            if contains(wanted, had) {
+                continue;
+            }
+            match field.as_str() {
+                "source" => changes.source(wanted, had),
+                "destination" => {
+                    for (member, value) in wanted.as_object().into_iter().flatten() {
+                        if contains(value, had.get(member).unwrap_or(&Value::Null)) {
+                            continue;
+                        }
+                        if DestinationPatch::FIELDS.contains(&member.as_str()) {
+                            member_of(&mut changes.update, "destination").insert(member.clone(), value.clone());
+                            changes.updated.push(format!("destination.{member}"));
+                        } else {
+                            changes.fixed.push(format!("destination.{member}"));
+                        }
+                    }
+                }
+                "scaling" => changes.scaling = Some(wanted.clone()),
+                field if UpdatePipeRequest::FIELDS.contains(&field) => {
+                    changes.update.insert(field.to_owned(), wanted.clone());
+                    changes.updated.push(field.to_owned());
+                }
+                field => changes.fixed.push(field.to_owned()),
+            }
+        }
+        changes
+    }
+
+    /// The source: its kind, then each member its kind's patch model has or not.
+    fn source(&mut self, wanted: &Value, had: &Value) {
+        for (kind, members) in wanted.as_object().into_iter().flatten() {
+            let Some(had) = had.get(kind).filter(|had| had.is_object()) else {
+                self.fixed.push(format!("source (the pipe reads from another kind than {kind})"));
+                continue;
+            };
+            let patchable = match kind.as_str() {
+                "kafka" => KafkaSourcePatch::FIELDS,
+                "objectStorage" => ObjectStorageSourcePatch::FIELDS,
+                "kinesis" => KinesisSourcePatch::FIELDS,
+                "postgres" => PostgresSourcePatch::FIELDS,
+                _ => &[],
+            };
+            for (member, value) in members.as_object().into_iter().flatten() {
+                let was = had.get(member).unwrap_or(&Value::Null);
+                if contains(value, was) {
+                    continue;
+                }
+                let path = format!("source.{kind}.{member}");
+                match (kind.as_str(), member.as_str()) {
+                    ("postgres", "tableMappings") => {
+                        self.tables(value, was);
+                        self.updated.push(path);
+                    }
+                    ("postgres", "settings") => {
+                        for (setting, value) in value.as_object().into_iter().flatten() {
+                            if contains(value, was.get(setting).unwrap_or(&Value::Null)) {
+                                continue;
+                            }
+                            if PostgresSettingsPatch::FIELDS.contains(&setting.as_str()) {
+                                let source = member_of(member_of(&mut self.update, "source"), "postgres");
+                                member_of(source, "settings").insert(setting.clone(), value.clone());
+                                self.updated.push(format!("{path}.{setting}"));
+                            } else {
+                                self.fixed.push(format!("{path}.{setting}"));
+                            }
+                        }
+                    }
+                    (_, member) if patchable.contains(&member) => {
+                        member_of(member_of(&mut self.update, "source"), kind).insert(member.to_owned(), value.clone());
+                        self.updated.push(path);
+                    }
+                    _ => self.fixed.push(path),
+                }
+            }
+        }
+    }
+
+    /// A database pipe's tables: those to add and those to remove (a changed one is both).
+    fn tables(&mut self, wanted: &Value, had: &Value) {
+        let (wanted, had) =
+            (wanted.as_array().cloned().unwrap_or_default(), had.as_array().cloned().unwrap_or_default());
+        let add: Vec<Value> = wanted.iter().filter(|w| !had.iter().any(|h| contains(w, h))).cloned().collect();
+        let remove: Vec<Value> = had.iter().filter(|h| !wanted.iter().any(|w| contains(w, h))).cloned().collect();
+        let postgres = member_of(member_of(&mut self.update, "source"), "postgres");
+        if !add.is_empty() {
+            postgres.insert("tableMappingsToAdd".to_owned(), Value::Array(add));
+        }
+        if !remove.is_empty() {
+            postgres.insert("tableMappingsToRemove".to_owned(), Value::Array(remove));
+        }
+        self.tables_change = true;
+    }
+}
+
+/// The object member `name` of `map`, made if missing.
+fn member_of<'m>(map: &'m mut Map<String, Value>, name: &str) -> &'m mut Map<String, Value> {
+    let member = map.entry(name.to_owned()).or_insert_with(|| Value::Object(Map::new()));
+    if !member.is_object() {
+        *member = Value::Object(Map::new());
+    }
+    member.as_object_mut().expect("made an object")
+}
+
+/// Takes out of a desired pipe what no answer shows, so that it never reads as a difference:
+/// secrets, the create-only `source.validateSamples`, and `destination.roles`.
+fn strip_unechoed(value: &mut Value) {
+    fn secrets(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                map.retain(|key, _| !redact::is_secret_field(key));
+                map.values_mut().for_each(secrets);
+            }
+            Value::Array(items) => items.iter_mut().for_each(secrets),
+            _ => {}
+        }
+    }
+    secrets(value);
+    if let Some(source) = value.get_mut("source").and_then(Value::as_object_mut) {
+        source.remove("validateSamples");
+    }
+    if let Some(destination) = value.get_mut("destination").and_then(Value::as_object_mut) {
+        destination.remove("roles");
+    }
+}
+
+/// Whether every value `desired` names is `current`'s: an object's members that it names, a
+/// list item by item, numbers by value (`2` is `2.0`).
+fn contains(desired: &Value, current: &Value) -> bool {
+    match (desired, current) {
+        (Value::Null, _) => true,
+        (Value::Object(wanted), Value::Object(had)) => {
+            wanted.iter().all(|(key, value)| contains(value, had.get(key).unwrap_or(&Value::Null)))
+        }
+        (Value::Array(wanted), Value::Array(had)) => {
+            wanted.len() == had.len() && wanted.iter().zip(had).all(|(wanted, had)| contains(wanted, had))
+        }
+        (Value::Number(wanted), Value::Number(had)) => wanted.as_f64() == had.as_f64(),
+        _ => desired == current,
+    }
+}
+
+/// The top-level fields `desired` names with another value than `current`'s.
+fn differing(desired: &Value, current: &Value) -> Vec<String> {
+    let members = desired.as_object().into_iter().flatten();
+    members
+        .filter(|(key, value)| !contains(value, current.get(*key).unwrap_or(&Value::Null)))
+        .map(|(k, _)| k.clone())
+        .collect()
+}
+
+fn differ(fields: &[String]) -> String {
+    format!("{} differ{}", fields.join(", "), if fields.len() == 1 { "s" } else { "" })
+}
+
+fn replaced_because(fields: &[String]) -> String {
+    format!("replaced: {} cannot be updated", fields.join(", "))
+}
+
+fn to_json<T: Serialize>(model: &T) -> Value {
+    serde_json::to_value(model).expect("a model serializes")
+}
+
+/// A request model from JSON the plan put together (of values already read as models).
+fn from_json<T: serde::de::DeserializeOwned>(
+    resource: &Resource,
+    operation: &'static str,
+    json: Value,
+) -> Result<T, PlanError> {
+    serde_json::from_value(json).map_err(|error| PlanError::Malformed {
+        resource: resource.clone(),
+        operation,
+        message: redact::truncate(&error.to_string(), 300).into_owned(),
+    })
+}

@@ -1,0 +1,55 @@
+//! Pipes as code on the client: read what a service has, plan, apply
+//! ([`pipe_api_proto::plan`]).
+
+use pipe_api_proto::plan::{Applied, Apply, ApplyError, Current, DesiredState, Plan, PlanError, PlanOptions, plan};
+use pipe_api_proto::wait::WaitPolicy;
+use pipe_api_proto::{Alerting, Error, Management};
+
+use crate::{Client, ServiceScope};
+
+/// The most alerts a page asks for (the alerting interface's largest page).
+const ALERTS_PER_PAGE: u32 = 1000;
+
+impl ServiceScope<'_> {
+    /// What the service has: its reverse private endpoints and pipes, and, when `alerts` is
+    /// set, every alert (page by page).
+    pub fn current_state(&self, alerts: bool) -> Result<Current, Error> {
+        let endpoints = self.list_reverse_private_endpoints()?;
+        let pipes = self.list_pipes()?;
+        let alerts = if alerts { Some(self.client().every_alert()?) } else { None };
+        Ok(Current::new(endpoints, pipes, alerts))
+    }
+
+    /// The plan that makes the service what `desired` says: reads what it has (the alerts too
+    /// when `desired` names any, or when pruning with an alerting interface), then
+    /// [`plan`](pipe_api_proto::plan::plan()).
+    pub fn plan(&self, desired: &DesiredState, options: &PlanOptions) -> Result<Plan, PlanError> {
+        let alerts = !desired.alerts.is_empty() || (options.prune && self.client().alerting.is_some());
+        let current = self.current_state(alerts).map_err(PlanError::Read)?;
+        plan(self.organization_id(), self.service_id(), desired, &current, options)
+    }
+}
+
+impl Client {
+    /// Applies `plan`: each step in order, each request with the client's retries and pacing,
+    /// each wait under the default [`WaitPolicy`]; see [`Apply`].
+    pub fn apply(&self, plan: &Plan) -> Result<Applied, ApplyError> {
+        self.apply_with(plan, WaitPolicy::default())
+    }
+
+    /// As [`Client::apply`], waiting under `wait`.
+    pub fn apply_with(&self, plan: &Plan, wait: WaitPolicy) -> Result<Applied, ApplyError> {
+        let management = self.api::<Management>("apply").ok();
+        let alerting = self.api::<Alerting>("apply").ok();
+        self.drive(Apply::new(plan, management, alerting, self.retry.clone(), wait, self.next_seed()))
+    }
+
+    /// Every alert, page by page.
+    fn every_alert(&self) -> Result<Vec<pipe_api_types::Alert>, Error> {
+        let mut alerts = Vec::new();
+        for page in self.alert_pages(ALERTS_PER_PAGE) {
+            alerts.extend(page?.alerts);
+        }
+        Ok(alerts)
+    }
+}

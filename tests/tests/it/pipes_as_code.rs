@@ -1,0 +1,328 @@
+//! Pipes as code against the fake's lifecycles: plan, snapshot, apply, and the empty plan
+//! after it; changes, replacements, pruning, and faults (a 503 on a create, a 429, an idle
+//! service). The desired states are written here from the contract, as a user writes them.
+
+use pipe_api_fake::{
+    DEMO_ALERTS_TOKEN, DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake,
+    Fault, FaultRule,
+};
+use pipe_api_proto::plan::{DesiredState, PlanError, PlanOptions, Problem, StepOutcome};
+use pipe_api_types::PipeState;
+use pipe_api_ureq::{Client, VirtualClock};
+
+const BASE: &str = "https://api.example.com";
+
+/// A service's ingestion as a user keeps it: an endpoint, a Kafka pipe reaching its brokers
+/// through it, an S3 pipe kept stopped, and an alert.
+const DESIRED: &str = r#"{
+  "reversePrivateEndpoints": [
+    {"description": "ingest brokers", "type": "VPC_ENDPOINT_SERVICE",
+     "vpcEndpointServiceName": "com.amazonaws.vpce.eu-west-1.vpce-svc-0ingest"}
+  ],
+  "pipes": [
+    {"name": "clicks",
+     "source": {"kafka": {"type": "msk", "format": "JSONEachRow", "brokers": "b-1.ingest:9096",
+       "topics": "clicks", "authentication": "SCRAM-SHA-512",
+       "credentials": {"username": "ingest", "password": {"env": "KAFKA_PASSWORD"}},
+       "reversePrivateEndpointIds": ["ingest brokers"]}},
+     "destination": {"table": "clicks", "managedTable": true,
+       "columns": [{"name": "id", "type": "UInt64"}, {"name": "url", "type": "String"}]},
+     "fieldMappings": [{"sourceField": "click_id", "destinationField": "id"}],
+     "scaling": {"replicas": 2}},
+    {"name": "archive", "state": "stopped",
+     "source": {"objectStorage": {"type": "s3", "format": "Parquet",
+       "url": "https://archive.s3.eu-west-1.amazonaws.com/*.parquet", "authentication": "IAM_ROLE",
+       "iamRole": "arn:aws:iam::123456789012:role/archive"}},
+     "destination": {"table": "archive", "managedTable": true, "columns": [{"name": "id", "type": "UInt64"}]}}
+  ],
+  "alerts": [
+    {"name": "clicks stalled", "source": "saved_search", "savedSearchId": "65f1a2b3c4d5e6f708190200",
+     "threshold": 1, "thresholdType": "below", "interval": "5m",
+     "channel": {"type": "webhook", "webhookId": "65f1a2b3c4d5e6f708190001"}}
+  ]
+}"#;
+
+fn secrets(name: &str) -> Option<String> {
+    (name == "KAFKA_PASSWORD").then(|| "kafka-password-from-the-vault".to_owned())
+}
+
+fn desired(text: &str) -> DesiredState {
+    DesiredState::from_json(text, secrets).unwrap()
+}
+
+/// The fake with demo data, and a client of both interfaces over it whose waits move the
+/// fake's clock instead of sleeping.
+fn setup() -> (Fake, Client) {
+    let fake = Fake::demo();
+    let follower = fake.clone();
+    let clock = VirtualClock::new(fake.now()).follow_with(move |step| follower.advance(step));
+    let client = Client::builder()
+        .management(BASE, DEMO_KEY_ID, DEMO_KEY_SECRET)
+        .alerting(BASE, DEMO_ALERTS_TOKEN)
+        .transport(fake.clone())
+        .clock(clock)
+        .build()
+        .unwrap();
+    (fake, client)
+}
+
+#[test]
+fn a_first_apply_creates_everything_and_a_second_plan_is_empty() {
+    let (fake, client) = setup();
+    let service = client.service(ORG, SERVICE);
+    let desired = desired(DESIRED);
+
+    let plan = service.plan(&desired, &PlanOptions::default()).unwrap();
+    insta::assert_snapshot!(plan.to_string());
+    assert!(!plan.to_string().contains("kafka-password-from-the-vault"));
+    assert!(!plan.to_json().to_string().contains("kafka-password-from-the-vault"));
+
+    let applied = client.apply(&plan).unwrap();
+    assert_eq!(applied.steps().len(), plan.steps().len());
+    assert!(applied.steps().iter().all(|(_, outcome)| *outcome == StepOutcome::Done));
+
+    // What the server now has: the pipe reaches its brokers through the endpoint made first,
+    // with the secret sent; the archive pipe is stopped.
+    let endpoint = service.list_reverse_private_endpoints().unwrap();
+    let endpoint = endpoint.iter().find(|e| e.description.as_deref() == Some("ingest brokers")).unwrap();
+    let pipes = fake.pipes(ORG, SERVICE);
+    let clicks = pipes.iter().find(|p| p.name.as_deref() == Some("clicks")).unwrap();
+    let kafka = clicks.source.as_ref().unwrap().kafka.as_ref().unwrap();
+    assert_eq!(kafka.reverse_private_endpoint_ids.as_deref().unwrap(), [endpoint.id.to_string().as_str()]);
+    let sent = fake.requests().into_iter().find(|r| r.method == http::Method::POST && r.path.ends_with("/pipes"));
+    assert!(String::from_utf8_lossy(&sent.unwrap().body).contains("kafka-password-from-the-vault"));
+
+    let again = service.plan(&desired, &PlanOptions::default()).unwrap();
+    assert!(again.is_empty(), "{again}");
+    assert!(again.to_string().starts_with("no changes\n"), "{again}");
+    let archive = service.list_pipes().unwrap().into_iter().find(|p| p.name.as_deref() == Some("archive")).unwrap();
+    assert!(matches!(archive.state, Some(PipeState::Stopped | PipeState::Stopping)), "{:?}", archive.state);
+}
+
+#[test]
+fn a_changed_desired_state_gives_the_minimal_plan_and_then_none() {
+    let (_fake, client) = setup();
+    let service = client.service(ORG, SERVICE);
+    client.apply(&service.plan(&desired(DESIRED), &PlanOptions::default()).unwrap()).unwrap();
+
+    let changed = DESIRED
+        .replace(r#""sourceField": "click_id""#, r#""sourceField": "click""#)
+        .replace(r#""scaling": {"replicas": 2}"#, r#""scaling": {"replicas": 3}"#)
+        .replace(r#""name": "archive", "state": "stopped""#, r#""name": "archive", "state": "running""#)
+        .replace(r#""threshold": 1,"#, r#""threshold": 5,"#);
+    let plan = service.plan(&desired(&changed), &PlanOptions::default()).unwrap();
+    insta::assert_snapshot!(plan.to_string());
+    let operations: Vec<&str> = plan.steps().iter().map(|s| s.request().operation().name).collect();
+    assert_eq!(operations, ["update_pipe", "update_pipe_scaling", "change_pipe_state", "update_alert"]);
+
+    client.apply(&plan).unwrap();
+    let again = service.plan(&desired(&changed), &PlanOptions::default()).unwrap();
+    assert!(again.is_empty(), "{again}");
+}
+
+#[test]
+fn a_field_no_update_can_change_is_a_replacement_refused_unless_allowed() {
+    let (_fake, client) = setup();
+    let service = client.service(ORG, SERVICE);
+    client.apply(&service.plan(&desired(DESIRED), &PlanOptions::default()).unwrap()).unwrap();
+    let moved = desired(&DESIRED.replace("b-1.ingest:9096", "b-2.ingest:9096"));
+
+    let refused = service.plan(&moved, &PlanOptions::default()).unwrap_err();
+    match &refused {
+        PlanError::ReplacementRefused { resource, fields, .. } => {
+            assert_eq!(resource.name, "clicks");
+            assert_eq!(fields, &["source.kafka.brokers"]);
+        }
+        other => panic!("{other}"),
+    }
+    assert!(refused.to_string().contains("replacement is not allowed"), "{refused}");
+
+    let plan = service.plan(&moved, &PlanOptions::default().allow_replacement(true)).unwrap();
+    let operations: Vec<&str> = plan.steps().iter().map(|s| s.request().operation().name).collect();
+    assert_eq!(operations, ["delete_pipe", "create_pipe"]);
+    assert!(plan.steps()[0].destructive().is_some());
+    assert!(plan.to_string().contains("DESTRUCTIVE"), "{plan}");
+    client.apply(&plan).unwrap();
+    assert!(service.plan(&moved, &PlanOptions::default()).unwrap().is_empty());
+}
+
+#[test]
+fn pruning_deletes_what_is_not_named_only_when_asked() {
+    let (fake, client) = setup();
+    let service = client.service(ORG, SERVICE);
+    let desired = desired(DESIRED);
+
+    // The demo's two pipes, two endpoints and three alerts are left alone, and said so.
+    let plan = service.plan(&desired, &PlanOptions::default()).unwrap();
+    assert!(plan.steps().iter().all(|s| !s.request().operation().name.starts_with("delete_")));
+    assert_eq!(plan.notes().len(), 2 + 2 + 3, "{plan}");
+    client.apply(&plan).unwrap();
+    assert_eq!(fake.pipes(ORG, SERVICE).len(), 4);
+
+    let prune = service.plan(&desired, &PlanOptions::default().prune(true)).unwrap();
+    let operations: Vec<&str> = prune.steps().iter().map(|s| s.request().operation().name).collect();
+    assert_eq!(
+        operations,
+        [
+            "delete_pipe",
+            "delete_pipe",
+            "delete_reverse_private_endpoint",
+            "delete_reverse_private_endpoint",
+            "delete_alert",
+            "delete_alert",
+            "delete_alert"
+        ]
+    );
+    assert!(prune.steps().iter().all(|s| s.destructive().is_some()));
+    client.apply(&prune).unwrap();
+    let names: Vec<String> =
+        fake.pipes(ORG, SERVICE).into_iter().filter_map(|p| p.name.map(|n| n.to_string())).collect();
+    assert_eq!(names, ["clicks", "archive"]);
+    let again = service.plan(&desired, &PlanOptions::default().prune(true)).unwrap();
+    assert!(again.is_empty(), "{again}");
+}
+
+#[test]
+fn a_503_on_a_create_that_did_nothing_stops_the_apply_and_says_what_was_done() {
+    let (_fake, client) = setup();
+    let service = client.service(ORG, SERVICE);
+    let desired = desired(DESIRED);
+    let plan = service.plan(&desired, &PlanOptions::default()).unwrap();
+    _fake.inject(FaultRule::path_ends_with("/pipes", Fault::unavailable("1")).method(http::Method::POST).times(1));
+
+    let error = client.apply(&plan).unwrap_err();
+    assert_eq!(error.failed(), r#"create_pipe pipe "clicks""#);
+    assert_eq!(error.done().len(), 1, "{error}");
+    assert_eq!(error.not_started().len(), plan.steps().len() - 2, "{error}");
+    assert_eq!(error.call_error().and_then(|e| e.status()).map(|s| s.as_u16()), Some(503));
+    let text = error.to_string();
+    assert!(text.contains(r#"listed afterwards: no pipe "clicks" was created"#), "{text}");
+    assert!(text.contains("not started: create_pipe pipe \"archive\""), "{text}");
+
+    // The create was not sent again; a new plan picks up where it stopped.
+    let rest = service.plan(&desired, &PlanOptions::default()).unwrap();
+    assert_eq!(rest.steps()[0].request().operation().name, "create_pipe");
+    client.apply(&rest).unwrap();
+    assert!(service.plan(&desired, &PlanOptions::default()).unwrap().is_empty());
+}
+
+#[test]
+fn a_create_whose_answer_was_lost_is_adopted_not_sent_again() {
+    let (fake, client) = setup();
+    let service = client.service(ORG, SERVICE);
+    let desired = desired(DESIRED);
+    let plan = service.plan(&desired, &PlanOptions::default()).unwrap();
+    let lost = Fault::unavailable("1").after_handling();
+    fake.inject(FaultRule::path_ends_with("/pipes", lost).method(http::Method::POST).times(1));
+
+    let applied = client.apply(&plan).unwrap();
+    let adopted: Vec<&str> =
+        applied.steps().iter().filter(|(_, o)| *o == StepOutcome::Adopted).map(|(s, _)| s.as_str()).collect();
+    assert_eq!(adopted, [r#"create_pipe pipe "clicks""#]);
+    assert!(applied.to_string().contains("1 adopted"), "{applied}");
+    let clicks = fake.pipes(ORG, SERVICE).into_iter().filter(|p| p.name.as_deref() == Some("clicks")).count();
+    assert_eq!(clicks, 1);
+    assert!(service.plan(&desired, &PlanOptions::default()).unwrap().is_empty());
+}
+
+#[test]
+fn a_429_in_the_middle_is_waited_out() {
+    let (fake, client) = setup();
+    let service = client.service(ORG, SERVICE);
+    let desired = desired(DESIRED);
+    let plan = service.plan(&desired, &PlanOptions::default()).unwrap();
+    fake.inject(FaultRule::path_ends_with("/pipes", Fault::rate_limited("2")).method(http::Method::POST).times(1));
+
+    client.apply(&plan).unwrap();
+    assert!(service.plan(&desired, &PlanOptions::default()).unwrap().is_empty());
+}
+
+#[test]
+fn an_idle_service_stops_the_apply_at_its_first_step() {
+    let (fake, client) = setup();
+    let service = client.service(ORG, SERVICE);
+    let plan = service.plan(&desired(DESIRED), &PlanOptions::default()).unwrap();
+    fake.set_service_idle(ORG, SERVICE, true);
+
+    let error = client.apply(&plan).unwrap_err();
+    assert!(error.done().is_empty());
+    assert_eq!(error.call_error().and_then(|e| e.status()).map(|s| s.as_u16()), Some(424));
+    assert!(error.to_string().contains("idle"), "{error}");
+    // Planning reads first, and says why it cannot.
+    let refused = service.plan(&desired(DESIRED), &PlanOptions::default()).unwrap_err();
+    assert!(matches!(refused, PlanError::Read(_)), "{refused}");
+}
+
+/// A database pipe's tables change only while it is paused: the plan pauses it, waits,
+/// updates it and starts it again.
+#[test]
+fn a_database_pipes_tables_change_while_it_is_paused() {
+    let (_fake, client) = setup();
+    let service = client.service(ORG, SERVICE);
+    let cdc = r#"{"pipes": [{"name": "orders-cdc",
+      "source": {"postgres": {"host": "db.internal", "port": 5432, "database": "shop",
+        "credentials": {"username": "replicator", "password": {"env": "KAFKA_PASSWORD"}},
+        "tableMappings": [{"sourceSchemaName": "public", "sourceTable": "orders", "targetTable": "orders"}]}},
+      "destination": {"database": "shop"}}]}"#;
+    client.apply(&service.plan(&desired(cdc), &PlanOptions::default()).unwrap()).unwrap();
+
+    let more = cdc.replace(
+        r#""targetTable": "orders"}]"#,
+        r#""targetTable": "orders"}, {"sourceSchemaName": "public", "sourceTable": "items", "targetTable": "items"}]"#,
+    );
+    let plan = service.plan(&desired(&more), &PlanOptions::default()).unwrap();
+    insta::assert_snapshot!(plan.to_string());
+    let operations: Vec<&str> = plan.steps().iter().map(|s| s.request().operation().name).collect();
+    assert_eq!(operations, ["change_pipe_state", "update_pipe", "change_pipe_state"]);
+
+    client.apply(&plan).unwrap();
+    assert!(service.plan(&desired(&more), &PlanOptions::default()).unwrap().is_empty());
+}
+
+#[test]
+fn a_name_two_pipes_share_on_the_server_is_an_error_naming_both() {
+    let (fake, client) = setup();
+    let twin = |id: &str| {
+        serde_json::json!({"id": id, "name": "clicks", "state": "Running",
+            "source": {"kafka": {"type": "msk", "format": "JSONEachRow", "brokers": "b:9092", "topics": "clicks"}}})
+    };
+    fake.seed_pipe_json(ORG, SERVICE, twin("0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d01"));
+    fake.seed_pipe_json(ORG, SERVICE, twin("0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d02"));
+
+    let error = client.service(ORG, SERVICE).plan(&desired(DESIRED), &PlanOptions::default()).unwrap_err();
+    let text = error.to_string();
+    assert!(
+        text.contains("0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d01") && text.contains("0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d02"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_desired_state_never_holds_a_secret_in_clear_and_is_checked_like_a_request() {
+    let clear = DESIRED.replace(r#"{"env": "KAFKA_PASSWORD"}"#, r#""hunter2-in-the-repo""#);
+    let error = DesiredState::from_json(&clear, secrets).unwrap_err();
+    assert_eq!(error.path(), "pipes[0].source.kafka.credentials.password");
+    assert!(matches!(error.problem(), Problem::SecretInClear));
+    assert!(!error.to_string().contains("hunter2"), "{error}");
+
+    let error = DesiredState::from_json(DESIRED, |_| None).unwrap_err();
+    assert!(matches!(error.problem(), Problem::SecretNotFound(name) if name == "KAFKA_PASSWORD"), "{error}");
+
+    let typo = DESIRED.replace(r#""authentication": "SCRAM-SHA-512""#, r#""authentication": "SCRAM""#);
+    let error = DesiredState::from_json(&typo, secrets).unwrap_err();
+    assert_eq!(error.path(), "pipes[0]");
+    assert!(error.to_string().contains("source.kafka.authentication"), "{error}");
+
+    let twice = DESIRED.replace(r#""name": "archive""#, r#""name": "clicks""#);
+    let error = DesiredState::from_json(&twice, secrets).unwrap_err();
+    assert!(error.to_string().contains(r#"the name "clicks" is already pipes[0]'s"#), "{error}");
+
+    // A resolved secret put where an object belongs is not quoted back.
+    let misplaced = DESIRED
+        .replace(r#"{"username": "ingest", "password": {"env": "KAFKA_PASSWORD"}}"#, r#"{"env": "KAFKA_PASSWORD"}"#);
+    let error = DesiredState::from_json(&misplaced, secrets).unwrap_err();
+    assert!(!error.to_string().contains("kafka-password-from-the-vault"), "{error}");
+
+    let read = desired(DESIRED);
+    assert!(!format!("{read:?}").contains("kafka-password-from-the-vault"));
+}
