@@ -1,5 +1,5 @@
-//! Driving proto's sans-IO machines from async code: a [`Call`] and a [`Wait`] run by one async
-//! loop on tokio's current-thread runtime. The "HTTP client" is an async function answering
+//! Driving proto's sans-IO machines from async code: a [`Call`], a [`Wait`] and a plan's
+//! [`Apply`] run by one async loop on tokio's current-thread runtime. The "HTTP client" is an async function answering
 //! from the fake (no network), and tokio's paused clock makes the waits virtual: the example
 //! takes milliseconds, yet the waiter's 1 s and 1.5 s pauses are really observed.
 //!
@@ -14,9 +14,13 @@ use std::time::Duration;
 use http::{Request, Response};
 use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID, Fake};
 use pipe_api_proto::call::{Call, Machine, Next};
+use pipe_api_proto::plan::{Apply, Current, DesiredState, PlanOptions, plan};
 use pipe_api_proto::retry::RetryPolicy;
 use pipe_api_proto::wait::{Wait, WaitPolicy, pipe_settled};
-use pipe_api_proto::{BaseUrl, GetPipe, GetService, Management, ManagementCredentials, TransportError};
+use pipe_api_proto::{
+    BaseUrl, GetPipe, GetService, ListPipes, ListReversePrivateEndpoints, Management, ManagementCredentials,
+    TransportError,
+};
 use pipe_api_types::{Pipe, PipeId, PipeState};
 use time::OffsetDateTime;
 use tokio::time::Instant;
@@ -82,7 +86,30 @@ async fn run() -> Result<(Pipe, Duration), Box<dyn std::error::Error>> {
     let started = origin.elapsed();
     let mut wait = Wait::new(&get_pipe, &api, pipe_settled, WaitPolicy::default(), RetryPolicy::default(), 2, started);
     let pipe = drive(&mut wait, &http, origin).await?;
-    Ok((pipe, origin.elapsed() - started))
+    let took = origin.elapsed() - started;
+
+    // A plan made from what the lists answer, applied by the same loop.
+    let desired = DesiredState::from_json(
+        r#"{"pipes": [{"name": "async", "source": {"kinesis": {"format": "JSONEachRow", "streamName": "s",
+            "region": "eu-west-1", "iteratorType": "LATEST", "authentication": "IAM_ROLE",
+            "iamRole": "arn:aws:iam::123456789012:role/r"}},
+            "destination": {"table": "t", "managedTable": true, "columns": [{"name": "id", "type": "UInt64"}]}}]}"#,
+        |_| None,
+    )?;
+    let (org, svc) = (DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID);
+    let list_pipes = ListPipes::new(org, svc);
+    let list_endpoints = ListReversePrivateEndpoints::new(org, svc);
+    let pipes =
+        drive(&mut Call::new(&list_pipes, &api, &RetryPolicy::default(), 3, origin.elapsed())?, &http, origin).await?;
+    let endpoints =
+        drive(&mut Call::new(&list_endpoints, &api, &RetryPolicy::default(), 4, origin.elapsed())?, &http, origin)
+            .await?;
+    let current = Current::new(endpoints.value, pipes.value, None);
+    let plan = plan(org, svc, &desired, &current, &PlanOptions::default())?;
+    let mut apply = Apply::new(&plan, Some(&api), None, RetryPolicy::default(), WaitPolicy::default(), 5);
+    let applied = drive(&mut apply, &http, origin).await?;
+    assert_eq!(applied.steps().len(), 1);
+    Ok((pipe, took))
 }
 
 fn runtime() -> tokio::runtime::Runtime {

@@ -12,35 +12,9 @@ use pipe_api_ureq::{Client, VirtualClock};
 
 const BASE: &str = "https://api.example.com";
 
-/// A service's ingestion as a user keeps it: an endpoint, a Kafka pipe reaching its brokers
-/// through it, an S3 pipe kept stopped, and an alert.
-const DESIRED: &str = r#"{
-  "reversePrivateEndpoints": [
-    {"description": "ingest brokers", "type": "VPC_ENDPOINT_SERVICE",
-     "vpcEndpointServiceName": "com.amazonaws.vpce.eu-west-1.vpce-svc-0ingest"}
-  ],
-  "pipes": [
-    {"name": "clicks",
-     "source": {"kafka": {"type": "msk", "format": "JSONEachRow", "brokers": "b-1.ingest:9096",
-       "topics": "clicks", "authentication": "SCRAM-SHA-512",
-       "credentials": {"username": "ingest", "password": {"env": "KAFKA_PASSWORD"}},
-       "reversePrivateEndpointIds": ["ingest brokers"]}},
-     "destination": {"table": "clicks", "managedTable": true,
-       "columns": [{"name": "id", "type": "UInt64"}, {"name": "url", "type": "String"}]},
-     "fieldMappings": [{"sourceField": "click_id", "destinationField": "id"}],
-     "scaling": {"replicas": 2}},
-    {"name": "archive", "state": "stopped",
-     "source": {"objectStorage": {"type": "s3", "format": "Parquet",
-       "url": "https://archive.s3.eu-west-1.amazonaws.com/*.parquet", "authentication": "IAM_ROLE",
-       "iamRole": "arn:aws:iam::123456789012:role/archive"}},
-     "destination": {"table": "archive", "managedTable": true, "columns": [{"name": "id", "type": "UInt64"}]}}
-  ],
-  "alerts": [
-    {"name": "clicks stalled", "source": "saved_search", "savedSearchId": "65f1a2b3c4d5e6f708190200",
-     "threshold": 1, "thresholdType": "below", "interval": "5m",
-     "channel": {"type": "webhook", "webhookId": "65f1a2b3c4d5e6f708190001"}}
-  ]
-}"#;
+/// A service's ingestion as a user keeps it, the README's example's file: an endpoint, a Kafka
+/// pipe reaching its brokers through it, an S3 pipe kept stopped, and an alert.
+const DESIRED: &str = include_str!("../../../crates/pipe-api-ureq/examples/desired-state.json");
 
 fn secrets(name: &str) -> Option<String> {
     (name == "KAFKA_PASSWORD").then(|| "kafka-password-from-the-vault".to_owned())
@@ -107,8 +81,8 @@ fn a_changed_desired_state_gives_the_minimal_plan_and_then_none() {
 
     let changed = DESIRED
         .replace(r#""sourceField": "click_id""#, r#""sourceField": "click""#)
-        .replace(r#""scaling": {"replicas": 2}"#, r#""scaling": {"replicas": 3}"#)
-        .replace(r#""name": "archive", "state": "stopped""#, r#""name": "archive", "state": "running""#)
+        .replace(r#""scaling": { "replicas": 2 }"#, r#""scaling": { "replicas": 3 }"#)
+        .replace(r#""state": "stopped""#, r#""state": "running""#)
         .replace(r#""threshold": 1,"#, r#""threshold": 5,"#);
     let plan = service.plan(&desired(&changed), &PlanOptions::default()).unwrap();
     insta::assert_snapshot!(plan.to_string());
@@ -125,7 +99,7 @@ fn a_field_no_update_can_change_is_a_replacement_refused_unless_allowed() {
     let (_fake, client) = setup();
     let service = client.service(ORG, SERVICE);
     client.apply(&service.plan(&desired(DESIRED), &PlanOptions::default()).unwrap()).unwrap();
-    let moved = desired(&DESIRED.replace("b-1.ingest:9096", "b-2.ingest:9096"));
+    let moved = desired(&DESIRED.replace("b-1.ingest.internal:9096", "b-2.ingest.internal:9096"));
 
     let refused = service.plan(&moved, &PlanOptions::default()).unwrap_err();
     match &refused {
@@ -299,7 +273,7 @@ fn a_name_two_pipes_share_on_the_server_is_an_error_naming_both() {
 
 #[test]
 fn a_desired_state_never_holds_a_secret_in_clear_and_is_checked_like_a_request() {
-    let clear = DESIRED.replace(r#"{"env": "KAFKA_PASSWORD"}"#, r#""hunter2-in-the-repo""#);
+    let clear = DESIRED.replace(r#"{ "env": "KAFKA_PASSWORD" }"#, r#""hunter2-in-the-repo""#);
     let error = DesiredState::from_json(&clear, secrets).unwrap_err();
     assert_eq!(error.path(), "pipes[0].source.kafka.credentials.password");
     assert!(matches!(error.problem(), Problem::SecretInClear));
@@ -318,8 +292,10 @@ fn a_desired_state_never_holds_a_secret_in_clear_and_is_checked_like_a_request()
     assert!(error.to_string().contains(r#"the name "clicks" is already pipes[0]'s"#), "{error}");
 
     // A resolved secret put where an object belongs is not quoted back.
-    let misplaced = DESIRED
-        .replace(r#"{"username": "ingest", "password": {"env": "KAFKA_PASSWORD"}}"#, r#"{"env": "KAFKA_PASSWORD"}"#);
+    let misplaced = DESIRED.replace(
+        r#"{ "username": "ingest", "password": { "env": "KAFKA_PASSWORD" } }"#,
+        r#"{ "env": "KAFKA_PASSWORD" }"#,
+    );
     let error = DesiredState::from_json(&misplaced, secrets).unwrap_err();
     assert!(!error.to_string().contains("kafka-password-from-the-vault"), "{error}");
 
