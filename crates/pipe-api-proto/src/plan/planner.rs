@@ -346,7 +346,7 @@ impl Planner<'_> {
         current: &Pipe,
     ) -> Result<(), PlanError> {
         let id = [("pipe_id", Id::Known(current.id.to_string()))];
-        let changes = PipeChanges::between(json, &to_json(current));
+        let changes = PipeChanges::between(json, &compared(current));
         let state = current.state.clone();
         if !changes.fixed.is_empty() {
             let database = desired.pipe.source.as_ref().is_some_and(|source| source.postgres.is_some());
@@ -651,6 +651,24 @@ impl PipeChanges {
         }
         self.tables_change = true;
     }
+}
+
+/// A pipe as read, to compare with a desired one: its scaling's quantities as numbers in
+/// their units, however the server wrote them (`"1"` core is 1000 millicores, `"4Gi"` 4 GB).
+fn compared(pipe: &Pipe) -> Value {
+    let mut json = to_json(pipe);
+    if let (Some(scaling), Some(Value::Object(written))) = (&pipe.scaling, json.get_mut("scaling")) {
+        let amounts = [
+            ("replicaCpuMillicores", scaling.replica_cpu_millicores.as_ref().map(|q| q.value())),
+            ("replicaMemoryGb", scaling.replica_memory_gb.as_ref().map(|q| q.value())),
+        ];
+        for (name, amount) in amounts {
+            if let Some(number) = amount.and_then(serde_json::Number::from_f64) {
+                written.insert(name.to_owned(), Value::Number(number));
+            }
+        }
+    }
+    json
 }
 
 /// The object member `name` of `map`, made if missing.

@@ -13,6 +13,7 @@ mod ops_reverse_private_endpoints;
 mod ops_services;
 mod pages;
 mod parse;
+mod plan;
 mod requests;
 mod retry;
 mod transport;

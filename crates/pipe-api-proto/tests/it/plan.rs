@@ -1,0 +1,231 @@
+//! `plan()` as the pure function it is: desired states and current states written from the
+//! contract and the service notes, no server.
+
+use pipe_api_proto::plan::{Awaited, Current, DesiredState, PlanError, PlanOptions, plan};
+use pipe_api_types::{Alert, OrganizationId, Pipe, ReversePrivateEndpoint, ServiceId};
+use serde_json::{Value, json};
+
+const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
+const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
+const PIPE_ID: &str = "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e";
+
+/// A Kafka pipe as desired: `kafka` holds the source's members beyond the required ones.
+fn desired_kafka(kafka: Value, extra: Value) -> DesiredState {
+    let mut source = json!({"type": "confluent", "format": "AvroConfluent", "brokers": "b:9092", "topics": "t",
+        "authentication": "PLAIN", "credentials": {"username": "u", "password": {"env": "PASSWORD"}}});
+    source.as_object_mut().unwrap().extend(kafka.as_object().unwrap().clone());
+    let mut pipe = json!({"name": "orders", "source": {"kafka": source},
+        "destination": {"table": "orders", "managedTable": true, "columns": [{"name": "id", "type": "UInt64"}]}});
+    pipe.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    DesiredState::from_json(&json!({"pipes": [pipe]}).to_string(), |_| Some("secret-from-the-vault".into())).unwrap()
+}
+
+/// The same pipe as the server answers it: no credentials, the server's own members added.
+fn current_kafka(kafka: Value, extra: Value) -> Current {
+    let mut source = json!({"type": "confluent", "format": "AvroConfluent", "brokers": "b:9092", "topics": "t",
+        "authentication": "PLAIN", "consumerGroup": "clickpipes-0b9e"});
+    source.as_object_mut().unwrap().extend(kafka.as_object().unwrap().clone());
+    let mut pipe = json!({"id": PIPE_ID, "name": "orders", "state": "Running", "source": {"kafka": source},
+        "destination": {"database": "default", "table": "orders", "managedTable": true,
+            "columns": [{"name": "id", "type": "UInt64"}]},
+        "scaling": {"replicas": 1, "replicaCpuMillicores": "1", "replicaMemoryGb": "4Gi"},
+        "createdAt": "2026-01-01T00:00:00Z"});
+    pipe.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    Current::new(Vec::new(), vec![serde_json::from_value::<Pipe>(pipe).unwrap()], Some(Vec::new()))
+}
+
+fn ids() -> (OrganizationId, ServiceId) {
+    (ORG.parse().unwrap(), SERVICE.parse().unwrap())
+}
+
+fn planned(desired: &DesiredState, current: &Current) -> Result<pipe_api_proto::plan::Plan, PlanError> {
+    let (org, service) = ids();
+    plan(org, service, desired, current, &PlanOptions::default())
+}
+
+#[test]
+fn a_pipe_as_the_server_answers_it_needs_no_change_secrets_and_quantities_included() {
+    let desired = desired_kafka(
+        json!({}),
+        json!({"scaling": {"replicas": 1, "replicaCpuMillicores": 1000, "replicaMemoryGb": 4}}),
+    );
+    let plan = planned(&desired, &current_kafka(json!({}), json!({}))).unwrap();
+    assert!(plan.is_empty(), "{plan}");
+    assert_eq!(plan.to_string(), "no changes\n");
+}
+
+#[test]
+fn an_update_sends_only_what_differs_and_never_a_secret() {
+    let desired = desired_kafka(json!({"caCertificate": "-----BEGIN CERTIFICATE-----"}), json!({}));
+    let plan = planned(&desired, &current_kafka(json!({}), json!({}))).unwrap();
+    assert_eq!(plan.steps().len(), 1, "{plan}");
+    let step = &plan.steps()[0];
+    assert_eq!(step.request().operation().name, "update_pipe");
+    assert_eq!(step.reason(), "source.kafka.caCertificate differs");
+    assert_eq!(
+        step.request().redacted_body().unwrap(),
+        json!({"source": {"kafka": {"caCertificate": "-----BEGIN CERTIFICATE-----"}}})
+    );
+    assert!(!plan.to_json().to_string().contains("secret-from-the-vault"));
+}
+
+/// The Terraform provider once sent an immutable schema registry in an update and got a 400.
+#[test]
+fn a_schema_registry_change_is_a_replacement_never_an_update() {
+    let registry = |url: &str| json!({"schemaRegistry": {"url": url, "authentication": "PLAIN"}});
+    let desired = desired_kafka(registry("https://registry-b.example.com"), json!({}));
+    let current = current_kafka(registry("https://registry-a.example.com"), json!({}));
+    match planned(&desired, &current).unwrap_err() {
+        PlanError::ReplacementRefused { fields, cost, .. } => {
+            assert_eq!(fields, ["source.kafka.schemaRegistry"]);
+            assert!(cost.contains("offsets"), "{cost}");
+        }
+        other => panic!("{other}"),
+    }
+    let (org, service) = ids();
+    let plan = plan(org, service, &desired, &current, &PlanOptions::default().allow_replacement(true)).unwrap();
+    let operations: Vec<&str> = plan.steps().iter().map(|s| s.request().operation().name).collect();
+    assert_eq!(operations, ["delete_pipe", "create_pipe"]);
+    assert_eq!(plan.steps()[0].reason(), "replaced: source.kafka.schemaRegistry cannot be updated");
+}
+
+#[test]
+fn another_source_kind_is_a_replacement() {
+    let desired = DesiredState::from_json(
+        &json!({"pipes": [{"name": "orders", "source": {"kinesis": {"format": "JSONEachRow", "streamName": "s",
+            "region": "eu-west-1", "iteratorType": "LATEST", "authentication": "IAM_ROLE", "iamRole": "arn:aws:iam::1:role/r"}},
+            "destination": {"table": "orders", "managedTable": true, "columns": [{"name": "id", "type": "UInt64"}]}}]})
+        .to_string(),
+        |_| None,
+    )
+    .unwrap();
+    let error = planned(&desired, &current_kafka(json!({}), json!({}))).unwrap_err();
+    assert!(error.to_string().contains("source (the pipe reads from another kind than kinesis)"), "{error}");
+}
+
+#[test]
+fn a_completed_pipe_is_not_updated_and_the_plan_says_so() {
+    let desired = desired_kafka(json!({"caCertificate": "pem"}), json!({}));
+    let plan = planned(&desired, &current_kafka(json!({}), json!({"state": "Completed"}))).unwrap();
+    assert!(plan.is_empty());
+    assert_eq!(
+        plan.notes(),
+        [
+            r#"pipe "orders" is Completed and is not updated (only a resync changes it); differs: source.kafka.caCertificate"#
+        ]
+    );
+}
+
+#[test]
+fn a_pipe_to_stop_is_stopped_and_waited_for_and_one_still_stopping_is_not_started() {
+    let stopped = desired_kafka(json!({}), json!({"state": "stopped"}));
+    let plan = planned(&stopped, &current_kafka(json!({}), json!({}))).unwrap();
+    assert_eq!(plan.steps().len(), 1);
+    assert_eq!(plan.steps()[0].then(), Some(Awaited::PipeStopped));
+    assert_eq!(plan.steps()[0].request().redacted_body(), Some(json!({"command": "stop"})));
+
+    let running = desired_kafka(json!({}), json!({}));
+    let plan = planned(&running, &current_kafka(json!({}), json!({"state": "Stopping"}))).unwrap();
+    assert!(plan.is_empty());
+    assert!(plan.notes()[0].contains("still stopping"), "{plan}");
+}
+
+#[test]
+fn alerts_not_read_are_neither_changed_nor_pruned() {
+    let (org, service) = ids();
+    let desired = desired_kafka(json!({}), json!({}));
+    let mut current = current_kafka(json!({}), json!({}));
+    current.alerts = None;
+    let pruned = plan(org, service, &desired, &current, &PlanOptions::default().prune(true)).unwrap();
+    assert!(pruned.is_empty(), "{pruned}");
+
+    let with_alert = DesiredState::from_json(
+        r#"{"alerts": [{"name": "a", "source": "tile", "dashboardId": "d", "tileId": "t", "threshold": 1,
+            "thresholdType": "above", "interval": "1m", "channel": {"type": "webhook", "webhookId": "w"}}]}"#,
+        |_| None,
+    )
+    .unwrap();
+    let error = plan(org, service, &with_alert, &current, &PlanOptions::default()).unwrap_err();
+    assert!(matches!(error, PlanError::AlertsNotRead), "{error}");
+}
+
+#[test]
+fn an_alert_is_replaced_whole_keeping_what_the_desired_state_does_not_name() {
+    let desired = DesiredState::from_json(
+        r#"{"alerts": [{"name": "lag", "source": "tile", "dashboardId": "d", "tileId": "t", "threshold": 7,
+            "thresholdType": "above", "interval": "1m", "channel": {"type": "webhook", "webhookId": "w2"}}]}"#,
+        |_| None,
+    )
+    .unwrap();
+    // A newer server's alert with two channels and a note.
+    let alert: Alert =
+        serde_json::from_value(json!({"id": "65f1a2b3c4d5e6f708192a3c", "name": "lag", "source": "tile",
+        "dashboardId": "d", "tileId": "t", "threshold": 5, "thresholdType": "above", "interval": "1m", "state": "OK",
+        "note": "page the on-call",
+        "channel": {"type": "webhook", "webhookId": "w1"},
+        "channels": [{"type": "webhook", "webhookId": "w1"}, {"type": "webhook", "webhookId": "w3"}]}))
+        .unwrap();
+    let plan = planned(&desired, &Current::new(Vec::new(), Vec::new(), Some(vec![alert]))).unwrap();
+    let step = &plan.steps()[0];
+    assert_eq!(step.request().operation().name, "update_alert");
+    assert_eq!(step.reason(), "channel, threshold differ");
+    let body = step.request().redacted_body().unwrap();
+    assert_eq!(body["note"], "page the on-call");
+    assert_eq!(body["threshold"], 7.0);
+    assert_eq!(body["channel"]["webhookId"], "w2");
+    // Naming the single channel replaces the list: the PUT sends what was asked.
+    assert!(body.get("channels").is_none(), "{body}");
+}
+
+#[test]
+fn an_endpoints_mappings_are_updated_and_another_type_replaces_it() {
+    let endpoint: ReversePrivateEndpoint = serde_json::from_value(json!({"id": "7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2001",
+        "description": "brokers", "type": "VPC_ENDPOINT_SERVICE", "vpcEndpointServiceName": "com.amazonaws.vpce.svc-1",
+        "status": "Ready", "customPrivateDnsMappings": [{"privateDnsName": "a.example.com"}]}))
+    .unwrap();
+    let current = Current::new(vec![endpoint], Vec::new(), None);
+    let desired = |extra: &str| {
+        DesiredState::from_json(
+            &format!(
+                r#"{{"reversePrivateEndpoints": [{{"description": "brokers", "type": "VPC_ENDPOINT_SERVICE",
+                "vpcEndpointServiceName": "com.amazonaws.vpce.svc-1"{extra}}}]}}"#
+            ),
+            |_| None,
+        )
+        .unwrap()
+    };
+    let plan =
+        planned(&desired(r#", "customPrivateDnsMappings": [{"privateDnsName": "b.example.com"}]"#), &current).unwrap();
+    assert_eq!(plan.steps()[0].request().operation().name, "update_reverse_private_endpoint");
+    assert_eq!(
+        plan.steps()[0].request().redacted_body(),
+        Some(json!({"customPrivateDnsMappings": [{"privateDnsName": "b.example.com"}]}))
+    );
+    assert!(planned(&desired(""), &current).unwrap().is_empty());
+
+    let moved = DesiredState::from_json(
+        r#"{"reversePrivateEndpoints": [{"description": "brokers", "type": "VPC_ENDPOINT_SERVICE",
+            "vpcEndpointServiceName": "com.amazonaws.vpce.svc-2"}]}"#,
+        |_| None,
+    )
+    .unwrap();
+    let error = planned(&moved, &current).unwrap_err();
+    assert!(
+        matches!(&error, PlanError::ReplacementRefused { fields, .. } if fields == &["vpcEndpointServiceName"]),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_plan_as_json_names_each_step_and_redacts_its_secrets() {
+    let desired = desired_kafka(json!({}), json!({}));
+    let plan = planned(&desired, &Current::default()).unwrap();
+    let json = plan.to_json();
+    let step = &json["steps"][0];
+    assert_eq!(step["operation"], "create_pipe");
+    assert_eq!(step["method"], "POST");
+    assert_eq!(step["path"], format!("/v1/organizations/{ORG}/services/{SERVICE}/pipes"));
+    assert_eq!(step["resource"], json!({"kind": "pipe", "name": "orders"}));
+    assert_eq!(step["body"]["source"]["kafka"]["credentials"]["password"], "[redacted]");
+    assert!(!json.to_string().contains("secret-from-the-vault"));
+}
