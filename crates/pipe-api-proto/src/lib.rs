@@ -40,6 +40,8 @@
 //! * [`EndpointExt`]: the shared work (headers, auth, envelope, status routing, errors).
 //! * [`Raw`]: the escape hatch for operations not modelled yet.
 //! * [`call`], [`wait`], [`pages`]: a call's whole policy, waiting and paging as state machines.
+//! * [`plan`]: pipes as code: a desired state, the plan that makes a service so, and its
+//!   [`Apply`](plan::Apply) machine.
 //! * [`retry`]: retry and rate-limit decisions as pure functions.
 //! * [`reliability`]: what a call promises, what is retried, the timeouts, limits and measured
 //!   bounds, pacing, secrets, fuzzing.

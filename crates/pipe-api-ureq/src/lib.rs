@@ -56,6 +56,12 @@
 //! [`Client::wait_for_reverse_private_endpoint`] are the same without a scope, and
 //! [`Client::wait`] polls any endpoint until any condition holds.
 //!
+//! # Pipes as code
+//!
+//! [`ServiceScope::plan`] reads what a service has and plans what a
+//! [`DesiredState`](plan::DesiredState) asks for; [`Client::apply`] applies the plan (see
+//! [`pipe_api_proto::plan`], and the example `pipes_as_code`).
+//!
 //! # Tests that do not sleep
 //!
 //! Tests of code that retries, paces or waits need not sleep: give the client a

@@ -50,6 +50,7 @@ fn a_first_apply_creates_everything_and_a_second_plan_is_empty() {
     insta::assert_snapshot!(plan.to_string());
     assert!(!plan.to_string().contains("kafka-password-from-the-vault"));
     assert!(!plan.to_json().to_string().contains("kafka-password-from-the-vault"));
+    assert!(!format!("{plan:?}").contains("kafka-password-from-the-vault"));
 
     let applied = client.apply(&plan).unwrap();
     assert_eq!(applied.steps().len(), plan.steps().len());

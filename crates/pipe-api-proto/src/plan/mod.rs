@@ -147,8 +147,9 @@ pub(crate) fn placeholder(resource: &Resource) -> String {
 }
 
 /// One request of the table of operations, planned: its row, the ids of its path, and its
-/// body (already checked as the typed request model it was made from).
-#[derive(Clone, Debug, PartialEq)]
+/// body (already checked as the typed request model it was made from). `Debug` shows the body
+/// redacted: it holds the secrets it sends.
+#[derive(Clone, PartialEq)]
 pub struct PlannedRequest {
     operation: &'static Operation,
     ids: Vec<(&'static str, Id)>,
@@ -195,6 +196,16 @@ impl PlannedRequest {
             path = path.replace(&format!("{{{name}}}"), &id.shown());
         }
         path
+    }
+}
+
+impl fmt::Debug for PlannedRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PlannedRequest")
+            .field("operation", &self.operation.name)
+            .field("path", &self.rendered_path())
+            .field("body", &self.redacted_body())
+            .finish()
     }
 }
 
