@@ -300,6 +300,11 @@ fn a_desired_state_never_holds_a_secret_in_clear_and_is_checked_like_a_request()
     let error = DesiredState::from_json(&misplaced, secrets).unwrap_err();
     assert!(!error.to_string().contains("kafka-password-from-the-vault"), "{error}");
 
+    let misspelt = DESIRED.replace(r#"["ingest brokers"]"#, r#"["ingest broker"]"#);
+    let error = DesiredState::from_json(&misspelt, secrets).unwrap_err();
+    assert_eq!(error.path(), "pipes[0].source.kafka.reversePrivateEndpointIds[0]");
+    assert!(error.to_string().contains("names no reverse private endpoint"), "{error}");
+
     let read = desired(DESIRED);
     assert!(!format!("{read:?}").contains("kafka-password-from-the-vault"));
 }

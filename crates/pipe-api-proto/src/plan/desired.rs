@@ -137,7 +137,26 @@ impl DesiredState {
                 return Err(DesiredStateError::new(path, Problem::Malformed("not a field of a pipe".into())));
             }
         }
-        check_kind(KINDS[2], "name", self.alerts.iter().map(|a| (a.name.as_deref(), a as &dyn Validate)))
+        check_kind(KINDS[2], "name", self.alerts.iter().map(|a| (a.name.as_deref(), a as &dyn Validate)))?;
+        self.check_endpoint_references()
+    }
+
+    /// Each endpoint a Kafka source names is an endpoint of this desired state (by its
+    /// description) or an id: a misspelt name would otherwise be sent as an id.
+    fn check_endpoint_references(&self) -> Result<(), DesiredStateError> {
+        let named = |name: &str| self.reverse_private_endpoints.iter().any(|e| e.description.as_deref() == Some(name));
+        for (index, pipe) in self.pipes.iter().enumerate() {
+            let kafka = pipe.pipe.source.as_ref().and_then(|source| source.kafka.as_ref());
+            let references = kafka.and_then(|kafka| kafka.reverse_private_endpoint_ids.as_ref());
+            for (at, reference) in references.into_iter().flatten().enumerate() {
+                if !named(reference) && reference.parse::<pipe_api_types::ReversePrivateEndpointId>().is_err() {
+                    let path = format!("pipes[{index}].source.kafka.reversePrivateEndpointIds[{at}]");
+                    let message = "names no reverse private endpoint of the desired state, and is not an id";
+                    return Err(DesiredStateError::new(path, Problem::Malformed(message.into())));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The desired pipe named `name`.
