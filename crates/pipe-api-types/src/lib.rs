@@ -123,8 +123,10 @@
 //!   `projects/{project}/regions/{region}/serviceAttachments/{name}`); custom DNS mappings are
 //!   exact or leading-wildcard names, not repeated.
 //! * **Alerts:** a source, a finite `threshold`, its type and interval; `thresholdMax` (not below
-//!   `threshold`) for `between` and `not_between`; a schedule offset within a day; 1 to 10
-//!   distinct channels; names and messages within their lengths.
+//!   `threshold`) for `between` and `not_between`; a schedule offset within a day; a `channel`
+//!   or 1 to 10 distinct `channels` (the first equal to `channel` when both are sent: the
+//!   constructors set `channel` only, and `channels` goes only when set); names and messages
+//!   within their lengths.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

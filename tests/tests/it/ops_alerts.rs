@@ -18,7 +18,7 @@ fn tile_alert() -> AlertRequest {
         ThresholdType::Above,
         100.0,
         AlertInterval::FifteenMinutes,
-        [AlertChannel::webhook("65f1a2b3c4d5e6f708190002")],
+        AlertChannel::webhook("65f1a2b3c4d5e6f708190002"),
     )
     .name("Ingestion errors")
     .message("More than 100 errors in 15 minutes")
@@ -118,7 +118,7 @@ fn a_put_round_trip_keeps_what_this_crate_does_not_model() {
         ThresholdType::Between,
         5.0,
         AlertInterval::FiveMinutes,
-        [AlertChannel::webhook("w1")],
+        AlertChannel::webhook("w1"),
     )
     .threshold_max(50);
     let erased = client.update_alert(id, fresh).unwrap();

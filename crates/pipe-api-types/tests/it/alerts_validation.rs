@@ -30,21 +30,23 @@ fn hook(id: &str) -> AlertChannel {
 }
 
 fn search() -> AlertRequest {
-    AlertRequest::saved_search("s1", ThresholdType::Above, 10.0, AlertInterval::FiveMinutes, [hook("w1")])
+    AlertRequest::saved_search("s1", ThresholdType::Above, 10.0, AlertInterval::FiveMinutes, hook("w1"))
 }
 
+/// An alert with two channels: `channel` is the first of `channels`.
 fn tile() -> AlertRequest {
-    AlertRequest::tile("d1", "t1", ThresholdType::Below, -1.5, AlertInterval::OneHour, [hook("w1"), hook("w2")])
+    AlertRequest::tile("d1", "t1", ThresholdType::Below, -1.5, AlertInterval::OneHour, hook("w1"))
+        .channels([hook("w1"), hook("w2")])
 }
 
 #[test]
 fn the_built_requests_are_valid() {
     assert_eq!(violations(&search()), vec![]);
     assert_eq!(violations(&tile()), vec![]);
-    // The legacy `channel` alone, as older servers take it.
-    let mut legacy = search();
-    legacy.channels = None;
-    assert_eq!(violations(&legacy), vec![]);
+    // `channels` alone, as newer servers take it.
+    let mut newer = tile();
+    newer.channel = None;
+    assert_eq!(violations(&newer), vec![]);
 }
 
 #[test]
