@@ -50,6 +50,25 @@ fn the_built_requests_are_valid() {
 }
 
 #[test]
+fn a_request_sends_only_the_channels_its_caller_set() {
+    let webhook = |id: &str| serde_json::json!({ "type": "webhook", "webhookId": id });
+    // One channel: sent as `channel`, which every server reads, and no `channels`.
+    for one in
+        [search(), AlertRequest::tile("d1", "t1", ThresholdType::Below, -1.5, AlertInterval::OneHour, hook("w1"))]
+    {
+        let sent = serde_json::to_value(&one).unwrap();
+        assert_eq!((&sent["channel"], sent.get("channels")), (&webhook("w1"), None), "{sent}");
+    }
+    // Several: `channels` as set, beside the constructor's `channel`, which is their first, so
+    // no mismatch.
+    let several = search().channels([hook("w1"), hook("w2")]);
+    assert_eq!(violations(&several), vec![]);
+    let sent = serde_json::to_value(&several).unwrap();
+    assert_eq!(sent["channels"], serde_json::json!([webhook("w1"), webhook("w2")]));
+    assert_eq!(sent["channel"], webhook("w1"));
+}
+
+#[test]
 fn each_rule_names_its_field() {
     let between = ThresholdType::Between;
     let cases: Vec<(&str, AlertRequest, Found)> = vec![
