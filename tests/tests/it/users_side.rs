@@ -144,6 +144,10 @@ fn lists_as_users_write_them() {
         .excluded_columns(hidden.iter());
     assert_eq!(mapping.sorting_keys.unwrap(), ["customer_id", "created_at"]);
     assert_eq!(mapping.excluded_columns.unwrap(), ["card_number", "cvv"]);
+    let table = String::from("orders");
+    assert_eq!(PostgresTableMapping::default().sorting_keys([table]).sorting_keys.unwrap(), ["orders"]);
+    // Texts for a list of open-enum values, as its single setter takes them.
+    assert_eq!(UpdateKeyRequest::new().roles(["developer"]).roles, Some(vec![KeyRole::Developer]));
 
     // The list's own items: an array, a `Vec`, an iterator; numbers as plain literals.
     let offices = [("203.0.113.0/24", "office"), ("2001:db8::1", "vpn")];
