@@ -274,10 +274,11 @@ model! {
         "scheduleOffsetMinutes" schedule_offset_minutes: u32,
         /// When the schedule starts.
         "scheduleStartAt" schedule_start_at: OffsetDateTime as rfc3339,
-        /// Where it notifies (older servers know only this one; newer ones mirror
-        /// `channels[0]` here).
+        /// Where it notifies: the one channel, which every server reads (older servers know
+        /// only this one). When `channels` is sent too, it must equal `channels[0]`.
         "channel" channel: AlertChannel,
-        /// Every notification channel (1 to 10, newer servers).
+        /// Every notification channel (1 to 10, distinct; newer servers, which reply with
+        /// `channel` mirroring `channels[0]`).
         "channels" channels: Vec<AlertChannel>,
         /// The alert's name (1 to 512 characters).
         "name" name: Text,
@@ -292,55 +293,72 @@ model! {
 
 impl AlertRequest {
     /// An alert on the saved search `saved_search_id`: fires when the value compares with
-    /// `threshold` as `threshold_type` says, evaluated every `interval`, notifying `channels`.
+    /// `threshold` as `threshold_type` says, evaluated every `interval`, notifying `channel`.
+    ///
+    /// The request sends only what it is given: `channel` goes as `channel`, which every
+    /// alerting server reads, and no `channels`. For several channels (newer servers), set
+    /// [`channels`](Self::channels) too, starting with `channel`: the server requires
+    /// `channel` to equal `channels[0]` when both are sent, and validation checks it. An older
+    /// server, which knows only `channel`, then notifies that one.
+    ///
+    /// ```
+    /// use pipe_api_types::{AlertChannel, AlertInterval, AlertRequest, ThresholdType, Validate};
+    ///
+    /// let ops = AlertChannel::webhook("65f5e4a3c9e77d0a1b2c3d4f");
+    /// let pager = AlertChannel::webhook("65f5e4a3c9e77d0a1b2c3d50");
+    /// let above = ThresholdType::Above;
+    /// let one = AlertRequest::saved_search("s1", above, 100.0, AlertInterval::FiveMinutes, ops.clone());
+    /// assert_eq!((one.channel.as_ref(), one.channels.as_ref()), (Some(&ops), None));
+    /// let both = one.channels([ops, pager]);
+    /// assert!(both.validate().is_ok());
+    /// ```
     pub fn saved_search(
         saved_search_id: impl Into<Text>,
         threshold_type: ThresholdType,
         threshold: f64,
         interval: AlertInterval,
-        channels: impl IntoIterator<Item = AlertChannel>,
+        channel: AlertChannel,
     ) -> Self {
         AlertRequest { saved_search_id: Some(saved_search_id.into()), ..Self::condition(AlertSource::SavedSearch) }
-            .watch(threshold_type, threshold, interval, channels)
+            .watch(threshold_type, threshold, interval, channel)
     }
 
-    /// An alert on the tile `tile_id` of the dashboard `dashboard_id`; the rest as
-    /// [`AlertRequest::saved_search`].
+    /// An alert on the tile `tile_id` of the dashboard `dashboard_id`; the rest, `channel`
+    /// included, as [`AlertRequest::saved_search`].
     pub fn tile(
         dashboard_id: impl Into<Text>,
         tile_id: impl Into<Text>,
         threshold_type: ThresholdType,
         threshold: f64,
         interval: AlertInterval,
-        channels: impl IntoIterator<Item = AlertChannel>,
+        channel: AlertChannel,
     ) -> Self {
         AlertRequest {
             dashboard_id: Some(dashboard_id.into()),
             tile_id: Some(tile_id.into()),
             ..Self::condition(AlertSource::Tile)
         }
-        .watch(threshold_type, threshold, interval, channels)
+        .watch(threshold_type, threshold, interval, channel)
     }
 
     fn condition(source: AlertSource) -> Self {
         AlertRequest { source: Some(source), ..Default::default() }
     }
 
-    /// Sets the comparison, and the channels: all in `channels`, the first also in `channel`,
-    /// so that an older server (which knows only `channel`) and a newer one both get them.
+    /// Sets the comparison and the one channel, as `channel` only: every server reads it, and a
+    /// `PUT` with it alone makes it the alert's only channel, which is what the caller asked
+    /// for. `channels` goes only when the caller sets it.
     fn watch(
         mut self,
         threshold_type: ThresholdType,
         threshold: f64,
         interval: AlertInterval,
-        channels: impl IntoIterator<Item = AlertChannel>,
+        channel: AlertChannel,
     ) -> Self {
-        let channels: Vec<AlertChannel> = channels.into_iter().collect();
         self.threshold_type = Some(threshold_type);
         self.threshold = Some(threshold);
         self.interval = Some(interval);
-        self.channel = channels.first().cloned();
-        self.channels = Some(channels);
+        self.channel = Some(channel);
         self
     }
 }

@@ -3,7 +3,7 @@
 //! secrets and request validation. No HTTP and no IO here; see `pipe-api-proto` for that.
 //!
 //! ```
-//! use pipe_api_types::{CreateKeyRequest, IpAccessEntry, KeyRole, Pipe, PipeState, Rule, Validate};
+//! use pipe_api_types::{CreateKeyRequest, IpAccessEntry, Pipe, PipeState, Rule, Validate};
 //!
 //! // Reading: unknown enum values and unknown fields are kept, never an error.
 //! let pipe: Pipe = serde_json::from_str(
@@ -13,7 +13,7 @@
 //! assert!(serde_json::to_string(&pipe)?.contains(r#""newField":[1,2]"#));
 //!
 //! // Writing: requests are validated first, and every violation names its field and rule.
-//! let mut request = CreateKeyRequest::new("ci", Vec::<KeyRole>::new());
+//! let mut request = CreateKeyRequest::new("ci", []);
 //! request.ip_access_list = Some(vec![IpAccessEntry::new("10.0.0.0/33", "office")]);
 //! let errors = request.validate().unwrap_err();
 //! assert!(errors.contains("roles", &Rule::MinItems(1)));
@@ -57,7 +57,8 @@
 //!   with `&str`, `Display`), is built from `&str` or `String`, and keeps texts of up to 24 bytes
 //!   inline (most names, types and states), so a decoded list does not allocate each one.
 //! * **Setters take what you write** ([`IntoField`]): `.port(5432)`, `.replicas(2)`,
-//!   `.name("orders")`, `.topics(["events", "clicks"])`.
+//!   `.name("orders")`, `.sorting_keys(["id", "at"])`, `.roles([KeyRole::Admin])`, and `[]` or
+//!   `vec![]` for an empty list, with no annotation.
 //! * **Quantities carry their unit in the type**: [`CpuMillicores`] (`Quantity<Millicores>`) and
 //!   [`MemoryGb`] (`Quantity<Gigabytes>`), built with [`Quantity::millicores(500)`](Quantity::millicores)
 //!   and [`Quantity::gigabytes(0.5)`](Quantity::gigabytes) (or a plain number in a setter:
@@ -122,8 +123,10 @@
 //!   `projects/{project}/regions/{region}/serviceAttachments/{name}`); custom DNS mappings are
 //!   exact or leading-wildcard names, not repeated.
 //! * **Alerts:** a source, a finite `threshold`, its type and interval; `thresholdMax` (not below
-//!   `threshold`) for `between` and `not_between`; a schedule offset within a day; 1 to 10
-//!   distinct channels; names and messages within their lengths.
+//!   `threshold`) for `between` and `not_between`; a schedule offset within a day; a `channel`
+//!   or 1 to 10 distinct `channels` (the first equal to `channel` when both are sent: the
+//!   constructors set `channel` only, and `channels` goes only when set); names and messages
+//!   within their lengths.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -134,7 +137,7 @@ mod macros;
 mod alert;
 mod codec;
 mod id;
-mod into_field;
+pub mod into_field;
 mod key;
 mod pipe;
 mod pipe_settings;

@@ -94,7 +94,8 @@ macro_rules! model {
 
         // Setters named after the fields, because the struct is `#[non_exhaustive]` and so
         // cannot be written as a literal outside this crate:
-        // `KafkaSource::default().brokers("b:9092").topics(["events"])`.
+        // `KafkaSource::default().brokers("b:9092").topics("events")`. Generic over the form
+        // of the value, which only a list has more than one of (see `IntoField`).
         impl $name {
             /// The JSON names of the fields this model has, in order (what an update can
             /// change, for a patch model).
@@ -103,7 +104,7 @@ macro_rules! model {
             $(
                 #[doc = concat!("Sets `", $json, "`.")]
                 #[must_use]
-                pub fn $field(mut self, value: impl $crate::IntoField<$ty>) -> Self {
+                pub fn $field<Form>(mut self, value: impl $crate::IntoField<$ty, Form>) -> Self {
                     self.$field = Some(value.into_field());
                     self
                 }

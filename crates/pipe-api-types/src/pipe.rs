@@ -116,12 +116,12 @@ impl Destination {
     /// at least one column). The database is the service's default unless set with
     /// [`Destination::database`].
     pub fn managed(table: impl Into<Text>, columns: impl IntoIterator<Item = DestinationColumn>) -> Self {
-        Destination::default().table(table.into()).managed_table(true).columns(columns.into_iter().collect::<Vec<_>>())
+        Destination::default().table(table.into()).managed_table(true).columns(columns)
     }
 
     /// An existing table the pipe loads into, with the columns it fills.
     pub fn existing(table: impl Into<Text>, columns: impl IntoIterator<Item = DestinationColumn>) -> Self {
-        Destination::default().table(table.into()).managed_table(false).columns(columns.into_iter().collect::<Vec<_>>())
+        Destination::default().table(table.into()).managed_table(false).columns(columns)
     }
 }
 

@@ -488,14 +488,14 @@ impl<T> ListPatch<T> {
     #[must_use]
     // Named after the wire field, as every setter is; not arithmetic.
     #[allow(clippy::should_implement_trait)]
-    pub fn add(mut self, items: impl IntoField<Vec<T>>) -> Self {
+    pub fn add<Form>(mut self, items: impl IntoField<Vec<T>, Form>) -> Self {
         self.add = Some(items.into_field());
         self
     }
 
     /// Sets the elements to remove.
     #[must_use]
-    pub fn remove(mut self, items: impl IntoField<Vec<T>>) -> Self {
+    pub fn remove<Form>(mut self, items: impl IntoField<Vec<T>, Form>) -> Self {
         self.remove = Some(items.into_field());
         self
     }

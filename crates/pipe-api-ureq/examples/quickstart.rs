@@ -145,7 +145,7 @@ fn against_fake() -> Outcome {
         ThresholdType::Above,
         100.0,
         AlertInterval::FiveMinutes,
-        [AlertChannel::webhook("65f5e4a3c9e77d0a1b2c3d4f")],
+        AlertChannel::webhook("65f5e4a3c9e77d0a1b2c3d4f"),
     )
     .name("too many errors");
     let alert = client.create_alert(request)?;

@@ -18,7 +18,7 @@ fn tile_alert() -> AlertRequest {
         ThresholdType::Above,
         100.0,
         AlertInterval::FifteenMinutes,
-        [AlertChannel::webhook("65f1a2b3c4d5e6f708190002")],
+        AlertChannel::webhook("65f1a2b3c4d5e6f708190002"),
     )
     .name("Ingestion errors")
     .message("More than 100 errors in 15 minutes")
@@ -65,6 +65,33 @@ fn an_alert_lives_and_dies_on_both_generations() {
         let gone = client.get_alert(created.id.clone()).unwrap_err();
         assert!(gone.is_not_found(), "{version:?}: {gone}");
         assert!(client.delete_alert(created.id).unwrap_err().is_not_found());
+    }
+}
+
+#[test]
+fn several_channels_go_only_when_set_and_each_generation_keeps_what_it_knows() {
+    let (ops, pager) =
+        (AlertChannel::webhook("65f1a2b3c4d5e6f708190002"), AlertChannel::webhook("65f1a2b3c4d5e6f708190003"));
+    for version in [AlertingVersion::Newer, AlertingVersion::Older] {
+        let fake = Fake::demo();
+        fake.set_alerting_version(version);
+        let server = fake.serve().unwrap();
+        let client = client(&server);
+
+        let created = client.create_alert(tile_alert().channels([ops.clone(), pager.clone()])).unwrap();
+        match version {
+            // A newer server keeps both, and mirrors the first as `channel`.
+            AlertingVersion::Newer => {
+                assert_eq!(created.channels.as_deref(), Some(&[ops.clone(), pager.clone()][..]));
+                assert_eq!(created.channel.as_ref(), Some(&ops));
+            }
+            // An older one knows only `channel`: the first.
+            _ => assert_eq!((created.channel.as_ref(), created.channels.as_ref()), (Some(&ops), None)),
+        }
+        // A request built afresh with one channel sends `channel` alone: the alert is cut down
+        // to it, as asked.
+        let one = client.update_alert(created.id.clone(), tile_alert()).unwrap();
+        assert_eq!(one.resolved_channels(), [&ops], "{version:?}");
     }
 }
 
@@ -118,7 +145,7 @@ fn a_put_round_trip_keeps_what_this_crate_does_not_model() {
         ThresholdType::Between,
         5.0,
         AlertInterval::FiveMinutes,
-        [AlertChannel::webhook("w1")],
+        AlertChannel::webhook("w1"),
     )
     .threshold_max(50);
     let erased = client.update_alert(id, fresh).unwrap();

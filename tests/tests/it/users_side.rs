@@ -114,6 +114,53 @@ fn literals_as_users_write_them() {
 }
 
 #[test]
+fn lists_as_users_write_them() {
+    use pipe_api_ureq::{
+        IpAccessEntry, KeyRole, PostgresTableMapping, PrivateEndpointIdsPatch, ResourceTag, ScalingScheduleEntry,
+        TagsPatch, UpdateKeyRequest, UpdateServiceRequest,
+    };
+
+    // An empty list, with no annotation, in each way it is written; it is sent, as `[]`.
+    let closed = UpdateKeyRequest::new().ip_access_list([]);
+    assert_eq!(serde_json::to_string(&closed).unwrap(), r#"{"ipAccessList":[]}"#);
+    let emptied = UpdateKeyRequest::new().roles(vec![]).ip_access_list(Vec::new());
+    assert_eq!(serde_json::to_string(&emptied).unwrap(), r#"{"roles":[],"ipAccessList":[]}"#);
+    let untagged = UpdateServiceRequest::new().tags(TagsPatch::new().remove([])).private_endpoint_ids(
+        PrivateEndpointIdsPatch::new().add(vec![]).remove(["vpce-0a1b2c3d4e5f", "vpce-9f8e7d6c5b4a"]),
+    );
+    assert_eq!(
+        serde_json::to_value(&untagged).unwrap(),
+        serde_json::json!({
+            "privateEndpointIds": {"add": [], "remove": ["vpce-0a1b2c3d4e5f", "vpce-9f8e7d6c5b4a"]},
+            "tags": {"remove": []},
+        })
+    );
+
+    // Texts for a list of texts: literals, and the user's own `String`s through an iterator.
+    let hidden: Vec<String> = ["card_number", "cvv"].map(String::from).to_vec();
+    let mapping = PostgresTableMapping::new("public", "orders", "public_orders")
+        .use_custom_sorting_key(true)
+        .sorting_keys(["customer_id", "created_at"])
+        .excluded_columns(hidden.iter());
+    assert_eq!(mapping.sorting_keys.unwrap(), ["customer_id", "created_at"]);
+    assert_eq!(mapping.excluded_columns.unwrap(), ["card_number", "cvv"]);
+    let table = String::from("orders");
+    assert_eq!(PostgresTableMapping::default().sorting_keys([table]).sorting_keys.unwrap(), ["orders"]);
+    // Texts for a list of open-enum values, as its single setter takes them.
+    assert_eq!(UpdateKeyRequest::new().roles(["developer"]).roles, Some(vec![KeyRole::Developer]));
+
+    // The list's own items: an array, a `Vec`, an iterator; numbers as plain literals.
+    let offices = [("203.0.113.0/24", "office"), ("2001:db8::1", "vpn")];
+    let key = UpdateKeyRequest::new()
+        .roles([KeyRole::Developer, KeyRole::QueryEndpoints])
+        .ip_access_list(offices.iter().map(|(source, description)| IpAccessEntry::new(*source, *description)));
+    assert_eq!(key.ip_access_list.unwrap().len(), 2);
+    let tagged = TagsPatch::new().add(vec![ResourceTag::new("env", "prod")]);
+    assert_eq!(tagged.add.unwrap(), [ResourceTag::new("env", "prod")]);
+    assert_eq!(ScalingScheduleEntry::default().weekdays([1, 2, 3, 4, 5]).weekdays, Some(vec![1, 2, 3, 4, 5]));
+}
+
+#[test]
 fn a_shared_client_over_a_custom_transport_sends_from_four_threads_at_once() {
     use std::sync::{Arc, Condvar, Mutex};
 

@@ -39,7 +39,7 @@ fn tile_alert() -> AlertRequest {
         ThresholdType::Above,
         100.0,
         AlertInterval::OneHour,
-        [AlertChannel::webhook("65f5e4a3b9e77c001a789012")],
+        AlertChannel::webhook("65f5e4a3b9e77c001a789012"),
     )
     .name("Error Spike Alert")
     .message("Error rate has exceeded 100 in the last hour")
@@ -52,14 +52,17 @@ fn tile_alert() -> AlertRequest {
 fn create_requests() {
     let tile = CreateAlert::new(tile_alert()).build_request(&alerting()).unwrap();
     insta::assert_snapshot!("create_alert_tile", render_request(&tile));
-    // The contract's `multiChannelAlert` example, with the newer servers' options.
+    // The contract's `multiChannelAlert` example, with the newer servers' options: several
+    // channels, the first of which is also the one `channel` every server reads.
+    let first = AlertChannel::webhook("65f5e4a3b9e77c001a789012");
     let saved_search = AlertRequest::saved_search(
         "65f5e4a3b9e77c001a345678",
         ThresholdType::NotBetween,
         -2.5,
         AlertInterval::FiveMinutes,
-        [AlertChannel::webhook("65f5e4a3b9e77c001a789012"), AlertChannel::webhook("65f5e4a3b9e77c001a789013")],
+        first.clone(),
     )
+    .channels([first, AlertChannel::webhook("65f5e4a3b9e77c001a789013")])
     .threshold_max(7.25)
     .group_by("ServiceName")
     .schedule_offset_minutes(2u32)

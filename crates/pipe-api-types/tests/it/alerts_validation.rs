@@ -30,21 +30,42 @@ fn hook(id: &str) -> AlertChannel {
 }
 
 fn search() -> AlertRequest {
-    AlertRequest::saved_search("s1", ThresholdType::Above, 10.0, AlertInterval::FiveMinutes, [hook("w1")])
+    AlertRequest::saved_search("s1", ThresholdType::Above, 10.0, AlertInterval::FiveMinutes, hook("w1"))
 }
 
+/// An alert with two channels: `channel` is the first of `channels`.
 fn tile() -> AlertRequest {
-    AlertRequest::tile("d1", "t1", ThresholdType::Below, -1.5, AlertInterval::OneHour, [hook("w1"), hook("w2")])
+    AlertRequest::tile("d1", "t1", ThresholdType::Below, -1.5, AlertInterval::OneHour, hook("w1"))
+        .channels([hook("w1"), hook("w2")])
 }
 
 #[test]
 fn the_built_requests_are_valid() {
     assert_eq!(violations(&search()), vec![]);
     assert_eq!(violations(&tile()), vec![]);
-    // The legacy `channel` alone, as older servers take it.
-    let mut legacy = search();
-    legacy.channels = None;
-    assert_eq!(violations(&legacy), vec![]);
+    // `channels` alone, as newer servers take it.
+    let mut newer = tile();
+    newer.channel = None;
+    assert_eq!(violations(&newer), vec![]);
+}
+
+#[test]
+fn a_request_sends_only_the_channels_its_caller_set() {
+    let webhook = |id: &str| serde_json::json!({ "type": "webhook", "webhookId": id });
+    // One channel: sent as `channel`, which every server reads, and no `channels`.
+    for one in
+        [search(), AlertRequest::tile("d1", "t1", ThresholdType::Below, -1.5, AlertInterval::OneHour, hook("w1"))]
+    {
+        let sent = serde_json::to_value(&one).unwrap();
+        assert_eq!((&sent["channel"], sent.get("channels")), (&webhook("w1"), None), "{sent}");
+    }
+    // Several: `channels` as set, beside the constructor's `channel`, which is their first, so
+    // no mismatch.
+    let several = search().channels([hook("w1"), hook("w2")]);
+    assert_eq!(violations(&several), vec![]);
+    let sent = serde_json::to_value(&several).unwrap();
+    assert_eq!(sent["channels"], serde_json::json!([webhook("w1"), webhook("w2")]));
+    assert_eq!(sent["channel"], webhook("w1"));
 }
 
 #[test]

@@ -44,7 +44,7 @@ fn state_and_ip_entries_are_checked() {
         ]
     );
     // An empty list is valid: it denies all network access (service notes).
-    assert_eq!(violations(&UpdateKeyRequest::new().ip_access_list(Vec::<IpAccessEntry>::new())), []);
+    assert_eq!(violations(&UpdateKeyRequest::new().ip_access_list([])), []);
 }
 
 #[test]
