@@ -28,6 +28,8 @@ pub trait Transport {
     /// Sends `request`, ending the exchange within `timeout` (what is left of a call's
     /// deadline, as [`Step::Send`](crate::call::Next::Send) gives it). A transport that can
     /// bound one exchange overrides this; the default sends with the transport's own timeouts.
+    /// A socket read timeout is not exact: Linux fires one of `t` up to `t / 8` late, so a
+    /// transport that waits on one asks for less (`pipe-api-ureq`'s asks for `8/9` of `timeout`).
     fn send_within(&self, request: Request<Vec<u8>>, timeout: Duration) -> Result<Response<Vec<u8>>, TransportError> {
         let _ = timeout;
         self.send(request)
