@@ -21,10 +21,10 @@ impl ServiceScope<'_> {
     }
 
     /// The plan that makes the service what `desired` says: reads what it has (the alerts too
-    /// when `desired` names any, or when pruning with an alerting interface), then
+    /// when `desired` names any, or when pruning alerts), then
     /// [`plan`](pipe_api_proto::plan::plan()).
     pub fn plan(&self, desired: &DesiredState, options: &PlanOptions) -> Result<Plan, PlanError> {
-        let alerts = !desired.alerts.is_empty() || (options.prune && self.client().alerting.is_some());
+        let alerts = !desired.alerts.is_empty() || options.prune_alerts;
         let current = self.current_state(alerts).map_err(PlanError::Read)?;
         plan(self.organization_id(), self.service_id(), desired, &current, options)
     }

@@ -134,7 +134,10 @@ fn pruning_deletes_what_is_not_named_only_when_asked() {
     client.apply(&plan).unwrap();
     assert_eq!(fake.pipes(ORG, SERVICE).len(), 4);
 
-    let prune = service.plan(&desired, &PlanOptions::default().prune(true)).unwrap();
+    // Pruning the service leaves the team's alerts alone; pruning alerts is asked apart.
+    let service_only = service.plan(&desired, &PlanOptions::default().prune(true)).unwrap();
+    assert_eq!(service_only.steps().len(), 4, "{service_only}");
+    let prune = service.plan(&desired, &PlanOptions::default().prune(true).prune_alerts(true)).unwrap();
     let operations: Vec<&str> = prune.steps().iter().map(|s| s.request().operation().name).collect();
     assert_eq!(
         operations,
@@ -153,7 +156,7 @@ fn pruning_deletes_what_is_not_named_only_when_asked() {
     let names: Vec<String> =
         fake.pipes(ORG, SERVICE).into_iter().filter_map(|p| p.name.map(|n| n.to_string())).collect();
     assert_eq!(names, ["clicks", "archive"]);
-    let again = service.plan(&desired, &PlanOptions::default().prune(true)).unwrap();
+    let again = service.plan(&desired, &PlanOptions::default().prune(true).prune_alerts(true)).unwrap();
     assert!(again.is_empty(), "{again}");
 }
 

@@ -35,8 +35,9 @@
 //!    differ and that the contract's patch schemas can change, then scaling, then the state. A
 //!    database pipe whose tables change is paused first (and waited for), updated, and started
 //!    again. A pipe in `Completed` is not updated (only a resync changes it).
-//! 3. With [`PlanOptions::prune`]: delete the pipes, then the endpoints, then the alerts that
-//!    the desired state does not name. Without it they are left alone, and the plan says so.
+//! 3. With [`PlanOptions::prune`]: delete the pipes, then the endpoints, that the desired state
+//!    does not name; with [`PlanOptions::prune_alerts`], the alerts (which are a whole team's,
+//!    not the service's). Without them they are left alone, and the plan says so.
 //! 4. Alerts: create what is missing, replace (`PUT`) what differs, keeping what the desired
 //!    state does not name.
 //!

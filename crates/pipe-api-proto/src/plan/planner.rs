@@ -44,8 +44,12 @@ impl Current {
 pub struct PlanOptions {
     /// Replace (delete, then create) a resource whose differing field no update can change.
     pub allow_replacement: bool,
-    /// Delete the resources the desired state does not name.
+    /// Delete the pipes and reverse private endpoints of the service that the desired state
+    /// does not name.
     pub prune: bool,
+    /// Delete the alerts the desired state does not name. Apart from `prune`, as alerts are
+    /// not the service's: the alerting interface holds every alert of a team.
+    pub prune_alerts: bool,
 }
 
 impl PlanOptions {
@@ -56,10 +60,17 @@ impl PlanOptions {
         self
     }
 
-    /// Deletes what the desired state does not name.
+    /// Deletes the pipes and endpoints the desired state does not name.
     #[must_use]
     pub fn prune(mut self, prune: bool) -> Self {
         self.prune = prune;
+        self
+    }
+
+    /// Deletes the alerts the desired state does not name (every other alert of the team).
+    #[must_use]
+    pub fn prune_alerts(mut self, prune: bool) -> Self {
+        self.prune_alerts = prune;
         self
     }
 }
@@ -430,7 +441,13 @@ impl Planner<'_> {
                 continue;
             }
             let resource = Resource { kind: Kind::Pipe, name: name.to_owned() };
-            self.prune(&resource, "delete_pipe", ("pipe_id", pipe.id.to_string()), "what it loaded stays in its table");
+            self.prune(
+                self.options.prune,
+                &resource,
+                "delete_pipe",
+                ("pipe_id", pipe.id.to_string()),
+                "what it loaded stays in its table",
+            );
         }
         let named: Vec<&str> =
             self.desired.reverse_private_endpoints.iter().filter_map(|e| e.description.as_deref()).collect();
@@ -441,13 +458,26 @@ impl Planner<'_> {
             }
             let resource = Resource { kind: Kind::ReversePrivateEndpoint, name: name.to_owned() };
             let cost = "pipes that still use it lose the connection";
-            self.prune(&resource, "delete_reverse_private_endpoint", ("endpoint_id", endpoint.id.to_string()), cost);
+            self.prune(
+                self.options.prune,
+                &resource,
+                "delete_reverse_private_endpoint",
+                ("endpoint_id", endpoint.id.to_string()),
+                cost,
+            );
         }
     }
 
-    /// A delete with pruning; a note without.
-    fn prune(&mut self, resource: &Resource, operation: &'static str, id: (&'static str, String), cost: &str) {
-        if self.options.prune {
+    /// A delete with pruning (`prune`, the option for the kind); a note without.
+    fn prune(
+        &mut self,
+        prune: bool,
+        resource: &Resource,
+        operation: &'static str,
+        id: (&'static str, String),
+        cost: &str,
+    ) {
+        if prune {
             let step = self.bare(resource, operation, &[(id.0, Id::Known(id.1))], "not in the desired state");
             step.destructive = Some(format!("deletes it; {cost}"));
         } else {
@@ -490,7 +520,13 @@ impl Planner<'_> {
             let name = alert.name.as_deref().unwrap_or_default();
             if !named.contains(&name) {
                 let resource = Resource { kind: Kind::Alert, name: name.to_owned() };
-                self.prune(&resource, "delete_alert", ("alert_id", alert.id.to_string()), "it no longer notifies");
+                self.prune(
+                    self.options.prune_alerts,
+                    &resource,
+                    "delete_alert",
+                    ("alert_id", alert.id.to_string()),
+                    "it no longer notifies",
+                );
             }
         }
         Ok(())

@@ -136,7 +136,8 @@ fn alerts_not_read_are_neither_changed_nor_pruned() {
     let desired = desired_kafka(json!({}), json!({}));
     let mut current = current_kafka(json!({}), json!({}));
     current.alerts = None;
-    let pruned = plan(org, service, &desired, &current, &PlanOptions::default().prune(true)).unwrap();
+    let pruned =
+        plan(org, service, &desired, &current, &PlanOptions::default().prune(true).prune_alerts(true)).unwrap();
     assert!(pruned.is_empty(), "{pruned}");
 
     let with_alert = DesiredState::from_json(
