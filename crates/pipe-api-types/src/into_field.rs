@@ -139,7 +139,7 @@ macro_rules! itself {
     };
 }
 
-itself!(Text, bool, u16, u32, u64, i64, f64, OffsetDateTime, PrimitiveDateTime, Secret);
+itself!(Text, bool, u8, u16, u32, u64, i64, f64, OffsetDateTime, PrimitiveDateTime, Secret);
 
 /// A quantity in its own unit only: millicores are no gigabytes.
 impl<U: Unit> IntoField<Quantity<U>> for Quantity<U> {

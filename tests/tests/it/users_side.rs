@@ -158,6 +158,8 @@ fn lists_as_users_write_them() {
     let tagged = TagsPatch::new().add(vec![ResourceTag::new("env", "prod")]);
     assert_eq!(tagged.add.unwrap(), [ResourceTag::new("env", "prod")]);
     assert_eq!(ScalingScheduleEntry::default().weekdays([1, 2, 3, 4, 5]).weekdays, Some(vec![1, 2, 3, 4, 5]));
+    let office_hours = ScalingScheduleEntry::default().start_hour_utc(8).end_hour_utc(18);
+    assert_eq!((office_hours.start_hour_utc, office_hours.end_hour_utc), (Some(8), Some(18)));
 }
 
 #[test]
