@@ -203,6 +203,34 @@ fn a_create_whose_answer_was_lost_is_adopted_not_sent_again() {
     assert!(service.plan(&desired, &PlanOptions::default()).unwrap().is_empty());
 }
 
+/// Each kind's create, its answer lost: listed by its kind's list operation and adopted (an
+/// endpoint then waited for as if created).
+#[test]
+fn a_lost_create_of_every_kind_is_adopted() {
+    for (path, step) in [
+        (
+            "/pipesReversePrivateEndpoints",
+            r#"create_reverse_private_endpoint reverse private endpoint "ingest brokers""#,
+        ),
+        ("/pipes", r#"create_pipe pipe "clicks""#),
+        ("/api/v2/alerts", r#"create_alert alert "clicks stalled""#),
+    ] {
+        let (fake, client) = setup();
+        let service = client.service(ORG, SERVICE);
+        let desired = desired(DESIRED);
+        let plan = service.plan(&desired, &PlanOptions::default()).unwrap();
+        let lost = Fault::status(502).after_handling();
+        fake.inject(FaultRule::path_ends_with(path, lost).method(http::Method::POST).times(1));
+
+        let applied = client.apply(&plan).unwrap();
+        let adopted: Vec<&str> =
+            applied.steps().iter().filter(|(_, o)| *o == StepOutcome::Adopted).map(|(s, _)| s.as_str()).collect();
+        assert_eq!(adopted, [step]);
+        let again = service.plan(&desired, &PlanOptions::default()).unwrap();
+        assert!(again.is_empty(), "{path}: {again}");
+    }
+}
+
 #[test]
 fn a_429_in_the_middle_is_waited_out() {
     let (fake, client) = setup();
