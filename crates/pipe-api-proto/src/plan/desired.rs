@@ -4,7 +4,7 @@
 use std::fmt;
 
 use pipe_api_types::{AlertRequest, CreatePipeRequest, CreateReversePrivateEndpointRequest, Validate};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::redact;
@@ -34,23 +34,22 @@ use crate::redact;
 ///
 /// A Kafka source's `reversePrivateEndpointIds` may name an endpoint of the same desired state
 /// by its description: the plan puts in its id (known once it is created).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+///
+/// It has no `Serialize`: written back, it would hold the secrets in clear.
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct DesiredState {
     /// The reverse private endpoints, each named by its `description`.
-    #[serde(default)]
     pub reverse_private_endpoints: Vec<CreateReversePrivateEndpointRequest>,
     /// The pipes, each named by its `name`.
-    #[serde(default)]
     pub pipes: Vec<DesiredPipe>,
     /// The alerts (alerting interface), each named by its `name`.
-    #[serde(default)]
     pub alerts: Vec<AlertRequest>,
 }
 
-/// A pipe as it should be: what its create request holds, and whether it should run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A pipe as it should be: what its create request holds, and whether it should run. Read as
+/// part of a [`DesiredState`] (its `Deserialize` alone checks nothing).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct DesiredPipe {
     /// The pipe: name, source, destination, field mappings, scaling, settings.
@@ -81,7 +80,7 @@ impl DesiredPipe {
 }
 
 /// Whether a desired pipe runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum DesiredPipeState {
