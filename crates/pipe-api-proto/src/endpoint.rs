@@ -13,6 +13,7 @@ use crate::attempts::Attempts;
 use crate::decode::sealed::DecodeBody as _;
 use crate::decode::{Decode, Shape, SuccessDecodeError, says_nothing};
 use crate::error::{ApiError, BuildError, BuildErrorKind, DecodeError, Error, TransportFailure};
+use crate::operations::SuccessBody;
 use crate::transport::Transport;
 
 /// One operation of an interface: its method, path, query, body and result type. Nothing
@@ -61,22 +62,6 @@ pub trait Endpoint {
     fn success_body(&self) -> SuccessBody {
         SuccessBody::Output
     }
-}
-
-/// Where a success body (within the interface's envelope, if it has one) holds an endpoint's
-/// output: the one place the shapes that are not "the body is the output" are read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SuccessBody {
-    /// The body is the output (the management interface: the envelope's `result`).
-    Output,
-    /// The body is `{"data": <output>}`, as the alerting interface answers with one alert.
-    InData,
-    /// The body carries nothing, for an output made from nothing (`()`): the alerting
-    /// interface's deletes answer `{}` on newer servers and the plain text `OK` on older ones,
-    /// both a success. An empty body and `null` are the same; any other body is decoded as
-    /// usual (so a management envelope with no `result` still is one).
-    Nothing,
 }
 
 /// Decodes a success body of `endpoint` as its [`SuccessBody`] says.

@@ -21,8 +21,6 @@
 
 use http::Method;
 
-use crate::endpoint::SuccessBody;
-
 /// One operation of the table, as data.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -51,6 +49,22 @@ impl Operation {
     pub fn is_list(&self) -> bool {
         self.output.starts_with("Vec") || self.output == "AlertPage"
     }
+}
+
+/// Where a success body (within the interface's envelope, if it has one) holds an operation's
+/// output, a column of the table (read in one place: `endpoint.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SuccessBody {
+    /// The body is the output (the management interface: the envelope's `result`).
+    Output,
+    /// The body is `{"data": <output>}`, as the alerting interface answers with one alert.
+    InData,
+    /// The body carries nothing, for an output made from nothing (`()`): the alerting
+    /// interface's deletes answer `{}` on newer servers and the plain text `OK` on older ones,
+    /// both a success. An empty body and `null` are the same; any other body is decoded as
+    /// usual (so a management envelope with no `result` still is one).
+    Nothing,
 }
 
 /// The interface an [`Operation`] belongs to.

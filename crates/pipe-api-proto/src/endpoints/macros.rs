@@ -75,8 +75,8 @@ macro_rules! declare_endpoint {
             )?
 
             $(
-                fn success_body(&self) -> $crate::endpoint::SuccessBody {
-                    $crate::endpoint::SuccessBody::$shape
+                fn success_body(&self) -> $crate::operations::SuccessBody {
+                    $crate::operations::SuccessBody::$shape
                 }
             )?
         }

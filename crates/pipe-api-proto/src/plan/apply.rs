@@ -14,10 +14,10 @@ use super::{Awaited, Id, Kind, Plan, PlanStep, PlannedRequest, Resource};
 use crate::api::{Alerting, Api, Management};
 use crate::attempts::AttemptRecord;
 use crate::call::{Call, Machine, Next};
-use crate::endpoint::{Endpoint, SuccessBody};
+use crate::endpoint::Endpoint;
 use crate::endpoints::{GetPipe, GetReversePrivateEndpoint};
 use crate::error::{BuildError, BuildErrorKind, Error, TransportError};
-use crate::operations::{Interface, Operation};
+use crate::operations::{Interface, Operation, SuccessBody};
 use crate::retry::{Pacer, RetryPolicy};
 use crate::wait::{Wait, WaitPolicy, pipe_stopped, reverse_private_endpoint_ready};
 
