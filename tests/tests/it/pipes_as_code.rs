@@ -339,3 +339,32 @@ fn a_desired_state_never_holds_a_secret_in_clear_and_is_checked_like_a_request()
     let read = desired(DESIRED);
     assert!(!format!("{read:?}").contains("kafka-password-from-the-vault"));
 }
+
+/// What `{}` and `{:?}` of an apply that stopped print: one message, the same, bounded however
+/// long the plan.
+#[test]
+fn an_apply_error_reads_as_a_message_bounded_however_long_the_plan() {
+    let (fake, client) = setup();
+    let service = client.service(ORG, SERVICE);
+    let pipes: Vec<String> = (0..12)
+        .map(|i| {
+            format!(
+                r#"{{"name": "p{i}", "source": {{"kinesis": {{"format": "JSONEachRow", "streamName": "s{i}",
+                "region": "eu-west-1", "iteratorType": "LATEST", "authentication": "IAM_ROLE",
+                "iamRole": "arn:aws:iam::1:role/r"}}}}, "destination": {{"table": "t{i}", "managedTable": true,
+                "columns": [{{"name": "id", "type": "UInt64"}}]}}}}"#
+            )
+        })
+        .collect();
+    let many = desired(&format!(r#"{{"pipes": [{}]}}"#, pipes.join(",")));
+    let plan = service.plan(&many, &PlanOptions::default()).unwrap();
+    // The first create is refused: nothing done, eleven steps not started.
+    fake.inject(FaultRule::path_ends_with("/pipes", Fault::status(400)).method(http::Method::POST).times(1));
+    let error = client.apply(&plan).unwrap_err();
+    let (display, debug) = (error.to_string(), format!("{error:?}"));
+    assert_eq!(display, debug);
+    assert!(display.starts_with(r#"apply: step 1 (create_pipe pipe "p0") failed: create_pipe: HTTP 400"#), "{display}");
+    assert!(display.ends_with(r#"and 6 more"#), "{display}");
+    assert_eq!(error.not_started().len(), 11);
+    assert!(display.len() < 1200, "{} bytes: {display}", display.len());
+}

@@ -390,7 +390,6 @@ impl fmt::Display for Applied {
 
 /// Why an apply stopped: the step that failed and why, with the steps done before it and those
 /// not started.
-#[derive(Debug)]
 pub struct ApplyError {
     done: Vec<(String, StepOutcome)>,
     failed: String,
@@ -434,10 +433,39 @@ impl fmt::Display for ApplyError {
         if let Some(checked) = &self.checked {
             write!(f, "; {checked}")?;
         }
-        let done: Vec<&str> = self.done.iter().map(|(step, _)| step.as_str()).collect();
-        write!(f, "; done: {}", if done.is_empty() { "none".to_owned() } else { done.join(", ") })?;
-        let not_started = &self.not_started;
-        write!(f, "; not started: {}", if not_started.is_empty() { "none".to_owned() } else { not_started.join(", ") })
+        f.write_str("; done: ")?;
+        write_steps(f, self.done.iter().map(|(step, _)| step.as_str()))?;
+        f.write_str("; not started: ")?;
+        write_steps(f, self.not_started.iter().map(String::as_str))
+    }
+}
+
+/// The most steps an error names in each of its lists: the text stays bounded however long
+/// the plan (the accessors have them all).
+const STEPS_SHOWN: usize = 5;
+
+/// `a, b, c`, at most [`STEPS_SHOWN`] of them and how many more, or `none`.
+fn write_steps<'s>(f: &mut fmt::Formatter<'_>, steps: impl ExactSizeIterator<Item = &'s str>) -> fmt::Result {
+    let count = steps.len();
+    if count == 0 {
+        return f.write_str("none");
+    }
+    for (index, step) in steps.take(STEPS_SHOWN).enumerate() {
+        if index > 0 {
+            f.write_str(", ")?;
+        }
+        f.write_str(step)?;
+    }
+    if count > STEPS_SHOWN {
+        write!(f, " and {} more", count - STEPS_SHOWN)?;
+    }
+    Ok(())
+}
+
+/// Reads as the message (what `main() -> Result` prints), not a struct dump.
+impl fmt::Debug for ApplyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

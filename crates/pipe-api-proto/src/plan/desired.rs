@@ -262,8 +262,7 @@ fn secret_reference(value: &Value) -> Option<&str> {
 }
 
 /// Why a desired state was not read: where (a JSON path from the root, such as
-/// `pipes[0].source.kafka.credentials.password`) and what.
-#[derive(Debug)]
+/// `pipes[0].source.kafka.credentials.password`) and what. `Debug` reads as the message.
 pub struct DesiredStateError {
     path: String,
     problem: Problem,
@@ -342,6 +341,12 @@ impl fmt::Display for DesiredStateError {
             }
             Problem::Invalid(errors) => write!(f, "{}", redact::truncate(&errors.to_string(), 2 * MESSAGE_SHOWN)),
         }
+    }
+}
+
+impl fmt::Debug for DesiredStateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

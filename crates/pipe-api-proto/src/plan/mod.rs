@@ -119,9 +119,12 @@ pub struct Resource {
     pub name: String,
 }
 
+/// The most of a name a message shows (a server's names are not bounded).
+const NAME_SHOWN: usize = 128;
+
 impl fmt::Display for Resource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {:?}", self.kind, self.name)
+        write!(f, "{} {:?}", self.kind, crate::redact::truncate(&self.name, NAME_SHOWN))
     }
 }
 

@@ -76,7 +76,6 @@ impl PlanOptions {
 }
 
 /// Why no plan was made.
-#[derive(Debug)]
 #[non_exhaustive]
 pub enum PlanError {
     /// Two resources of one kind on the server have the name the desired state uses.
@@ -139,6 +138,13 @@ impl fmt::Display for PlanError {
             PlanError::AlertsNotRead => f.write_str("plan: the desired state names alerts, and no alerts were read"),
             PlanError::Read(error) => write!(f, "plan: reading the current state failed: {error}"),
         }
+    }
+}
+
+/// Reads as the message, not a struct dump.
+impl fmt::Debug for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
