@@ -131,7 +131,7 @@ pub use error::{
     TransportErrorKind, TransportFailure,
 };
 pub use snapshot::{redacted_json, render_request};
-pub use transport::Transport;
+pub use transport::{Transport, socket_timeout_within};
 pub use url::{BaseUrl, BaseUrlError, is_loopback_host, path, percent_decode};
 
 /// The models, re-exported so one dependency is enough.

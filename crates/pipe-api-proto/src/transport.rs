@@ -7,6 +7,23 @@ use http::{Request, Response};
 use std::error::Error as StdError;
 use std::fmt;
 
+/// The socket timeout to ask for so that an exchange ends within `timeout`: eight ninths of it.
+/// Linux fires a socket timeout of `t` up to `t / 8` late (its timer wheel keeps longer timers
+/// coarser: a read with a 10 s timeout was measured returning after 10.24 s, a call with a 60 s
+/// deadline ending after 61.9 s), so even the latest firing of what this asks for is within
+/// `timeout`.
+///
+/// ```
+/// use std::time::Duration;
+/// let asked = pipe_api_proto::socket_timeout_within(Duration::from_secs(9));
+/// assert_eq!(asked, Duration::from_secs(8));
+/// assert!(asked + asked / 8 <= Duration::from_secs(9));
+/// ```
+pub fn socket_timeout_within(timeout: Duration) -> Duration {
+    // In whole nanoseconds, rounded down, so that the bound holds exactly.
+    timeout.checked_mul(8).map_or_else(|| timeout / 9 * 8, |eight| eight / 9)
+}
+
 /// Sends one request and brings back its whole response, or says how it failed. Any HTTP
 /// client can be one; a closure `Fn(Request<Vec<u8>>) -> Result<Response<Vec<u8>>,
 /// TransportError>` is one. It takes `&self`, as oauth2-rs's does, so that one transport
@@ -28,8 +45,8 @@ pub trait Transport {
     /// Sends `request`, ending the exchange within `timeout` (what is left of a call's
     /// deadline, as [`Step::Send`](crate::call::Next::Send) gives it). A transport that can
     /// bound one exchange overrides this; the default sends with the transport's own timeouts.
-    /// A socket read timeout is not exact: Linux fires one of `t` up to `t / 8` late, so a
-    /// transport that waits on one asks for less (`pipe-api-ureq`'s asks for `8/9` of `timeout`).
+    /// A socket read timeout is not exact: a transport that waits on one asks for
+    /// [`socket_timeout_within`]`(timeout)`, as `pipe-api-ureq`'s does.
     fn send_within(&self, request: Request<Vec<u8>>, timeout: Duration) -> Result<Response<Vec<u8>>, TransportError> {
         let _ = timeout;
         self.send(request)

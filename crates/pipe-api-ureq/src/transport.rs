@@ -130,7 +130,7 @@ impl UreqTransport {
         check_scheme(request.uri(), self.config.allow_insecure_http)?;
         // A per-request override copies the agent's whole configuration: only pay for it when
         // the caller's deadline is nearer than the configured timeout (as a socket sees it).
-        let response = match timeout.map(socket_timeout_ending_within).filter(|t| *t < self.config.timeout) {
+        let response = match timeout.map(pipe_api_proto::socket_timeout_within).filter(|t| *t < self.config.timeout) {
             Some(timeout) => {
                 let request = self.agent.configure_request(request).timeout_global(Some(timeout)).build();
                 self.agent.run(request)
@@ -146,15 +146,6 @@ impl UreqTransport {
         let bytes = body.with_config().limit(self.config.body_limit).read_to_vec().map_err(classify)?;
         Ok(Response::from_parts(parts, bytes))
     }
-}
-
-/// The socket timeout that ends an exchange within `timeout`. ureq waits on a socket read
-/// timeout, and Linux's timer wheel fires one of `t` up to an eighth of `t` late (its coarser
-/// levels hold longer timers; measured here: 10 s ended after 10.24 s, 30 s after 31.4 s, and a
-/// call with a 60 s deadline after 61.9 s). Asking for eight ninths of `timeout` keeps even the
-/// latest firing within it.
-fn socket_timeout_ending_within(timeout: Duration) -> Duration {
-    timeout.mul_f64(8.0 / 9.0)
 }
 
 impl Default for UreqTransport {

@@ -249,3 +249,15 @@ fn arbitrary_json() -> impl Strategy<Value = serde_json::Value> {
         ]
     })
 }
+
+proptest! {
+    /// What a transport asks of a socket ends within the time given even when the socket fires
+    /// an eighth late, as Linux's may; and it asks for no less than it must.
+    #[test]
+    fn a_socket_timeout_ends_within_the_time_left(nanos in 1u64..3_600_000_000_000) {
+        let left = std::time::Duration::from_nanos(nanos);
+        let asked = pipe_api_proto::socket_timeout_within(left);
+        prop_assert!(asked + asked / 8 <= left, "{asked:?} for {left:?}");
+        prop_assert!(asked >= left.mul_f64(0.88), "{asked:?} for {left:?}");
+    }
+}
