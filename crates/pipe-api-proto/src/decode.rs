@@ -202,6 +202,16 @@ outputs! {
     Alert [Data] => state, AlertPage [Bare],
 }
 
+/// A model read from JSON this crate holds (a desired state, a plan's merge of values read),
+/// through the budgeted reader of success bodies, so that the models' parts compiled for the
+/// outputs serve it too. A failure says where (`source.kafka.type: ...`) and what.
+pub(crate) fn read_model<T: DeserializeOwned>(json: &[u8]) -> Result<T, String> {
+    decode(json).map_err(|error| match error.path.as_str() {
+        "." => error.message,
+        path => format!("{path}: {}", error.message),
+    })
+}
+
 /// A body as a JSON value, read within its budget (a decode error's preview redacts its secret
 /// fields from it); `None` when it is not JSON.
 pub(crate) fn json_value(body: &[u8]) -> Option<serde_json::Value> {

@@ -4,7 +4,6 @@
 use std::fmt;
 
 use pipe_api_types::{AlertRequest, CreatePipeRequest, CreateReversePrivateEndpointRequest, Validate};
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::redact;
@@ -47,16 +46,14 @@ pub struct DesiredState {
     pub alerts: Vec<AlertRequest>,
 }
 
-/// A pipe as it should be: what its create request holds, and whether it should run. Read as
-/// part of a [`DesiredState`] (its `Deserialize` alone checks nothing).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+/// A pipe as it should be: what its create request holds, and whether it should run (the
+/// member `state` beside the request's, `running` or `stopped`).
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DesiredPipe {
     /// The pipe: name, source, destination, field mappings, scaling, settings.
-    #[serde(flatten)]
     pub pipe: CreatePipeRequest,
     /// Running (the default) or stopped.
-    #[serde(default)]
     pub state: DesiredPipeState,
 }
 
@@ -80,8 +77,7 @@ impl DesiredPipe {
 }
 
 /// Whether a desired pipe runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DesiredPipeState {
     /// Ingesting (a pipe starts running when created).
@@ -117,9 +113,9 @@ impl DesiredState {
             return Err(DesiredStateError::new(unknown.clone(), Problem::Malformed(message)));
         }
         Ok(DesiredState {
-            reverse_private_endpoints: items(&mut root, KINDS[0])?,
-            pipes: items(&mut root, KINDS[1])?,
-            alerts: items(&mut root, KINDS[2])?,
+            reverse_private_endpoints: items(&mut root, KINDS[0], from_value)?,
+            pipes: items(&mut root, KINDS[1], desired_pipe)?,
+            alerts: items(&mut root, KINDS[2], from_value)?,
         })
     }
 
@@ -168,9 +164,10 @@ impl DesiredState {
 const KINDS: [&str; 3] = ["reversePrivateEndpoints", "pipes", "alerts"];
 
 /// The items of one kind's list, each read on its own.
-fn items<T: serde::de::DeserializeOwned>(
+fn items<T>(
     root: &mut serde_json::Map<String, Value>,
     kind: &str,
+    read: fn(Value) -> Result<T, String>,
 ) -> Result<Vec<T>, DesiredStateError> {
     match root.remove(kind) {
         None | Some(Value::Null) => Ok(Vec::new()),
@@ -178,12 +175,28 @@ fn items<T: serde::de::DeserializeOwned>(
             .into_iter()
             .enumerate()
             .map(|(index, item)| {
-                serde_json::from_value(item)
-                    .map_err(|e| DesiredStateError::new(format!("{kind}[{index}]"), Problem::Malformed(e.to_string())))
+                read(item).map_err(|e| DesiredStateError::new(format!("{kind}[{index}]"), Problem::Malformed(e)))
             })
             .collect(),
         Some(_) => Err(DesiredStateError::new(kind, Problem::Malformed("a list".into()))),
     }
+}
+
+/// A model read from a JSON value (by the reader every model has in this crate).
+fn from_value<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, String> {
+    crate::decode::read_model(&serde_json::to_vec(&value).expect("a JSON value serializes"))
+}
+
+/// A desired pipe: its `state`, and the rest as its create request.
+fn desired_pipe(value: Value) -> Result<DesiredPipe, String> {
+    let Value::Object(mut members) = value else { return Err("a pipe is a JSON object".into()) };
+    let state = match members.remove("state") {
+        None | Some(Value::Null) => DesiredPipeState::Running,
+        Some(Value::String(state)) if state == "running" => DesiredPipeState::Running,
+        Some(Value::String(state)) if state == "stopped" => DesiredPipeState::Stopped,
+        Some(_) => return Err("state: one of `running`, `stopped`".into()),
+    };
+    Ok(DesiredPipe { pipe: from_value(Value::Object(members))?, state })
 }
 
 /// Each item of a kind named (by `name_field`), uniquely, and valid as a request.

@@ -777,8 +777,12 @@ fn replaced_because(fields: &[String]) -> String {
     format!("replaced: {} cannot be updated", fields.join(", "))
 }
 
-fn to_json<T: Serialize>(model: &T) -> Value {
-    serde_json::to_value(model).expect("a model serializes")
+/// A model as a JSON value, through the serializer that writes request bodies and the reader
+/// of success bodies: both compiled for the models already, where `serde_json::to_value` would
+/// compile every model's `Serialize` again.
+pub(crate) fn to_json<T: Serialize>(model: &T) -> Value {
+    let bytes = serde_json::to_vec(model).expect("a model serializes");
+    crate::decode::json_value(&bytes).expect("what serde_json wrote reads back")
 }
 
 /// A request model from JSON the plan put together (of values already read as models).
@@ -787,9 +791,10 @@ fn from_json<T: serde::de::DeserializeOwned>(
     operation: &'static str,
     json: Value,
 ) -> Result<T, PlanError> {
-    serde_json::from_value(json).map_err(|error| PlanError::Malformed {
+    let bytes = serde_json::to_vec(&json).expect("a JSON value serializes");
+    crate::decode::read_model(&bytes).map_err(|message| PlanError::Malformed {
         resource: resource.clone(),
         operation,
-        message: redact::truncate(&error.to_string(), 300).into_owned(),
+        message: redact::truncate(&message, 300).into_owned(),
     })
 }
