@@ -45,8 +45,6 @@ pub struct Apply<'a> {
     created: Vec<(Resource, String)>,
     /// What became of each step done.
     outcomes: Vec<StepOutcome>,
-    /// What became of the step whose wait is under way.
-    pending_outcome: Option<StepOutcome>,
     phase: Phase<'a>,
 }
 
@@ -60,8 +58,11 @@ enum Phase<'a> {
         error: Error,
         listing: Sub<'a, Result<Value, Error>>,
     },
-    /// Waiting for the state the step needs.
-    Waiting(Sub<'a, Result<(), Cause>>),
+    /// Waiting for the state the step needs; `outcome` is what became of its request.
+    Waiting {
+        wait: Sub<'a, Result<(), Cause>>,
+        outcome: StepOutcome,
+    },
     Over,
 }
 
@@ -96,7 +97,6 @@ impl<'a> Apply<'a> {
             seed,
             created: Vec::new(),
             outcomes: Vec::new(),
-            pending_outcome: None,
             phase: Phase::Start,
         }
     }
@@ -192,14 +192,13 @@ impl<'a> Apply<'a> {
                 Box::new(Mapped::new(wait, |result: Result<_, _>| result.map(drop).map_err(Cause::from)))
             }
         };
-        self.pending_outcome = Some(outcome);
-        self.phase = Phase::Waiting(machine);
+        self.phase = Phase::Waiting { wait: machine, outcome };
         Ok(())
     }
 
     /// Lists the kind of the create that failed with `error`, unless its outcome is known.
     fn check(&mut self, step: &'a PlanStep, error: Error, now: Duration) -> Option<Error> {
-        if !step.creates() || !may_have_happened(&error) {
+        if !step.creates() || !may_have_created(&error) {
             return Some(error);
         }
         let list =
@@ -218,29 +217,23 @@ impl<'a> Apply<'a> {
     fn fail(&mut self, cause: Cause, checked: Option<String>) -> Next<Result<Applied, ApplyError>> {
         self.phase = Phase::Over;
         let done = self.outcomes.len();
-        let summary = |step: &PlanStep| format!("{} {}", step.request.operation.name, step.resource);
         let steps = &self.plan.steps;
         Next::Done(Err(ApplyError {
-            done: steps[..done].iter().map(summary).zip(self.outcomes.iter().copied()).collect(),
-            failed: steps.get(done).map(summary).unwrap_or_default(),
+            done: steps[..done].iter().map(PlanStep::summary).zip(self.outcomes.iter().copied()).collect(),
+            failed: steps.get(done).map(PlanStep::summary).unwrap_or_default(),
             number: done + 1,
             cause,
             checked,
-            not_started: steps.iter().skip(done + 1).map(summary).collect(),
+            not_started: steps.iter().skip(done + 1).map(PlanStep::summary).collect(),
         }))
     }
 }
 
-/// Whether a create that failed so may have created its resource: the server answered `5xx`
-/// (it may have done the work first), the connection failed after the request went out, or a
-/// success answer did not read.
-fn may_have_happened(error: &Error) -> bool {
-    match error {
-        Error::Api(api) => api.status().is_server_error(),
-        Error::Transport(failure) => failure.error().may_have_reached_server(),
-        Error::Decode(_) => true,
-        Error::Build(_) | Error::NotSent(_) => false,
-    }
+/// Whether a create that failed so may have created its resource: its outcome is unknown
+/// ([`Error::outcome_unknown`]: a gateway's 502, 503 or 504, a failure after sending), or it
+/// succeeded with an answer that did not read.
+fn may_have_created(error: &Error) -> bool {
+    error.outcome_unknown() || matches!(error, Error::Decode(_))
 }
 
 /// The id of a resource a listing answered with, by name.
@@ -261,8 +254,7 @@ impl Machine for Apply<'_> {
         loop {
             let Some(step) = self.step() else {
                 self.phase = Phase::Over;
-                let steps =
-                    self.plan.steps.iter().map(|step| format!("{} {}", step.request.operation.name, step.resource));
+                let steps = self.plan.steps.iter().map(PlanStep::summary);
                 return Next::Done(Ok(Applied { steps: steps.zip(self.outcomes.iter().copied()).collect() }));
             };
             match &mut self.phase {
@@ -318,12 +310,11 @@ impl Machine for Apply<'_> {
                         }
                     }
                 },
-                Phase::Waiting(wait) => match wait.next(now, pacer.as_deref_mut()) {
+                Phase::Waiting { wait, outcome } => match wait.next(now, pacer.as_deref_mut()) {
                     Next::Send { request, timeout } => return Next::Send { request, timeout },
                     Next::Wait { until } => return Next::Wait { until },
                     Next::Done(Ok(())) => {
-                        let outcome = self.pending_outcome.take().unwrap_or(StepOutcome::Done);
-                        self.outcomes.push(outcome);
+                        self.outcomes.push(*outcome);
                         self.phase = Phase::Start;
                     }
                     Next::Done(Err(cause)) => return self.fail(cause, None),
@@ -335,7 +326,7 @@ impl Machine for Apply<'_> {
     fn take_attempts(&mut self) -> Vec<AttemptRecord> {
         match &mut self.phase {
             Phase::Sending(call) | Phase::Checking { listing: call, .. } => call.take_attempts(),
-            Phase::Waiting(wait) => wait.take_attempts(),
+            Phase::Waiting { wait, .. } => wait.take_attempts(),
             Phase::Start | Phase::Over => Vec::new(),
         }
     }
@@ -349,7 +340,7 @@ impl Machine for Apply<'_> {
     ) {
         match &mut self.phase {
             Phase::Sending(call) | Phase::Checking { listing: call, .. } => call.receive(outcome, now, wall, pacer),
-            Phase::Waiting(wait) => wait.receive(outcome, now, wall, pacer),
+            Phase::Waiting { wait, .. } => wait.receive(outcome, now, wall, pacer),
             Phase::Start | Phase::Over => panic!("Apply::receive without a request out"),
         }
     }

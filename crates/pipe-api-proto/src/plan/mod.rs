@@ -287,6 +287,11 @@ impl PlanStep {
         self.request.operation.name.starts_with("create_")
     }
 
+    /// The operation and the resource: `create_pipe pipe "orders"`.
+    pub fn summary(&self) -> String {
+        format!("{} {}", self.request.operation.name, self.resource)
+    }
+
     /// One line: `3. update_pipe pipe "orders": fieldMappings differ`.
     fn headline(&self, f: &mut fmt::Formatter<'_>, number: usize) -> fmt::Result {
         write!(f, "{number}. {} {}: {}", self.request.operation.name, self.resource, self.reason)?;
