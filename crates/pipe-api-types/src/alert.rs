@@ -403,7 +403,7 @@ impl Validate for AlertRequest {
     /// The alerting server's own checks of a create or update body, from the alerting contract
     /// (`CreateAlertRequest`, `UpdateAlertRequest`, `Alert`) and the service notes.
     fn validate(&self) -> Result<(), ValidationErrors> {
-        Checker::run(|c| {
+        Checker::run(self, |c| {
             // Notes: `source` always; `saved_search` needs `savedSearchId`, `tile` needs
             // `dashboardId` and `tileId`, each non-empty.
             c.present("source", &self.source, Rule::Required, |_, _| {});

@@ -77,6 +77,10 @@ pub(crate) fn json_string(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
 pub(crate) mod plain {
     use super::*;
 
+    pub(crate) fn expected<T: Field>() -> &'static str {
+        T::EXPECTED
+    }
+
     pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: Field>(d: D) -> Result<Read<T>, D::Error> {
         d.deserialize_any(FieldVisitor(PhantomData))
     }
@@ -100,6 +104,10 @@ pub(crate) mod plain {
 /// that float), and an object's members sorted by name. Integers, bools and `null` come back as
 /// they were.
 pub(crate) trait Field: Sized {
+    /// What the field takes, in words, for the error that refuses a user's value of another
+    /// type (`a whole number from 0 to 65535`).
+    const EXPECTED: &'static str;
+
     /// The value of a JSON string; `None` when the text does not fit (kept).
     fn from_text(_text: &str) -> Option<Self> {
         None
@@ -212,18 +220,24 @@ pub(crate) fn object_from_map<'de, T: Deserialize<'de>, A: MapAccess<'de>>(map: 
 }
 
 impl Field for crate::Text {
+    const EXPECTED: &'static str = "a string";
+
     fn from_text(text: &str) -> Option<Self> {
         Some(text.into())
     }
 }
 
 impl Field for crate::Secret {
+    const EXPECTED: &'static str = "a string";
+
     fn from_text(text: &str) -> Option<Self> {
         Some(text.into())
     }
 }
 
 impl Field for bool {
+    const EXPECTED: &'static str = "true or false";
+
     fn from_bool(value: bool) -> Option<Self> {
         Some(value)
     }
@@ -233,6 +247,8 @@ impl Field for bool {
 /// not fit its type (`"roles": ["admin", 5]`, a `null` element): the field reads as absent and
 /// the whole array is kept, the elements that fit written again from their values.
 impl<T: Field + Serialize> Field for Vec<T> {
+    const EXPECTED: &'static str = "a list";
+
     fn from_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Read<Self>, A::Error> {
         let mut values = Vec::new();
         while let Some(element) = seq.next_element_seed(Lenient::<T>(PhantomData))? {
@@ -282,6 +298,8 @@ fn kept_list<'de, T: Field + Serialize, V, A: SeqAccess<'de>>(
 
 /// A boxed value reads as the value.
 impl<T: Field> Field for Box<T> {
+    const EXPECTED: &'static str = T::EXPECTED;
+
     fn from_text(text: &str) -> Option<Self> {
         T::from_text(text).map(Box::new)
     }
@@ -316,8 +334,10 @@ impl<T: Field> Field for Box<T> {
 /// allows any form. Anything else (`8443.5`, `-1` for an unsigned field, `"5432"`) reads as
 /// absent and is kept.
 macro_rules! whole_number_fields {
-    ($($int:ty),*) => {$(
+    ($($int:ty => $expected:literal),*) => {$(
         impl Field for $int {
+            const EXPECTED: &'static str = $expected;
+
             fn from_u64(value: u64) -> Option<Self> {
                 value.try_into().ok()
             }
@@ -333,7 +353,13 @@ macro_rules! whole_number_fields {
     )*};
 }
 
-whole_number_fields!(u8, u16, u32, u64, i64);
+whole_number_fields!(
+    u8 => "a whole number from 0 to 255",
+    u16 => "a whole number from 0 to 65535",
+    u32 => "a whole number from 0 to 4294967295",
+    u64 => "a whole number from 0",
+    i64 => "a whole number"
+);
 
 /// A float that is a whole number small enough to be held exactly (`5432.0`, `5.432e3`).
 fn whole_number(value: f64) -> Option<i64> {
@@ -359,12 +385,16 @@ impl<T> DateText<T> {
 }
 
 impl Field for DateText<OffsetDateTime> {
+    const EXPECTED: &'static str = rfc3339::EXPECTED;
+
     fn from_text(text: &str) -> Option<Self> {
         DateText::parse(text, parse_rfc3339)
     }
 }
 
 impl Field for DateText<PrimitiveDateTime> {
+    const EXPECTED: &'static str = zoneless::EXPECTED;
+
     fn from_text(text: &str) -> Option<Self> {
         DateText::parse(text, parse_zoneless)
     }
@@ -375,6 +405,8 @@ impl Field for DateText<PrimitiveDateTime> {
 /// (`2024-05-01T10:00Z`, no seconds) reads as absent and is kept.
 pub(crate) mod rfc3339 {
     use super::*;
+
+    pub(crate) const EXPECTED: &str = "an RFC 3339 date-time string (2024-05-01T10:00:00Z)";
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<OffsetDateTime>, D::Error> {
         DateText::deserialize(d)
@@ -394,6 +426,8 @@ pub fn parse_rfc3339(text: &str) -> Option<OffsetDateTime> {
 /// (`"2021-01-01T00:00"`), as the Kafka `offset.timestamp` is written. It is UTC by contract.
 pub(crate) mod zoneless {
     use super::*;
+
+    pub(crate) const EXPECTED: &str = "a date-time string without zone (2024-05-01T10:00)";
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<PrimitiveDateTime>, D::Error> {
         DateText::deserialize(d)
@@ -430,7 +464,11 @@ pub(crate) mod unix_seconds {
     /// A time read from its whole number of seconds.
     struct UnixSeconds(OffsetDateTime);
 
+    pub(crate) const EXPECTED: &str = "a whole number of seconds since 1970";
+
     impl Field for UnixSeconds {
+        const EXPECTED: &'static str = EXPECTED;
+
         // Whole seconds as an `i64` field reads them, then a time in range.
         fn from_u64(value: u64) -> Option<Self> {
             i64::from_u64(value).and_then(Self::from_i64)
@@ -459,6 +497,8 @@ pub(crate) mod unix_seconds {
 /// written back is the same JSON. Anything but a number reads as absent and is kept.
 pub(crate) mod decimal {
     use super::*;
+
+    pub(crate) const EXPECTED: &str = "a number";
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<f64>, D::Error> {
         lenient(d, |raw| parse_decimal(raw).map(Read::Value))

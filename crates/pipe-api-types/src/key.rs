@@ -146,7 +146,7 @@ impl CreateKeyRequest {
 
 impl Validate for CreateKeyRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
-        Checker::run(|c| {
+        Checker::run(self, |c| {
             if let Some(name) = &self.name {
                 c.field("name", |c| c.text(name));
             }
@@ -212,6 +212,8 @@ mod expiry {
     use super::KeyExpiry;
     use crate::codec::{Read, json_string};
 
+    pub(crate) const EXPECTED: &str = "an RFC 3339 date-time string, or null for never";
+
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<KeyExpiry>, D::Error> {
         // Present but `null` or `""` is the explicit "never"; absent never reaches here. Text
         // that is no date is kept, as every misfit is.
@@ -263,7 +265,7 @@ impl UpdateKeyRequest {
 
 impl Validate for UpdateKeyRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
-        Checker::run(|c| {
+        Checker::run(self, |c| {
             if let Some(name) = &self.name {
                 c.field("name", |c| c.text(name));
             }

@@ -196,7 +196,7 @@ pub use service::{
     ServiceRegion, ServiceState, ServiceTier, TagsPatch, UpdateServiceRequest, UpdateServiceStateRequest,
 };
 pub use text::Text;
-pub use unknown::{UnknownFields, Unrecognized};
+pub use unknown::{NOT_YET_KNOWN, UnknownFields, Unrecognized};
 pub use validate::{
     Rule, Validate, ValidationErrors, Violation, has_control_characters, is_base64_of_32_bytes, is_ip_address_or_cidr,
 };

@@ -23,6 +23,17 @@ macro_rules! field_codec {
     }};
 }
 
+/// What a field takes, in words: its codec's `EXPECTED`, or the type's own for the default.
+macro_rules! field_expected {
+    ([] $ty:ty) => {
+        $crate::codec::plain::expected::<$ty>()
+    };
+    ([$codec:path] $ty:ty) => {{
+        use $codec as codec;
+        codec::EXPECTED
+    }};
+}
+
 /// Declares a JSON object model. Fields are written `"jsonName" rust_name: Type [as codec]`
 /// and are all optional (the spec marks no response field as required), except a leading
 /// `required` one: the object's own id, without which it means nothing. A model with a
@@ -159,6 +170,10 @@ macro_rules! model {
                         while let Some(key) = map.next_key::<$crate::unknown::FieldName<'de>>()? {
                             match key.as_str() {
                                 $( $rjson => $rfield = map.next_value()?, )?
+                                // Members newer than this crate, written so on purpose.
+                                $crate::unknown::NOT_YET_KNOWN => unknown.insert_not_yet_known(
+                                    &map.next_value::<Box<serde_json::value::RawValue>>()?,
+                                ),
                                 $(
                                     $json => {
                                         struct Field($crate::codec::Read<$ty>);
@@ -208,11 +223,24 @@ macro_rules! model {
             fn vouch(&mut self) {
                 $( $crate::Vouch::vouch(&mut self.$rfield); )?
                 $( $crate::Vouch::vouch(&mut self.$field); )*
+                self.unknown.vouch();
+            }
+        }
+
+        impl $crate::validate::CheckMembers for $name {
+            fn check_members(&self, c: &mut $crate::validate::Checker<'_>) {
+                $( c.field($json, |c| $crate::validate::CheckMembers::check_members(&self.$field, c)); )*
+                c.unvouched(&self.unknown, Self::FIELDS, |name| match name {
+                    $( $json => Some(field_expected!([$($codec)?] $ty)), )*
+                    _ => None,
+                });
             }
         }
 
         /// A field of this type: an object; anything else is kept.
         impl $crate::codec::Field for $name {
+            const EXPECTED: &'static str = "an object";
+
             fn from_map<'de, A: serde::de::MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
                 $crate::codec::object_from_map(map)
             }
@@ -283,6 +311,11 @@ macro_rules! open_enum {
                     other.vouch();
                 }
             }
+        }
+
+        // Whether its value may be sent is each request's own rule (`Checker::known`).
+        impl $crate::validate::CheckMembers for $name {
+            fn check_members(&self, _: &mut $crate::validate::Checker<'_>) {}
         }
 
         impl $crate::validate::OpenEnum for $name {
@@ -380,6 +413,8 @@ macro_rules! open_enum {
         /// A field of this type: any text (not vouched for: see the `Deserialize` impl);
         /// anything else is kept.
         impl $crate::codec::Field for $name {
+            const EXPECTED: &'static str = "a string";
+
             fn from_text(text: &str) -> Option<Self> {
                 Some($name::from(text))
             }
@@ -417,6 +452,8 @@ macro_rules! uuid_id {
 
         /// A field of this type: text that is a UUID; anything else is kept.
         impl $crate::codec::Field for $name {
+            const EXPECTED: &'static str = "a UUID string";
+
             fn from_text(text: &str) -> Option<Self> {
                 uuid::Uuid::try_parse(text).ok().map($name)
             }

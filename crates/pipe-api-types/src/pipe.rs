@@ -220,7 +220,7 @@ pub(crate) fn check_name(c: &mut Checker, name: &Text) {
 
 impl Validate for CreatePipeRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
-        Checker::run(|c| {
+        Checker::run(self, |c| {
             c.present("name", &self.name, Rule::Required, check_name);
             let database_pipe = self.source.as_ref().is_some_and(|s| s.postgres.is_some());
             c.present("source", &self.source, Rule::Required, check_source);

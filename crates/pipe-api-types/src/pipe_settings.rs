@@ -11,7 +11,7 @@ use crate::validate::{Checker, Rule, Validate, ValidationErrors};
 /// (the create request's rule, the same function), and the deprecated `concurrency` 0 to 34.
 impl Validate for Scaling {
     fn validate(&self) -> Result<(), ValidationErrors> {
-        Checker::run(|c| {
+        Checker::run(self, |c| {
             check_scaling(c, self);
             // PipeScalingPatchRequest.concurrency: minimum 0, maximum 34 (only on the patch;
             // the create request's `PipeScaling.concurrency` states no bound).
@@ -55,7 +55,7 @@ pub(crate) fn check_settings(c: &mut Checker, settings: &PipeSettings) {
 /// travel in [`PipeSettings::unknown`] and are sent back as they came.
 impl Validate for PipeSettings {
     fn validate(&self) -> Result<(), ValidationErrors> {
-        Checker::run(|c| check_settings(c, self))
+        Checker::run(self, |c| check_settings(c, self))
     }
 }
 
@@ -83,7 +83,7 @@ impl Validate for PipesCdcScaling {
     fn validate(&self) -> Result<(), ValidationErrors> {
         let cpu = self.replica_cpu_millicores.as_ref().map(Quantity::value);
         let memory = self.replica_memory_gb.as_ref().map(Quantity::value);
-        Checker::run(|c| {
+        Checker::run(self, |c| {
             if let Some(cpu) = cpu {
                 if !(1000.0..=32000.0).contains(&cpu) {
                     c.fail_at("replicaCpuMillicores", Rule::Range { min: 1000, max: 32000 });

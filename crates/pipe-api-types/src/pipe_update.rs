@@ -46,7 +46,7 @@ impl ChangePipeStateRequest {
 
 impl Validate for ChangePipeStateRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
-        Checker::run(|c| {
+        Checker::run(self, |c| {
             // The contract's enum: start, stop, resync (a newer one through `not_yet_known`).
             c.present("command", &self.command, Rule::Required, |_, _| {});
             c.known("command", &self.command);
@@ -191,7 +191,7 @@ model! {
 
 impl Validate for UpdatePipeRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
-        Checker::run(|c| {
+        Checker::run(self, |c| {
             if let Some(name) = &self.name {
                 c.field("name", |c| check_name(c, name));
             }

@@ -258,6 +258,8 @@ pub fn parse_kubernetes_quantity(text: &str) -> Option<f64> {
 /// units, converted; a numeric string without a suffix as [`Unit::PLAIN_TEXT_IN_UNIT`] says.
 /// Anything else reads as absent and is kept by the model.
 impl<U: Unit> Field for Quantity<U> {
+    const EXPECTED: &'static str = "a number or a quantity string (\"500m\", \"2Gi\")";
+
     fn from_u64(value: u64) -> Option<Self> {
         Some(Quantity::in_unit(value as f64))
     }

@@ -169,7 +169,7 @@ const GCP_SERVICE_ATTACHMENT_FORM: &str = "projects/{project}/regions/{region}/s
 impl Validate for CreateReversePrivateEndpointRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
         use ReversePrivateEndpointType as Type;
-        Checker::run(|c| {
+        Checker::run(self, |c| {
             // The contract: "Maximum length is 255 characters."
             if self.description.as_ref().is_some_and(|d| d.chars().count() > MAX_DESCRIPTION_CHARS) {
                 c.fail_at("description", Rule::MaxChars(MAX_DESCRIPTION_CHARS));
@@ -287,7 +287,7 @@ impl UpdateReversePrivateEndpointRequest {
 
 impl Validate for UpdateReversePrivateEndpointRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
-        Checker::run(|c| {
+        Checker::run(self, |c| {
             // The contract's only field: without it the call changes nothing.
             c.present("customPrivateDnsMappings", &self.custom_private_dns_mappings, Rule::Required, |c, m| {
                 check_mappings(c, m)

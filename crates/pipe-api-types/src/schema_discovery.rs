@@ -35,7 +35,7 @@ const STREAMING_ONLY: &str = "by schema discovery, which reads Kafka and Kinesis
 
 impl Validate for PipeSchemaDiscoveryRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
-        Checker::run(|c| {
+        Checker::run(self, |c| {
             c.present("source", &self.source, Rule::Required, |c, source| {
                 if source.object_storage.is_some() {
                     c.fail_at("objectStorage", Rule::Unsupported(STREAMING_ONLY));

@@ -467,6 +467,8 @@ pub struct ListPatch<T> {
 
 /// A field of this type: an object; anything else is kept.
 impl<T: serde::de::DeserializeOwned> crate::codec::Field for ListPatch<T> {
+    const EXPECTED: &'static str = "an object (add, remove)";
+
     fn from_map<'de, A: serde::de::MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
         crate::codec::object_from_map(map)
     }
@@ -586,7 +588,7 @@ fn is_tag_text(text: &str) -> bool {
 
 impl Validate for UpdateServiceRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
-        Checker::run(|c| {
+        Checker::run(self, |c| {
             if let Some(name) = &self.name {
                 c.field("name", |c| {
                     c.text(name);
@@ -668,7 +670,7 @@ impl UpdateServiceStateRequest {
 
 impl Validate for UpdateServiceStateRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
-        Checker::run(|c| {
+        Checker::run(self, |c| {
             // The command is the whole request: without one it asks for nothing.
             c.present("command", &self.command, Rule::Required, |c, command| {
                 if !command.may_be_sent() {

@@ -12,14 +12,25 @@ use serde_json::value::RawValue;
 /// Each value is kept as the exact JSON text the server sent (not parsed into a tree, which
 /// would reorder keys and round numbers), and written back unchanged after the known fields.
 /// `Debug` shows only the names: an unknown field may carry a credential.
+///
+/// Each field remembers whether it is vouched for, as an open enum's value does
+/// ([`Unrecognized`]): sent by a server ([`Vouch`](crate::Vouch)), set with [`insert`](Self::insert),
+/// or written under `"$notYetKnown"` in JSON text. A request refuses a field that is not: a
+/// member a user's JSON holds that this crate does not know (`"replcas"`) is almost always a
+/// typo, and so is a value of the wrong type in a known field (kept here under that field's name).
 #[derive(Clone, Default)]
 pub struct UnknownFields {
-    /// Every field as its name and then its JSON text, each written as its length in bytes, `:`
-    /// and itself (`6:labels15:{"team":"data"}`): all of an object's unknown fields in one
-    /// allocation, where a list of separately allocated texts took two per field, the most
-    /// allocations of a decoded list.
+    /// Every field as its name and then its JSON text, each written as its length in bytes, a
+    /// separator and itself (`6:labels15:{"team":"data"}`): all of an object's unknown fields in
+    /// one allocation, where a list of separately allocated texts took two per field, the most
+    /// allocations of a decoded list. The name's separator says whether the field is vouched
+    /// for (`:`) or was read from JSON text and not yet vouched for (`?`).
     fields: String,
 }
+
+/// The name JSON text writes a member newer than this crate under, on purpose:
+/// `{"$notYetKnown": {"newField": 1}}` sends `newField` as it is.
+pub const NOT_YET_KNOWN: &str = "$notYetKnown";
 
 impl UnknownFields {
     /// No unknown fields.
@@ -55,23 +66,17 @@ impl UnknownFields {
 
     /// Every unknown field as a name and its raw JSON text.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        let mut rest = self.fields.as_str();
-        std::iter::from_fn(move || {
-            if rest.is_empty() {
-                return None;
-            }
-            let name = next_part(&mut rest);
-            Some((name, next_part(&mut rest)))
-        })
+        self.entries().map(|(name, value, _)| (name, value))
     }
 
     /// Sets the field `name` to `value`, replacing an earlier value of the same name. This is
-    /// how a request sends a field this crate does not model yet.
+    /// how a request sends a field this crate does not model yet: a field set here is vouched
+    /// for (sent as it is), where one read from a user's JSON is refused as a likely typo.
     pub fn insert(&mut self, name: impl Into<String>, value: &impl serde::Serialize) -> serde_json::Result<()> {
         let raw = serde_json::value::to_raw_value(value)?;
         let name = name.into();
         self.remove(&name);
-        self.insert_raw(&name, &raw);
+        self.push(&name, raw.get(), true);
         Ok(())
     }
 
@@ -79,26 +84,67 @@ impl UnknownFields {
     pub fn remove(&mut self, name: &str) -> Option<String> {
         let removed = self.get(name)?.to_owned();
         let mut kept = UnknownFields::new();
-        self.iter().filter(|(key, _)| *key != name).for_each(|(key, value)| kept.push(key, value));
+        self.entries().filter(|(key, ..)| *key != name).for_each(|(key, value, vouched)| kept.push(key, value, vouched));
         *self = kept;
         Some(removed)
     }
 
-    /// Keeps a field as read. Repeated names are all kept, in order (as received; `get` sees
-    /// the last, as JSON readers do); no search here, so hostile input cannot make a read
-    /// quadratic.
+    /// Keeps a field as read from JSON text, not vouched for. Repeated names are all kept, in
+    /// order (as received; `get` sees the last, as JSON readers do); no search here, so hostile
+    /// input cannot make a read quadratic.
     pub(crate) fn insert_raw(&mut self, name: &str, raw: &RawValue) {
-        self.push(name, raw.get());
+        self.push(name, raw.get(), false);
     }
 
-    fn push(&mut self, name: &str, value: &str) {
+    /// Keeps the members of a `"$notYetKnown"` object, vouched for; anything else under that
+    /// name is kept as an unknown field (and so refused in a request).
+    pub(crate) fn insert_not_yet_known(&mut self, raw: &RawValue) {
+        match serde_json::from_str::<Members<'_>>(raw.get()) {
+            Ok(Members(members)) => members.iter().for_each(|(name, value)| self.push(name.as_str(), value.get(), true)),
+            Err(_) => self.insert_raw(NOT_YET_KNOWN, raw),
+        }
+    }
+
+    fn push(&mut self, name: &str, value: &str, vouched: bool) {
         // Room for both parts and their lengths at once: one allocation for a first field.
         self.fields.reserve(name.len() + value.len() + 2 * MAX_PREFIX);
-        for part in [name, value] {
-            self.push_len(part.len());
-            self.fields.push(':');
-            self.fields.push_str(part);
+        self.push_len(name.len());
+        self.fields.push(if vouched { VOUCHED } else { UNVOUCHED });
+        self.fields.push_str(name);
+        self.push_len(value.len());
+        self.fields.push(VOUCHED);
+        self.fields.push_str(value);
+    }
+
+    /// Every field as its name, its raw JSON text, and whether it is vouched for.
+    pub(crate) fn entries(&self) -> impl Iterator<Item = (&str, &str, bool)> {
+        let mut rest = self.fields.as_str();
+        std::iter::from_fn(move || {
+            if rest.is_empty() {
+                return None;
+            }
+            let (name, vouched) = next_part(&mut rest);
+            Some((name, next_part(&mut rest).0, vouched))
+        })
+    }
+
+    /// Vouches for every field: a server sent them (see [`Vouch`](crate::Vouch)). The
+    /// separators are rewritten in place, so a decoded value allocates nothing more.
+    pub(crate) fn vouch(&mut self) {
+        if !self.fields.as_bytes().contains(&(UNVOUCHED as u8)) {
+            return;
         }
+        let mut bytes = std::mem::take(&mut self.fields).into_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            // A part: its length in digits, its separator, itself.
+            let digits = bytes[at..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let len: usize = std::str::from_utf8(&bytes[at..at + digits]).ok().and_then(|n| n.parse().ok()).unwrap_or(0);
+            bytes[at + digits] = VOUCHED as u8;
+            at += digits + 1 + len;
+        }
+        // Only ASCII separators changed, to ASCII: still UTF-8.
+        self.fields = String::from_utf8(bytes).unwrap_or_default();
     }
 
     /// Writes `len` in decimal digits.
@@ -123,12 +169,46 @@ impl UnknownFields {
 /// The longest length prefix: 20 digits and `:`.
 const MAX_PREFIX: usize = 21;
 
-/// Takes one length-prefixed part off the front of `rest` (see [`UnknownFields`]).
-fn next_part<'a>(rest: &mut &'a str) -> &'a str {
-    let (len, after) = rest.split_once(':').expect("a part starts with its length");
-    let (part, after) = after.split_at(len.parse().expect("a part's length is a number"));
+/// A JSON object's members in order, each as its raw JSON text.
+struct Members<'de>(Vec<(FieldName<'de>, &'de RawValue)>);
+
+impl<'de> Deserialize<'de> for Members<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct MembersVisitor;
+
+        impl<'de> Visitor<'de> for MembersVisitor {
+            type Value = Members<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Members<'de>, A::Error> {
+                let mut members = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    members.push(entry);
+                }
+                Ok(Members(members))
+            }
+        }
+
+        deserializer.deserialize_map(MembersVisitor)
+    }
+}
+
+/// The separator of a part vouched for, and of every value.
+const VOUCHED: char = ':';
+/// The separator of a name read from JSON text and not vouched for.
+const UNVOUCHED: char = '?';
+
+/// Takes one length-prefixed part off the front of `rest` (see [`UnknownFields`]), and whether
+/// its separator says vouched for.
+fn next_part<'a>(rest: &mut &'a str) -> (&'a str, bool) {
+    let (len, after) = rest.split_at(rest.find([VOUCHED, UNVOUCHED]).expect("a part starts with its length"));
+    let vouched = after.starts_with(VOUCHED);
+    let (part, after) = after[1..].split_at(len.parse().expect("a part's length is a number"));
     *rest = after;
-    part
+    (part, vouched)
 }
 
 /// Kept JSON text, written as it is.

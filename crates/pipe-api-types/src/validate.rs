@@ -4,6 +4,8 @@ use std::fmt;
 
 use base64::Engine as _;
 
+use crate::UnknownFields;
+
 /// A request model that can check itself before anything is built from it.
 pub trait Validate {
     /// Checks every rule and reports every violation at once.
@@ -86,6 +88,20 @@ pub enum Rule {
     Equals(&'static str),
     /// The text must have the form described here.
     Format(&'static str),
+    /// The member is not a field this crate knows: in a request a user wrote, most likely a typo
+    /// (nothing is sent). A field newer than this crate is sent on purpose under
+    /// `"$notYetKnown"` in JSON, or with [`UnknownFields::insert`](crate::UnknownFields::insert).
+    UnknownField {
+        /// The known field of the same object nearest to it, when one is near.
+        did_you_mean: Option<&'static str>,
+    },
+    /// The value does not have the field's type.
+    WrongType {
+        /// What the field takes, in words (`true or false`).
+        expected: &'static str,
+        /// What kind of JSON value was given (`a string`).
+        found: &'static str,
+    },
     /// The value, though its enum has it, must be one of those the contract allows for this
     /// source kind or type (none: the field must be absent).
     OneOfFor {
@@ -129,6 +145,14 @@ impl fmt::Display for Rule {
             Rule::NotLessThan(other) => write!(f, "must not be less than `{other}`"),
             Rule::Equals(other) => write!(f, "must equal `{other}`"),
             Rule::Format(form) => write!(f, "must have the form {form}"),
+            Rule::UnknownField { did_you_mean } => {
+                f.write_str("is not a field this crate knows")?;
+                if let Some(near) = did_you_mean {
+                    write!(f, " (did you mean `{near}`?)")?;
+                }
+                write!(f, "; a field newer than this crate is sent under `{}`", crate::unknown::NOT_YET_KNOWN)
+            }
+            Rule::WrongType { expected, found } => write!(f, "must be {expected}; found {found}"),
             Rule::OneOfFor { allowed, owner } if allowed.is_empty() => write!(f, "must be absent for {owner}"),
             Rule::OneOfFor { allowed, owner } => write!(f, "must be one of {} for {owner}", allowed.join(", ")),
         }
@@ -176,6 +200,16 @@ impl ValidationErrors {
         &self.violations
     }
 
+    /// The same errors with every path under `prefix` (`pipes[0]` makes `scaling.replicas`
+    /// `pipes[0].scaling.replicas`): for a request that is part of a larger document.
+    #[must_use]
+    pub fn within(mut self, prefix: &str) -> Self {
+        for violation in &mut self.violations {
+            violation.path = if violation.path.is_empty() { prefix.to_owned() } else { format!("{prefix}.{}", violation.path) };
+        }
+        self
+    }
+
     /// Whether the field at `path` breaks `rule`.
     pub fn contains(&self, path: &str, rule: &Rule) -> bool {
         self.violations.iter().any(|v| v.path == path && v.rule == *rule)
@@ -217,11 +251,39 @@ enum Segment {
 }
 
 impl Checker<'_> {
-    /// Walks a request model with `walk`: every violation it records, or none.
-    pub(crate) fn run(walk: impl FnOnce(&mut Checker<'_>)) -> Result<(), ValidationErrors> {
+    /// Checks a request model: first what no one vouched for in any of its objects (a member it
+    /// does not know, a value of the wrong type), then its rules with `walk`. Every violation
+    /// found, or none.
+    pub(crate) fn run<M: CheckMembers + ?Sized>(
+        model: &M,
+        walk: impl FnOnce(&mut Checker<'_>),
+    ) -> Result<(), ValidationErrors> {
         let mut violations = Vec::new();
-        walk(&mut Checker { path: None, violations: &mut violations });
+        let mut checker = Checker { path: None, violations: &mut violations };
+        model.check_members(&mut checker);
+        walk(&mut checker);
         if violations.is_empty() { Ok(()) } else { Err(ValidationErrors { violations }) }
+    }
+
+    /// Refuses every member of `unknown` that no one vouched for: one `known` names is a value
+    /// of the wrong type for that field (`expected` says what it takes), any other a member this
+    /// crate does not know, with the nearest known name.
+    pub(crate) fn unvouched(
+        &mut self,
+        unknown: &UnknownFields,
+        known: &'static [&'static str],
+        expected: impl Fn(&str) -> Option<&'static str>,
+    ) {
+        for (name, value, vouched) in unknown.entries() {
+            if vouched {
+                continue;
+            }
+            let rule = match expected(name) {
+                Some(expected) => Rule::WrongType { expected, found: json_kind(value) },
+                None => Rule::UnknownField { did_you_mean: nearest(name, known) },
+            };
+            self.fail_member(name, rule);
+        }
     }
 
     /// Runs `check` with `segment` appended to the path.
@@ -249,6 +311,30 @@ impl Checker<'_> {
 
     /// Records that the current field breaks `rule`.
     pub(crate) fn fail(&mut self, rule: Rule) {
+        self.fail_at_path(self.path(), rule);
+    }
+
+    /// Records `rule` at the member `name` of the current object, a name read from JSON.
+    fn fail_member(&mut self, name: &str, rule: Rule) {
+        let mut path = self.path();
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(name);
+        self.fail_at_path(path, rule);
+    }
+
+    fn fail_at_path(&mut self, path: String, rule: Rule) {
+        // A value of the wrong type reads as absent: that it is missing is not news.
+        let required = matches!(rule, Rule::Required | Rule::RequiredBecause(_));
+        if required && self.violations.iter().any(|v| v.path == path && matches!(v.rule, Rule::WrongType { .. })) {
+            return;
+        }
+        self.violations.push(Violation { path, rule });
+    }
+
+    /// The current path, spelled out (`source.kafka.brokers`).
+    fn path(&self) -> String {
         let mut segments = Vec::new();
         let mut node = self.path;
         while let Some(current) = node {
@@ -266,7 +352,7 @@ impl Checker<'_> {
                 Segment::Index(i) => path.push_str(&format!("[{i}]")),
             }
         }
-        self.violations.push(Violation { path, rule });
+        path
     }
 
     /// Records `rule` at the child field `name`.
@@ -388,6 +474,81 @@ pub fn is_ip_address_or_cidr(text: &str) -> bool {
 /// Whether `text` is standard base64 (padded) of exactly 32 bytes.
 pub fn is_base64_of_32_bytes(text: &str) -> bool {
     base64::engine::general_purpose::STANDARD.decode(text).is_ok_and(|bytes| bytes.len() == 32)
+}
+
+/// What kind of JSON value `raw` (valid JSON text) is, in words.
+fn json_kind(raw: &str) -> &'static str {
+    match raw.as_bytes().first() {
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a bool",
+        Some(b'[') => "a list",
+        Some(b'{') => "an object",
+        Some(b'n') => "null",
+        _ => "a number",
+    }
+}
+
+/// The name of `known` nearest to `name`, when it is near enough to be what was meant: at most
+/// one edit (a letter added, dropped, changed, or two swapped) per three letters, case aside.
+fn nearest(name: &str, known: &[&'static str]) -> Option<&'static str> {
+    let name = name.to_ascii_lowercase();
+    known
+        .iter()
+        .map(|candidate| (edit_distance(&name, &candidate.to_ascii_lowercase()), *candidate))
+        .filter(|(distance, candidate)| *distance <= (name.len().min(candidate.len()) / 3).max(1))
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, candidate)| candidate)
+}
+
+/// The optimal string alignment distance: insertions, deletions, substitutions and swaps of
+/// two neighbours, each one edit.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut rows = vec![vec![0; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        rows[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[i - 1][j] + 1).min(rows[i][j - 1] + 1).min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
+        }
+    }
+    rows[a.len()][b.len()]
+}
+
+/// What a request's objects hold that no one vouched for (see [`UnknownFields`]), found at every
+/// depth: implemented by every model, list and field type alongside [`Vouch`](crate::Vouch).
+pub(crate) trait CheckMembers {
+    /// Records a violation for each member of `self`, at any depth, that no one vouched for.
+    fn check_members(&self, c: &mut Checker<'_>);
+}
+
+impl<T: CheckMembers> CheckMembers for Vec<T> {
+    fn check_members(&self, c: &mut Checker<'_>) {
+        c.each(self, |c, item| item.check_members(c));
+    }
+}
+
+impl<T: CheckMembers> CheckMembers for Option<T> {
+    fn check_members(&self, c: &mut Checker<'_>) {
+        if let Some(value) = self {
+            value.check_members(c);
+        }
+    }
+}
+
+impl<T: CheckMembers> CheckMembers for Box<T> {
+    fn check_members(&self, c: &mut Checker<'_>) {
+        (**self).check_members(c);
+    }
 }
 
 /// What validation asks of an open enum ([`open_enum!`](crate::macros)).

@@ -22,6 +22,10 @@ macro_rules! nothing_to_vouch_for {
     ($($ty:ty),* $(,)?) => {
         $(impl Vouch for $ty {
             fn vouch(&mut self) {}
+        }
+
+        impl crate::validate::CheckMembers for $ty {
+            fn check_members(&self, _: &mut crate::validate::Checker<'_>) {}
         })*
     };
 }
@@ -55,6 +59,10 @@ impl<U: Unit> Vouch for Quantity<U> {
     fn vouch(&mut self) {}
 }
 
+impl<U: Unit> crate::validate::CheckMembers for Quantity<U> {
+    fn check_members(&self, _: &mut crate::validate::Checker<'_>) {}
+}
+
 impl<T: Vouch> Vouch for Vec<T> {
     fn vouch(&mut self) {
         self.iter_mut().for_each(Vouch::vouch);
@@ -79,5 +87,12 @@ impl<T: Vouch> Vouch for crate::ListPatch<T> {
     fn vouch(&mut self) {
         self.add.vouch();
         self.remove.vouch();
+    }
+}
+
+impl<T: crate::validate::CheckMembers> crate::validate::CheckMembers for crate::ListPatch<T> {
+    fn check_members(&self, c: &mut crate::validate::Checker<'_>) {
+        c.field("add", |c| self.add.check_members(c));
+        c.field("remove", |c| self.remove.check_members(c));
     }
 }

@@ -119,19 +119,13 @@ impl DesiredState {
         })
     }
 
-    /// Names present and unique; each resource valid as a request; no field a pipe does not
-    /// have at its top level.
+    /// Names present and unique; each resource valid as a request (which refuses, at every
+    /// depth, a member this crate does not know and a value of the wrong type).
     fn check(&self) -> Result<(), DesiredStateError> {
         let endpoints = self.reverse_private_endpoints.iter().map(|e| (e.description.as_deref(), e as &dyn Validate));
         check_kind(KINDS[0], "description", endpoints)?;
         let pipes = self.pipes.iter().map(|p| (p.pipe.name.as_deref(), &p.pipe as &dyn Validate));
         check_kind(KINDS[1], "name", pipes)?;
-        for (index, pipe) in self.pipes.iter().enumerate() {
-            if let Some((field, _)) = pipe.pipe.unknown.iter().next() {
-                let path = format!("pipes[{index}].{field}");
-                return Err(DesiredStateError::new(path, Problem::Malformed("not a field of a pipe".into())));
-            }
-        }
         check_kind(KINDS[2], "name", self.alerts.iter().map(|a| (a.name.as_deref(), a as &dyn Validate)))?;
         self.check_endpoint_references()
     }
@@ -163,11 +157,15 @@ impl DesiredState {
 /// The kinds of resource, as the JSON names them.
 const KINDS: [&str; 3] = ["reversePrivateEndpoints", "pipes", "alerts"];
 
+/// Why one item was not read: the member it is about (a path within the item, empty for the
+/// item itself) and what.
+type ItemError = (&'static str, String);
+
 /// The items of one kind's list, each read on its own.
 fn items<T>(
     root: &mut serde_json::Map<String, Value>,
     kind: &str,
-    read: fn(Value) -> Result<T, String>,
+    read: fn(Value) -> Result<T, ItemError>,
 ) -> Result<Vec<T>, DesiredStateError> {
     match root.remove(kind) {
         None | Some(Value::Null) => Ok(Vec::new()),
@@ -175,7 +173,10 @@ fn items<T>(
             .into_iter()
             .enumerate()
             .map(|(index, item)| {
-                read(item).map_err(|e| DesiredStateError::new(format!("{kind}[{index}]"), Problem::Malformed(e)))
+                read(item).map_err(|(member, e)| {
+                    let path = if member.is_empty() { format!("{kind}[{index}]") } else { format!("{kind}[{index}].{member}") };
+                    DesiredStateError::new(path, Problem::Malformed(e))
+                })
             })
             .collect(),
         Some(_) => Err(DesiredStateError::new(kind, Problem::Malformed("a list".into()))),
@@ -183,18 +184,18 @@ fn items<T>(
 }
 
 /// A model read from a JSON value (by the reader every model has in this crate).
-fn from_value<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, String> {
-    crate::decode::read_model(&serde_json::to_vec(&value).expect("a JSON value serializes"))
+fn from_value<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ItemError> {
+    crate::decode::read_model(&serde_json::to_vec(&value).expect("a JSON value serializes")).map_err(|e| ("", e))
 }
 
 /// A desired pipe: its `state`, and the rest as its create request.
-fn desired_pipe(value: Value) -> Result<DesiredPipe, String> {
-    let Value::Object(mut members) = value else { return Err("a pipe is a JSON object".into()) };
+fn desired_pipe(value: Value) -> Result<DesiredPipe, ItemError> {
+    let Value::Object(mut members) = value else { return Err(("", "a pipe is a JSON object".into())) };
     let state = match members.remove("state") {
         None | Some(Value::Null) => DesiredPipeState::Running,
         Some(Value::String(state)) if state == "running" => DesiredPipeState::Running,
         Some(Value::String(state)) if state == "stopped" => DesiredPipeState::Stopped,
-        Some(_) => return Err("state: one of `running`, `stopped`".into()),
+        Some(_) => return Err(("state", "must be one of `running`, `stopped`".into())),
     };
     Ok(DesiredPipe { pipe: from_value(Value::Object(members))?, state })
 }
@@ -218,7 +219,11 @@ fn check_kind<'a>(
             return Err(DesiredStateError::new(path, Problem::SameName { name: name.to_owned(), first }));
         }
         seen.push(name);
-        item.validate().map_err(|errors| DesiredStateError::new(path, Problem::Invalid(errors)))?;
+        item.validate().map_err(|errors| {
+            // Each violation at its whole path from the root, and the error at the first.
+            let errors = errors.within(&path);
+            DesiredStateError::new(errors.violations()[0].path.clone(), Problem::Invalid(errors))
+        })?;
     }
     Ok(())
 }
@@ -300,7 +305,9 @@ pub enum Problem {
         /// The index of the first one.
         first: usize,
     },
-    /// A resource breaks the rules of its request.
+    /// A resource breaks the rules of its request, or holds a member this crate does not know
+    /// or a value of the wrong type: each violation at its whole path from the root
+    /// (`pipes[0].scaling.replcas`).
     Invalid(pipe_api_types::ValidationErrors),
 }
 
@@ -336,7 +343,8 @@ const MESSAGE_SHOWN: usize = 300;
 impl fmt::Display for DesiredStateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("desired state: ")?;
-        if !self.path.is_empty() {
+        // A violation names its own whole path.
+        if !self.path.is_empty() && !matches!(self.problem, Problem::Invalid(_)) {
             write!(f, "{}: ", self.path)?;
         }
         match &self.problem {
