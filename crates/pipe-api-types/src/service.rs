@@ -453,16 +453,76 @@ impl ResourceTag {
 
 /// Changes to a list of a service, as the update-service request sends them (the contract's
 /// `IpAccessListPatch`, `InstancePrivateEndpointsPatch`, `InstanceTagsPatch`): `remove` is
-/// applied first, then `add`.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+/// applied first, then `add`. Read from JSON as every model is: another member is kept in
+/// `unknown`, and refused in a request unless vouched for.
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ListPatch<T> {
     /// Elements to add, after the removals.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub add: Option<Vec<T>>,
     /// Elements to remove, before the additions.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub remove: Option<Vec<T>>,
+    /// Members this crate does not model, as every model keeps them.
+    pub unknown: crate::UnknownFields,
+}
+
+impl<T: serde::Serialize> serde::Serialize for ListPatch<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = serializer.serialize_map(None)?;
+        for (name, items) in [("add", &self.add), ("remove", &self.remove)] {
+            if let Some(items) = items {
+                map.serialize_entry(name, items)?;
+            }
+        }
+        self.unknown.serialize_entries(&mut map, |name| match name {
+            "add" => self.add.is_some(),
+            "remove" => self.remove.is_some(),
+            _ => false,
+        })?;
+        map.end()
+    }
+}
+
+impl<'de, T: serde::de::DeserializeOwned> serde::Deserialize<'de> for ListPatch<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct PatchVisitor<T>(std::marker::PhantomData<T>);
+
+        impl<'de, T: serde::de::DeserializeOwned> serde::de::Visitor<'de> for PatchVisitor<T> {
+            type Value = ListPatch<T>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a list patch object (add, remove)")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<ListPatch<T>, A::Error> {
+                let mut patch = ListPatch::default();
+                while let Some(key) = map.next_key::<crate::unknown::FieldName<'de>>()? {
+                    let raw = map.next_value::<Box<serde_json::value::RawValue>>()?;
+                    let slot = match key.as_str() {
+                        "add" => &mut patch.add,
+                        "remove" => &mut patch.remove,
+                        crate::unknown::NOT_YET_KNOWN => {
+                            patch.unknown.insert_not_yet_known(&raw);
+                            continue;
+                        }
+                        other => {
+                            patch.unknown.insert_raw(other, &raw);
+                            continue;
+                        }
+                    };
+                    // A list of another shape is kept, and refused as the wrong type.
+                    match serde_json::from_str(raw.get()) {
+                        Ok(items) => *slot = items,
+                        Err(_) => patch.unknown.insert_raw(key.as_str(), &raw),
+                    }
+                }
+                Ok(patch)
+            }
+        }
+
+        deserializer.deserialize_map(PatchVisitor(std::marker::PhantomData))
+    }
 }
 
 /// A field of this type: an object; anything else is kept.
@@ -476,7 +536,7 @@ impl<T: serde::de::DeserializeOwned> crate::codec::Field for ListPatch<T> {
 
 impl<T> Default for ListPatch<T> {
     fn default() -> Self {
-        ListPatch { add: None, remove: None }
+        ListPatch { add: None, remove: None, unknown: crate::UnknownFields::new() }
     }
 }
 

@@ -84,7 +84,9 @@ impl UnknownFields {
     pub fn remove(&mut self, name: &str) -> Option<String> {
         let removed = self.get(name)?.to_owned();
         let mut kept = UnknownFields::new();
-        self.entries().filter(|(key, ..)| *key != name).for_each(|(key, value, vouched)| kept.push(key, value, vouched));
+        self.entries()
+            .filter(|(key, ..)| *key != name)
+            .for_each(|(key, value, vouched)| kept.push(key, value, vouched));
         *self = kept;
         Some(removed)
     }
@@ -100,7 +102,9 @@ impl UnknownFields {
     /// name is kept as an unknown field (and so refused in a request).
     pub(crate) fn insert_not_yet_known(&mut self, raw: &RawValue) {
         match serde_json::from_str::<Members<'_>>(raw.get()) {
-            Ok(Members(members)) => members.iter().for_each(|(name, value)| self.push(name.as_str(), value.get(), true)),
+            Ok(Members(members)) => {
+                members.iter().for_each(|(name, value)| self.push(name.as_str(), value.get(), true))
+            }
             Err(_) => self.insert_raw(NOT_YET_KNOWN, raw),
         }
     }
@@ -139,7 +143,8 @@ impl UnknownFields {
         while at < bytes.len() {
             // A part: its length in digits, its separator, itself.
             let digits = bytes[at..].iter().take_while(|b| b.is_ascii_digit()).count();
-            let len: usize = std::str::from_utf8(&bytes[at..at + digits]).ok().and_then(|n| n.parse().ok()).unwrap_or(0);
+            let len: usize =
+                std::str::from_utf8(&bytes[at..at + digits]).ok().and_then(|n| n.parse().ok()).unwrap_or(0);
             bytes[at + digits] = VOUCHED as u8;
             at += digits + 1 + len;
         }

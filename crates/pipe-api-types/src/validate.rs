@@ -205,7 +205,8 @@ impl ValidationErrors {
     #[must_use]
     pub fn within(mut self, prefix: &str) -> Self {
         for violation in &mut self.violations {
-            violation.path = if violation.path.is_empty() { prefix.to_owned() } else { format!("{prefix}.{}", violation.path) };
+            violation.path =
+                if violation.path.is_empty() { prefix.to_owned() } else { format!("{prefix}.{}", violation.path) };
         }
         self
     }

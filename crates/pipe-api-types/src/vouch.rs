@@ -87,6 +87,7 @@ impl<T: Vouch> Vouch for crate::ListPatch<T> {
     fn vouch(&mut self) {
         self.add.vouch();
         self.remove.vouch();
+        self.unknown.vouch();
     }
 }
 
@@ -94,5 +95,6 @@ impl<T: crate::validate::CheckMembers> crate::validate::CheckMembers for crate::
     fn check_members(&self, c: &mut crate::validate::Checker<'_>) {
         c.field("add", |c| self.add.check_members(c));
         c.field("remove", |c| self.remove.check_members(c));
+        c.unvouched(&self.unknown, &["add", "remove"], |name| matches!(name, "add" | "remove").then_some("a list"));
     }
 }

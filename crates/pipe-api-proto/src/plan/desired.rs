@@ -174,7 +174,11 @@ fn items<T>(
             .enumerate()
             .map(|(index, item)| {
                 read(item).map_err(|(member, e)| {
-                    let path = if member.is_empty() { format!("{kind}[{index}]") } else { format!("{kind}[{index}].{member}") };
+                    let path = if member.is_empty() {
+                        format!("{kind}[{index}]")
+                    } else {
+                        format!("{kind}[{index}].{member}")
+                    };
                     DesiredStateError::new(path, Problem::Malformed(e))
                 })
             })

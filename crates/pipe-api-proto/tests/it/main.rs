@@ -16,5 +16,6 @@ mod parse;
 mod plan;
 mod requests;
 mod retry;
+mod strict_requests;
 mod transport;
 mod wait;
