@@ -89,9 +89,19 @@
 //! * **Everywhere:** required fields are present; texts are not blank and hold no control
 //!   characters; an enum value this crate does not know is refused as a likely typo
 //!   (`authentication("PLAN")`), unless built with the enum's `not_yet_known`, the one way to
-//!   send a value newer than this crate. A request read from JSON is checked the same way (a typo
-//!   in a file is refused at its path); values a server sent can always be sent back (proto
-//!   vouches for what it decodes: [`Vouch`]).
+//!   send a value newer than this crate.
+//! * **Strict in, lenient out.** What a server sends is read leniently and losslessly (above).
+//!   What a user writes (a request model read from JSON text, a desired state) is read strictly:
+//!   at any depth, a member this crate does not know is refused at its whole path with the
+//!   nearest known name (``source.objectStorage.isContinous` is not a field this crate knows
+//!   (did you mean `isContinuous`?)``), and a value of the wrong type says what its field takes
+//!   (``destination.managedTable` must be true or false; found a string``), before anything is
+//!   sent. A member newer than this crate is sent on purpose: in JSON under
+//!   [`"$notYetKnown"`](NOT_YET_KNOWN) (`{"replicas": 2, "$notYetKnown": {"burstReplicas": 4}}`
+//!   sends `burstReplicas` as it is), in code with [`UnknownFields::insert`]. What a server sent
+//!   can always be sent back: proto vouches for what it decodes ([`Vouch`]), so an alert read,
+//!   changed and sent back with `PUT` keeps every member this crate does not know. (A value
+//!   read with plain serde from a server's text is vouched for with [`Vouch::vouch`].)
 //! * **Keys:** `roles` has at least 1 element, each known; `ipAccessList[].source` is an IPv4 or
 //!   IPv6 address or CIDR block; `hashData` hashes are base64 of 32 bytes, and `keyIdSuffix` is
 //!   either the key id's last 4 characters or a SHA-256 in base64 (the contract reads both ways).

@@ -316,8 +316,9 @@ fn a_desired_state_never_holds_a_secret_in_clear_and_is_checked_like_a_request()
 
     let typo = DESIRED.replace(r#""authentication": "SCRAM-SHA-512""#, r#""authentication": "SCRAM""#);
     let error = DesiredState::from_json(&typo, secrets).unwrap_err();
-    assert_eq!(error.path(), "pipes[0]");
-    assert!(error.to_string().contains("source.kafka.authentication"), "{error}");
+    // The whole path, in the error's path and in its text alike.
+    assert_eq!(error.path(), "pipes[0].source.kafka.authentication");
+    assert!(error.to_string().contains("`pipes[0].source.kafka.authentication` must be one of"), "{error}");
 
     let twice = DESIRED.replace(r#""name": "archive""#, r#""name": "clicks""#);
     let error = DesiredState::from_json(&twice, secrets).unwrap_err();

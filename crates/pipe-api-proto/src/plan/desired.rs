@@ -91,7 +91,9 @@ impl DesiredState {
     /// Reads a desired state from JSON. Every secret is a reference, `{"env": "NAME"}`, that
     /// `secrets` looks up (`|name| std::env::var(name).ok()` for the environment); a secret
     /// written in clear is refused, so that none is ever committed. Each resource is then
-    /// checked as its create request would be (an enum typo is refused with its path), and
+    /// checked as its create request would be, strictly (a member this crate does not know, an
+    /// enum typo or a value of the wrong type is refused at its whole path; a member newer than
+    /// this crate goes under `"$notYetKnown"`), and
     /// each name must be present and unique within its kind.
     pub fn from_json(text: &str, secrets: impl Fn(&str) -> Option<String>) -> Result<Self, DesiredStateError> {
         let mut value: Value =
@@ -213,6 +215,12 @@ fn check_kind<'a>(
     let mut seen: Vec<&str> = Vec::new();
     for (index, (name, item)) in items.enumerate() {
         let path = format!("{kind}[{index}]");
+        // First as a request: a misspelt or mistyped name is refused as such, naming the field.
+        item.validate().map_err(|errors| {
+            // Each violation at its whole path from the root, and the error at the first.
+            let errors = errors.within(&path);
+            DesiredStateError::new(errors.violations()[0].path.clone(), Problem::Invalid(errors))
+        })?;
         let name = name.filter(|name| !name.trim().is_empty()).ok_or_else(|| {
             DesiredStateError::new(
                 format!("{path}.{name_field}"),
@@ -223,11 +231,6 @@ fn check_kind<'a>(
             return Err(DesiredStateError::new(path, Problem::SameName { name: name.to_owned(), first }));
         }
         seen.push(name);
-        item.validate().map_err(|errors| {
-            // Each violation at its whole path from the root, and the error at the first.
-            let errors = errors.within(&path);
-            DesiredStateError::new(errors.violations()[0].path.clone(), Problem::Invalid(errors))
-        })?;
     }
     Ok(())
 }

@@ -515,9 +515,7 @@ impl Planner<'_> {
                 merged.remove(if names("channel") { "channels" } else { "channel" });
             }
             merged.extend(desired_json.as_object().into_iter().flatten().map(|(k, v)| (k.clone(), v.clone())));
-            let mut request: AlertRequest = from_json(&resource, "update_alert", Value::Object(merged))?;
-            // The desired values were checked when read; the rest is the server's.
-            request.vouch();
+            let request: AlertRequest = from_json(&resource, "update_alert", Value::Object(merged))?;
             let id = [("alert_id", Id::Known(alert.id.to_string()))];
             self.step(&resource, "update_alert", &id, Some(&request), differ(&differing))?;
         }
@@ -785,16 +783,20 @@ pub(crate) fn to_json<T: Serialize>(model: &T) -> Value {
     crate::decode::json_value(&bytes).expect("what serde_json wrote reads back")
 }
 
-/// A request model from JSON the plan put together (of values already read as models).
-fn from_json<T: serde::de::DeserializeOwned>(
+/// A request model from JSON the plan put together, of values already read as models: the
+/// desired state's, checked strictly when it was read (a member sent under `$notYetKnown`
+/// included), and the server's. So it is vouched for: read again here, none of it is a typo.
+fn from_json<T: serde::de::DeserializeOwned + Vouch>(
     resource: &Resource,
     operation: &'static str,
     json: Value,
 ) -> Result<T, PlanError> {
     let bytes = serde_json::to_vec(&json).expect("a JSON value serializes");
-    crate::decode::read_model(&bytes).map_err(|message| PlanError::Malformed {
+    let mut model: T = crate::decode::read_model(&bytes).map_err(|message| PlanError::Malformed {
         resource: resource.clone(),
         operation,
         message: redact::truncate(&message, 300).into_owned(),
-    })
+    })?;
+    model.vouch();
+    Ok(model)
 }

@@ -16,6 +16,7 @@ mod parse;
 mod plan;
 mod requests;
 mod retry;
+mod strict_desired;
 mod strict_requests;
 mod transport;
 mod wait;
