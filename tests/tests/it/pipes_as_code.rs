@@ -368,3 +368,45 @@ fn an_apply_error_reads_as_a_message_bounded_however_long_the_plan() {
     assert_eq!(error.not_started().len(), 11);
     assert!(display.len() < 1200, "{} bytes: {display}", display.len());
 }
+
+/// A server's 400 that quotes what the request sent: a value the desired state resolved from a
+/// reference (the brokers) and the Kafka password show in no output of the apply's error, nor in
+/// the plan.
+#[test]
+fn a_400_quoting_resolved_values_shows_none_of_them() {
+    let (fake, client) = setup();
+    let service = client.service(ORG, SERVICE);
+    let brokers = "b-9.resolved-brokers.internal:9096";
+    let text = DESIRED.replace(r#""b-1.ingest.internal:9096""#, r#"{ "env": "BROKERS" }"#);
+    let desired = DesiredState::from_json(&text, |name| match name {
+        "BROKERS" => Some(brokers.to_owned()),
+        name => secrets(name),
+    })
+    .unwrap();
+    let plan = service.plan(&desired, &PlanOptions::default()).unwrap();
+    for shown in [plan.to_string(), plan.to_json().to_string(), format!("{plan:?}"), format!("{desired:?}")] {
+        assert!(!shown.contains(brokers) && !shown.contains("kafka-password-from-the-vault"), "{shown}");
+    }
+    let quoting = serde_json::json!({"status": 400, "requestId": "r-1",
+        "error": format!("BAD_REQUEST: cannot reach {brokers} as ingest with kafka-password-from-the-vault")});
+    let refused = Fault::status(400).header("Content-Type", "application/json").body(quoting.to_string());
+    fake.inject(FaultRule::path_ends_with("/pipes", refused).method(http::Method::POST).times(1));
+
+    let error = client.apply(&plan).unwrap_err();
+    // The values were resolved and sent; the server quoted them.
+    let sent = fake.requests().into_iter().find(|r| r.method == http::Method::POST && r.path.ends_with("/pipes"));
+    assert!(String::from_utf8_lossy(&sent.unwrap().body).contains(brokers));
+    let call = error.call_error().expect("the 400");
+    let api = call.as_api().expect("the 400");
+    for shown in [
+        error.to_string(),
+        format!("{error:?}"),
+        call.to_string(),
+        format!("{call:?}"),
+        api.message().unwrap_or_default().to_owned(),
+        String::from_utf8_lossy(api.body()).into_owned(),
+    ] {
+        assert!(shown.contains("[redacted]"), "{shown}");
+        assert!(!shown.contains(brokers) && !shown.contains("kafka-password-from-the-vault"), "{shown}");
+    }
+}

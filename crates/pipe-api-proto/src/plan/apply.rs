@@ -10,7 +10,7 @@ use http::{Method, Response};
 use serde_json::Value;
 use time::OffsetDateTime;
 
-use super::{Awaited, Id, Kind, Plan, PlanStep, PlannedRequest, Resource};
+use super::{Awaited, Id, Kind, Plan, PlanStep, PlannedRequest, Resolved, Resource};
 use crate::api::{Alerting, Api, Management};
 use crate::attempts::AttemptRecord;
 use crate::call::{Call, Machine, Next};
@@ -32,6 +32,10 @@ type Sub<'a, T> = Box<dyn Machine<Output = T> + 'a>;
 /// started ([`ApplyError`]). A create whose outcome is unknown (a `5xx`, a connection lost
 /// after sending, an answer that does not read) is never sent again: the resources of its
 /// kind are listed, and one of its name that appeared is adopted; otherwise the apply stops.
+///
+/// No value the plan's desired state resolved from a reference shows in what it returns:
+/// each request's [`Call`] takes them out of its error ([`Call::scrubbing`]), and the
+/// [`ApplyError`]'s text passes the plan's redaction.
 ///
 /// Run it like a [`Call`] ([`Machine`]); `pipe-api-ureq`'s `Client::apply` does.
 pub struct Apply<'a> {
@@ -134,12 +138,13 @@ impl<'a> Apply<'a> {
         });
         let body = body.map(|body| serde_json::to_vec(&body).expect("JSON serializes"));
         let seed = self.seed(salt);
+        let resolved = &self.plan.resolved;
         match (operation.interface, self.management, self.alerting) {
             (Interface::Management, Some(api), _) => {
-                planned_call(Planned::new(operation, path, body), api, &self.retry, seed, now)
+                planned_call(Planned::new(operation, path, body), api, &self.retry, seed, now, resolved)
             }
             (Interface::Alerting, _, Some(api)) => {
-                planned_call(Planned::new(operation, path, body), api, &self.retry, seed, now)
+                planned_call(Planned::new(operation, path, body), api, &self.retry, seed, now, resolved)
             }
             (interface, _, _) => {
                 let name = if interface == Interface::Management { "management" } else { "alerting" };
@@ -203,7 +208,12 @@ impl<'a> Apply<'a> {
         }
         let list =
             crate::operations::operation(step.resource.kind.list_operation()).expect("the table lists every kind");
-        let request = PlannedRequest { operation: list, ids: step.request.ids.clone(), body: None };
+        let request = PlannedRequest {
+            operation: list,
+            ids: step.request.ids.clone(),
+            body: None,
+            resolved: self.plan.resolved.clone(),
+        };
         match self.call(&request, 3, now) {
             Ok(listing) => {
                 self.phase = Phase::Checking { error, listing };
@@ -223,8 +233,9 @@ impl<'a> Apply<'a> {
             failed: steps.get(done).map(PlanStep::summary).unwrap_or_default(),
             number: done + 1,
             cause,
-            checked,
+            checked: checked.map(String::into_boxed_str),
             not_started: steps.iter().skip(done + 1).map(PlanStep::summary).collect(),
+            resolved: self.plan.resolved.clone(),
         }))
     }
 }
@@ -380,14 +391,18 @@ impl fmt::Display for Applied {
 }
 
 /// Why an apply stopped: the step that failed and why, with the steps done before it and those
-/// not started.
+/// not started. Its text shows no value the plan's desired state resolved from a reference.
 pub struct ApplyError {
     done: Vec<(String, StepOutcome)>,
     failed: String,
     number: usize,
     cause: Cause,
-    checked: Option<String>,
+    /// What the check after a lost create found: a `Box<str>`, not a `String`, so that the
+    /// error stays small enough to return.
+    checked: Option<Box<str>>,
     not_started: Vec<String>,
+    /// The plan's resolved values, taken out of the text.
+    resolved: Resolved,
 }
 
 impl ApplyError {
@@ -420,6 +435,13 @@ impl ApplyError {
 
 impl fmt::Display for ApplyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.resolved.write(f, |f| self.render(f))
+    }
+}
+
+impl ApplyError {
+    /// The text `Display` shows, before the redaction of resolved values.
+    fn render(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "apply: step {} ({}) failed: {}", self.number, self.failed, self.cause)?;
         if let Some(checked) = &self.checked {
             write!(f, "; {checked}")?;
@@ -510,14 +532,16 @@ impl<A: Api> Endpoint for Planned<A> {
     }
 }
 
+/// The call of a planned request, taking the plan's `resolved` values out of its error.
 fn planned_call<'a, A: Api + 'a>(
     endpoint: Planned<A>,
     api: &A,
     retry: &RetryPolicy,
     seed: u64,
     now: Duration,
+    resolved: &Resolved,
 ) -> Result<Sub<'a, Result<Value, Error>>, Error> {
-    let call = Call::owned(endpoint, api, retry, seed, now)?;
+    let call = Call::owned(endpoint, api, retry, seed, now)?.scrubbing(resolved.forms());
     Ok(Box::new(Mapped::new(call, |result: Result<crate::Reply<Value>, Error>| result.map(|reply| reply.value))))
 }
 

@@ -189,7 +189,10 @@ pub fn plan(
     planner.pipes()?;
     planner.prune_management();
     planner.alerts()?;
-    Ok(Plan { organization_id, service_id, steps: planner.steps, notes: planner.notes })
+    // Notes are text for a reader: they pass the plan's redaction once, here.
+    let resolved = desired.resolved.clone();
+    let notes = planner.notes.iter().map(|note| resolved.scrub(note)).collect();
+    Ok(Plan { organization_id, service_id, steps: planner.steps, notes, resolved })
 }
 
 struct Planner<'a> {
@@ -223,7 +226,12 @@ impl Planner<'_> {
         let ids = self.scope.iter().chain(ids).cloned().collect();
         self.steps.push(PlanStep {
             resource: resource.clone(),
-            request: PlannedRequest { operation: row, ids, body: body.map(to_json) },
+            request: PlannedRequest {
+                operation: row,
+                ids,
+                body: body.map(to_json),
+                resolved: self.desired.resolved.clone(),
+            },
             reason: reason.into(),
             destructive: None,
             then: None,
