@@ -7,9 +7,6 @@ use pipe_api_proto::{Alerting, Error, Management};
 
 use crate::{Client, ServiceScope};
 
-/// The most alerts a page asks for (the alerting interface's largest page).
-const ALERTS_PER_PAGE: u32 = 1000;
-
 impl ServiceScope<'_> {
     /// What the service has: its reverse private endpoints and pipes, and, when `alerts` is
     /// set, every alert (page by page).
@@ -47,7 +44,7 @@ impl Client {
     /// Every alert, page by page.
     fn every_alert(&self) -> Result<Vec<pipe_api_types::Alert>, Error> {
         let mut alerts = Vec::new();
-        for page in self.alert_pages(ALERTS_PER_PAGE) {
+        for page in self.alert_pages(pipe_api_proto::MAX_ALERTS_LIMIT) {
             alerts.extend(page?.alerts);
         }
         Ok(alerts)

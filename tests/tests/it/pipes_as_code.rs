@@ -410,3 +410,39 @@ fn a_400_quoting_resolved_values_shows_none_of_them() {
         assert!(!shown.contains(brokers) && !shown.contains("kafka-password-from-the-vault"), "{shown}");
     }
 }
+
+/// On a team with more alerts than a page holds, the alert a lost create made is on a later
+/// page: the check after the 502 reads every page, adopts it, and nothing makes a second copy.
+#[test]
+fn a_lost_alert_create_is_found_past_the_first_page_and_never_made_twice() {
+    let (fake, client) = setup();
+    let service = client.service(ORG, SERVICE);
+    // The demo's three and a thousand more: the new alert is the 1,004th, on page two.
+    for index in 0..1000 {
+        let alert = serde_json::json!({"id": format!("65f1a2b3c4d5e6f7081{index:05x}"), "name": format!("team alert {index}"),
+            "source": "tile", "dashboardId": "d", "tileId": "t", "threshold": 1, "thresholdType": "above",
+            "interval": "5m", "channel": {"type": "webhook", "webhookId": "65f1a2b3c4d5e6f708190001"}});
+        fake.seed_alert(serde_json::from_value(alert).unwrap());
+    }
+    let desired = desired(DESIRED);
+    let plan = service.plan(&desired, &PlanOptions::default()).unwrap();
+    let lost = Fault::status(502).after_handling();
+    fake.inject(FaultRule::path_ends_with("/api/v2/alerts", lost).method(http::Method::POST).times(1));
+
+    let applied = client.apply(&plan).unwrap();
+    let adopted: Vec<&str> =
+        applied.steps().iter().filter(|(_, o)| *o == StepOutcome::Adopted).map(|(s, _)| s.as_str()).collect();
+    assert_eq!(adopted, [r#"create_alert alert "clicks stalled""#]);
+
+    let again = service.plan(&desired, &PlanOptions::default()).unwrap();
+    assert!(again.is_empty(), "{again}");
+    client.apply(&again).unwrap();
+    let creates =
+        fake.requests().iter().filter(|r| r.method == http::Method::POST && r.path.ends_with("/alerts")).count();
+    assert_eq!(creates, 1);
+    let mut copies = 0;
+    for page in client.alert_pages(1000) {
+        copies += page.unwrap().alerts.iter().filter(|a| a.name.as_deref() == Some("clicks stalled")).count();
+    }
+    assert_eq!(copies, 1);
+}

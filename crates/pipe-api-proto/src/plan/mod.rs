@@ -175,12 +175,13 @@ impl Kind {
         }
     }
 
-    /// The list operation of the table that reads every resource of the kind.
-    pub(crate) fn list_operation(self) -> &'static str {
+    /// The list operation of the table whose one answer holds every resource of the kind;
+    /// `None` for alerts, which are read page by page ([`Pages`](crate::pages::Pages)).
+    pub(crate) fn list_operation(self) -> Option<&'static str> {
         match self {
-            Kind::ReversePrivateEndpoint => "list_reverse_private_endpoints",
-            Kind::Pipe => "list_pipes",
-            Kind::Alert => "list_alerts",
+            Kind::ReversePrivateEndpoint => Some("list_reverse_private_endpoints"),
+            Kind::Pipe => Some("list_pipes"),
+            Kind::Alert => None,
         }
     }
 

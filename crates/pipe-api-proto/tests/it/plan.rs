@@ -372,3 +372,54 @@ fn no_resolved_value_shows_in_any_output_of_a_desired_state_its_plan_or_its_appl
         }
     }
 }
+
+/// After a 502 on an alert create, the check reads every page; a listing that ends before the
+/// last (here a page that repeats the one before) says it cannot tell, never "not created".
+#[test]
+fn a_lost_alert_create_whose_listing_ends_early_is_unknown_not_absent() {
+    use pipe_api_proto::call::{Machine, Next};
+    use pipe_api_proto::plan::Apply;
+    use pipe_api_proto::retry::RetryPolicy;
+    use pipe_api_proto::wait::WaitPolicy;
+    use pipe_api_proto::{Alerting, BaseUrl, BearerToken};
+
+    let desired = DesiredState::from_json(
+        r#"{"alerts": [{"name": "lag", "source": "tile", "dashboardId": "d", "tileId": "t", "threshold": 7,
+            "thresholdType": "above", "interval": "1m", "channel": {"type": "webhook", "webhookId": "w"}}]}"#,
+        |_| None,
+    )
+    .unwrap();
+    let plan = planned(&desired, &Current::new(Vec::new(), Vec::new(), Some(Vec::new()))).unwrap();
+    let alerting =
+        Alerting::new(BaseUrl::parse("https://api.example.com").unwrap(), BearerToken::new("alerts-token").unwrap());
+    let mut apply = Apply::new(&plan, None, Some(&alerting), RetryPolicy::default(), WaitPolicy::default(), 7);
+    // A full page of other alerts, as the server answers every page asked for.
+    let alerts: Vec<Value> = (0..1000)
+        .map(|i| {
+            json!({"id": format!("65f1a2b3c4d5e6f7081{i:05x}"), "name": format!("other {i}"), "source": "tile",
+            "dashboardId": "d", "tileId": "t", "threshold": 1, "thresholdType": "above", "interval": "1m",
+            "channel": {"type": "webhook", "webhookId": "w"}})
+        })
+        .collect();
+    let page = json!({"data": alerts, "meta": {"total": 5000, "limit": 1000, "offset": 0}}).to_string();
+    let now = std::time::Duration::ZERO;
+    let mut sent = Vec::new();
+    let error = loop {
+        match apply.next(now, None) {
+            Next::Send { request, .. } => {
+                sent.push(format!("{} {}", request.method(), request.uri()));
+                let (status, body) = if sent.len() == 1 { (502, String::new()) } else { (200, page.clone()) };
+                let response = http::Response::builder().status(status).body(body.into_bytes()).unwrap();
+                apply.receive(Ok(response), now, time::OffsetDateTime::UNIX_EPOCH, None);
+            }
+            Next::Wait { .. } => panic!("nothing to wait for"),
+            Next::Done(result) => break result.unwrap_err(),
+        }
+    };
+    assert_eq!(sent.len(), 3, "{sent:?}");
+    assert!(sent[0].starts_with("POST "), "{sent:?}");
+    assert!(sent[1].contains("limit=1000") && sent[2].contains("offset=1000"), "{sent:?}");
+    let text = error.to_string();
+    assert!(text.contains("whether it was created is unknown: listing afterwards did not read every alert"), "{text}");
+    assert!(!text.contains("applying again creates it"), "{text}");
+}
