@@ -446,3 +446,25 @@ fn a_lost_alert_create_is_found_past_the_first_page_and_never_made_twice() {
     }
     assert_eq!(copies, 1);
 }
+
+/// The planner's listing of alerts is complete or not used: a listing that ends early (here a
+/// second page that is the first again) is no ground to create an alert it did not see.
+#[test]
+fn a_plan_whose_alert_listing_ends_early_creates_no_alert() {
+    let (fake, client) = setup();
+    let alerts: Vec<serde_json::Value> = (0..1000)
+        .map(|i| {
+            serde_json::json!({"id": format!("65f1a2b3c4d5e6f7081{i:05x}"), "name": format!("team alert {i}"),
+                "source": "tile", "dashboardId": "d", "tileId": "t", "threshold": 1, "thresholdType": "above",
+                "interval": "5m", "channel": {"type": "webhook", "webhookId": "65f1a2b3c4d5e6f708190001"}})
+        })
+        .collect();
+    let page = serde_json::json!({"data": alerts, "meta": {"total": 5000, "limit": 1000, "offset": 0}});
+    let same = Fault::status(200).header("Content-Type", "application/json").body(page.to_string());
+    fake.inject(FaultRule::path_ends_with("/api/v2/alerts", same).method(http::Method::GET).times(2));
+
+    let planned = client.service(ORG, SERVICE).plan(&desired(DESIRED), &PlanOptions::default());
+    let Err(error) = planned else { panic!("a plan made from a partial listing of alerts") };
+    assert!(matches!(error, PlanError::AlertsNotRead), "{error}");
+    assert!(error.to_string().contains("not every one"), "{error}");
+}
