@@ -189,6 +189,8 @@ pub struct Call<'e, E: Endpoint> {
     history: Attempts,
     /// Records not yet taken by [`Machine::take_attempts`].
     untaken: Vec<AttemptRecord>,
+    /// Texts taken out of the call's error besides the credentials sent ([`Call::scrubbing`]).
+    scrubbing: Vec<pipe_api_types::Secret>,
     state: State<E::Output>,
 }
 
@@ -233,8 +235,18 @@ impl<'e, E: Endpoint> Call<'e, E> {
             attempts: 0,
             history: Attempts::default(),
             untaken: Vec::new(),
+            scrubbing: Vec::new(),
             state: State::Ready { not_before: now, slot: None, last: None, since: now, cause: WaitCause::First },
         })
+    }
+
+    /// Takes each of `secrets` out of every text the call's outputs show (its error's message,
+    /// code, request id and kept body), as it does the credentials it sends: values the caller
+    /// sent that a server may quote back. An empty text is ignored.
+    #[must_use]
+    pub fn scrubbing(mut self, secrets: impl IntoIterator<Item = String>) -> Self {
+        self.scrubbing.extend(secrets.into_iter().filter(|text| !text.is_empty()).map(pipe_api_types::Secret::new));
+        self
     }
 
     /// What to do at `now`. `pacer` is the credential's pacer, if requests are paced; lock it
@@ -314,7 +326,11 @@ impl<'e, E: Endpoint> Call<'e, E> {
             Ok(response) => {
                 let (status, hints) = (response.status(), RetryHints::from_headers(response.headers()));
                 let parsed = crate::endpoint::parse(&*self.endpoint, response);
-                let parsed = parsed.map_err(|error| error.without_sent_credentials(self.request.headers()));
+                let parsed = parsed.map_err(|error| {
+                    let mut texts = crate::redact::sent_credentials(self.request.headers());
+                    texts.extend(self.scrubbing.iter().map(|text| text.expose_secret().to_owned()));
+                    error.without_texts(texts)
+                });
                 (Some((status, hints)), parsed)
             }
             Err(error) => {

@@ -134,8 +134,18 @@ impl Error {
     /// [`EndpointExt::parse_response`](crate::EndpointExt::parse_response) with its interface's
     /// credentials, a [`Call`](crate::call::Call) with those of the request it sent.
     #[must_use]
-    pub(crate) fn without_sent_credentials(mut self, request_headers: &HeaderMap) -> Self {
-        let credentials = crate::redact::sent_credentials(request_headers);
+    pub(crate) fn without_sent_credentials(self, request_headers: &HeaderMap) -> Self {
+        self.without_texts(crate::redact::sent_credentials(request_headers))
+    }
+
+    /// The same error with each of `credentials` (texts, such as the forms of the credentials
+    /// sent) replaced by `[redacted]` in everything it keeps and shows.
+    #[must_use]
+    pub(crate) fn without_texts(mut self, mut credentials: Vec<String>) -> Self {
+        // Longest first, so that a text inside another is not left half-replaced.
+        credentials.retain(|text| !text.is_empty());
+        credentials.sort_by_key(|text| std::cmp::Reverse(text.len()));
+        credentials.dedup();
         if credentials.is_empty() {
             return self;
         }

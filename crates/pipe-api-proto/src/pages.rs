@@ -79,6 +79,18 @@ pub enum End {
     },
 }
 
+impl End {
+    /// Whether the listing read every alert the server has: it ended at a short or empty
+    /// page, at the total, or after the one page of a server that does not page (not after
+    /// a page that did not move it on, at the page limit, or at a failed page).
+    pub fn read_every_alert(&self) -> bool {
+        match self {
+            End::ShortPage | End::EmptyPage | End::TotalReached { .. } | End::NoPaging => true,
+            End::NoProgress { .. } | End::PageLimit { .. } | End::Failed { .. } => false,
+        }
+    }
+}
+
 impl fmt::Display for End {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -7,16 +7,15 @@ use pipe_api_proto::{Alerting, Error, Management};
 
 use crate::{Client, ServiceScope};
 
-/// The most alerts a page asks for (the alerting interface's largest page).
-const ALERTS_PER_PAGE: u32 = 1000;
-
 impl ServiceScope<'_> {
     /// What the service has: its reverse private endpoints and pipes, and, when `alerts` is
-    /// set, every alert (page by page).
+    /// set, every alert (page by page). The alerts are `None` when the listing ended before
+    /// reading every one ([`End::read_every_alert`](pipe_api_proto::pages::End::read_every_alert)):
+    /// a plan then creates none again that it did not see (and changes and prunes none).
     pub fn current_state(&self, alerts: bool) -> Result<Current, Error> {
         let endpoints = self.list_reverse_private_endpoints()?;
         let pipes = self.list_pipes()?;
-        let alerts = if alerts { Some(self.client().every_alert()?) } else { None };
+        let alerts = if alerts { self.client().every_alert()? } else { None };
         Ok(Current::new(endpoints, pipes, alerts))
     }
 
@@ -44,12 +43,13 @@ impl Client {
         self.drive(Apply::new(plan, management, alerting, self.retry.clone(), wait, self.next_seed()))
     }
 
-    /// Every alert, page by page.
-    fn every_alert(&self) -> Result<Vec<pipe_api_types::Alert>, Error> {
+    /// Every alert, page by page; `None` when the listing ended before reading every one.
+    fn every_alert(&self) -> Result<Option<Vec<pipe_api_types::Alert>>, Error> {
         let mut alerts = Vec::new();
-        for page in self.alert_pages(ALERTS_PER_PAGE) {
+        let mut pages = self.alert_pages(pipe_api_proto::MAX_ALERTS_LIMIT);
+        for page in &mut pages {
             alerts.extend(page?.alerts);
         }
-        Ok(alerts)
+        Ok(pages.end().is_some_and(pipe_api_proto::pages::End::read_every_alert).then_some(alerts))
     }
 }

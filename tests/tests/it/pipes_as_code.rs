@@ -369,3 +369,103 @@ fn an_apply_error_reads_as_a_message_bounded_however_long_the_plan() {
     assert_eq!(error.not_started().len(), 11);
     assert!(display.len() < 1200, "{} bytes: {display}", display.len());
 }
+
+/// A server's 400 that quotes what the request sent: a value the desired state resolved from a
+/// reference (the brokers) and the Kafka password show in no output of the apply's error, nor in
+/// the plan.
+#[test]
+fn a_400_quoting_resolved_values_shows_none_of_them() {
+    let (fake, client) = setup();
+    let service = client.service(ORG, SERVICE);
+    let brokers = "b-9.resolved-brokers.internal:9096";
+    let text = DESIRED.replace(r#""b-1.ingest.internal:9096""#, r#"{ "env": "BROKERS" }"#);
+    let desired = DesiredState::from_json(&text, |name| match name {
+        "BROKERS" => Some(brokers.to_owned()),
+        name => secrets(name),
+    })
+    .unwrap();
+    let plan = service.plan(&desired, &PlanOptions::default()).unwrap();
+    for shown in [plan.to_string(), plan.to_json().to_string(), format!("{plan:?}"), format!("{desired:?}")] {
+        assert!(!shown.contains(brokers) && !shown.contains("kafka-password-from-the-vault"), "{shown}");
+    }
+    let quoting = serde_json::json!({"status": 400, "requestId": "r-1",
+        "error": format!("BAD_REQUEST: cannot reach {brokers} as ingest with kafka-password-from-the-vault")});
+    let refused = Fault::status(400).header("Content-Type", "application/json").body(quoting.to_string());
+    fake.inject(FaultRule::path_ends_with("/pipes", refused).method(http::Method::POST).times(1));
+
+    let error = client.apply(&plan).unwrap_err();
+    // The values were resolved and sent; the server quoted them.
+    let sent = fake.requests().into_iter().find(|r| r.method == http::Method::POST && r.path.ends_with("/pipes"));
+    assert!(String::from_utf8_lossy(&sent.unwrap().body).contains(brokers));
+    let call = error.call_error().expect("the 400");
+    let api = call.as_api().expect("the 400");
+    for shown in [
+        error.to_string(),
+        format!("{error:?}"),
+        call.to_string(),
+        format!("{call:?}"),
+        api.message().unwrap_or_default().to_owned(),
+        String::from_utf8_lossy(api.body()).into_owned(),
+    ] {
+        assert!(shown.contains("[redacted]"), "{shown}");
+        assert!(!shown.contains(brokers) && !shown.contains("kafka-password-from-the-vault"), "{shown}");
+    }
+}
+
+/// On a team with more alerts than a page holds, the alert a lost create made is on a later
+/// page: the check after the 502 reads every page, adopts it, and nothing makes a second copy.
+#[test]
+fn a_lost_alert_create_is_found_past_the_first_page_and_never_made_twice() {
+    let (fake, client) = setup();
+    let service = client.service(ORG, SERVICE);
+    // The demo's three and a thousand more: the new alert is the 1,004th, on page two.
+    for index in 0..1000 {
+        let alert = serde_json::json!({"id": format!("65f1a2b3c4d5e6f7081{index:05x}"), "name": format!("team alert {index}"),
+            "source": "tile", "dashboardId": "d", "tileId": "t", "threshold": 1, "thresholdType": "above",
+            "interval": "5m", "channel": {"type": "webhook", "webhookId": "65f1a2b3c4d5e6f708190001"}});
+        fake.seed_alert(serde_json::from_value(alert).unwrap());
+    }
+    let desired = desired(DESIRED);
+    let plan = service.plan(&desired, &PlanOptions::default()).unwrap();
+    let lost = Fault::status(502).after_handling();
+    fake.inject(FaultRule::path_ends_with("/api/v2/alerts", lost).method(http::Method::POST).times(1));
+
+    let applied = client.apply(&plan).unwrap();
+    let adopted: Vec<&str> =
+        applied.steps().iter().filter(|(_, o)| *o == StepOutcome::Adopted).map(|(s, _)| s.as_str()).collect();
+    assert_eq!(adopted, [r#"create_alert alert "clicks stalled""#]);
+
+    let again = service.plan(&desired, &PlanOptions::default()).unwrap();
+    assert!(again.is_empty(), "{again}");
+    client.apply(&again).unwrap();
+    let creates =
+        fake.requests().iter().filter(|r| r.method == http::Method::POST && r.path.ends_with("/alerts")).count();
+    assert_eq!(creates, 1);
+    let mut copies = 0;
+    for page in client.alert_pages(1000) {
+        copies += page.unwrap().alerts.iter().filter(|a| a.name.as_deref() == Some("clicks stalled")).count();
+    }
+    assert_eq!(copies, 1);
+}
+
+/// The planner's listing of alerts is complete or not used: a listing that ends early (here a
+/// second page that is the first again) is no ground to create an alert it did not see.
+#[test]
+fn a_plan_whose_alert_listing_ends_early_creates_no_alert() {
+    let (fake, client) = setup();
+    let alerts: Vec<serde_json::Value> = (0..1000)
+        .map(|i| {
+            serde_json::json!({"id": format!("65f1a2b3c4d5e6f7081{i:05x}"), "name": format!("team alert {i}"),
+                "source": "tile", "dashboardId": "d", "tileId": "t", "threshold": 1, "thresholdType": "above",
+                "interval": "5m", "channel": {"type": "webhook", "webhookId": "65f1a2b3c4d5e6f708190001"}})
+        })
+        .collect();
+    let page = serde_json::json!({"data": alerts, "meta": {"total": 5000, "limit": 1000, "offset": 0}});
+    let same = Fault::status(200).header("Content-Type", "application/json").body(page.to_string());
+    fake.inject(FaultRule::path_ends_with("/api/v2/alerts", same).method(http::Method::GET).times(2));
+
+    let planned = client.service(ORG, SERVICE).plan(&desired(DESIRED), &PlanOptions::default());
+    let Err(error) = planned else { panic!("a plan made from a partial listing of alerts") };
+    assert!(matches!(error, PlanError::AlertsNotRead), "{error}");
+    assert!(error.to_string().contains("not every one"), "{error}");
+}

@@ -10,7 +10,7 @@ use http::{Method, Response};
 use serde_json::Value;
 use time::OffsetDateTime;
 
-use super::{Awaited, Id, Kind, Plan, PlanStep, PlannedRequest, Resource};
+use super::{Awaited, Id, Kind, Plan, PlanStep, PlannedRequest, Resolved, Resource};
 use crate::api::{Alerting, Api, Management};
 use crate::attempts::AttemptRecord;
 use crate::call::{Call, Machine, Next};
@@ -18,6 +18,7 @@ use crate::endpoint::Endpoint;
 use crate::endpoints::{GetPipe, GetReversePrivateEndpoint};
 use crate::error::{BuildError, BuildErrorKind, Error, TransportError};
 use crate::operations::{Interface, Operation, SuccessBody};
+use crate::pages::Pages;
 use crate::retry::{Pacer, RetryPolicy};
 use crate::wait::{Wait, WaitPolicy, pipe_stopped, reverse_private_endpoint_ready};
 
@@ -29,9 +30,14 @@ type Sub<'a, T> = Box<dyn Machine<Output = T> + 'a>;
 
 /// Applies a [`Plan`]: its steps in order, waiting where a step needs a state. It stops at the
 /// first failure and says which steps were done, which one failed and why, and which were not
-/// started ([`ApplyError`]). A create whose outcome is unknown (a `5xx`, a connection lost
-/// after sending, an answer that does not read) is never sent again: the resources of its
-/// kind are listed, and one of its name that appeared is adopted; otherwise the apply stops.
+/// started ([`ApplyError`]). A create whose outcome is unknown (a gateway's `502`-`504`, a
+/// connection lost after sending, an answer that does not read) is never sent again: every
+/// resource of its kind is listed (alerts page by page, [`Pages`]), and one of its name that
+/// appeared is adopted; otherwise the apply stops, saying whether the listing read every one.
+///
+/// No value the plan's desired state resolved from a reference shows in what it returns:
+/// each request's [`Call`] takes them out of its error ([`Call::scrubbing`]), and the
+/// [`ApplyError`]'s text passes the plan's redaction.
 ///
 /// Run it like a [`Call`] ([`Machine`]); `pipe-api-ureq`'s `Client::apply` does.
 pub struct Apply<'a> {
@@ -56,7 +62,7 @@ enum Phase<'a> {
     /// A create's outcome is unknown: its kind is being listed.
     Checking {
         error: Error,
-        listing: Sub<'a, Result<Value, Error>>,
+        listing: Sub<'a, Result<Listed, Error>>,
     },
     /// Waiting for the state the step needs; `outcome` is what became of its request.
     Waiting {
@@ -134,12 +140,13 @@ impl<'a> Apply<'a> {
         });
         let body = body.map(|body| serde_json::to_vec(&body).expect("JSON serializes"));
         let seed = self.seed(salt);
+        let resolved = &self.plan.resolved;
         match (operation.interface, self.management, self.alerting) {
             (Interface::Management, Some(api), _) => {
-                planned_call(Planned::new(operation, path, body), api, &self.retry, seed, now)
+                planned_call(Planned::new(operation, path, body), api, &self.retry, seed, now, resolved)
             }
             (Interface::Alerting, _, Some(api)) => {
-                planned_call(Planned::new(operation, path, body), api, &self.retry, seed, now)
+                planned_call(Planned::new(operation, path, body), api, &self.retry, seed, now, resolved)
             }
             (interface, _, _) => {
                 let name = if interface == Interface::Management { "management" } else { "alerting" };
@@ -196,21 +203,36 @@ impl<'a> Apply<'a> {
         Ok(())
     }
 
-    /// Lists the kind of the create that failed with `error`, unless its outcome is known.
+    /// Lists every resource of the kind of the create that failed with `error`, unless its
+    /// outcome is known: alerts page by page, as the planner reads them.
     fn check(&mut self, step: &'a PlanStep, error: Error, now: Duration) -> Option<Error> {
         if !step.creates() || !may_have_created(&error) {
             return Some(error);
         }
-        let list =
-            crate::operations::operation(step.resource.kind.list_operation()).expect("the table lists every kind");
-        let request = PlannedRequest { operation: list, ids: step.request.ids.clone(), body: None };
-        match self.call(&request, 3, now) {
-            Ok(listing) => {
-                self.phase = Phase::Checking { error, listing };
-                None
+        let (kind, name) = (step.resource.kind, step.resource.name.clone());
+        let listing: Sub<'a, Result<Listed, Error>> = match (kind, self.alerting) {
+            (Kind::Alert, Some(api)) => {
+                let pages = Pages::new(api, crate::endpoints::MAX_ALERTS_LIMIT, self.retry.clone(), self.seed(3));
+                Box::new(AlertSearch { pages, name })
             }
-            Err(_) => Some(error),
-        }
+            (Kind::Alert, None) => return Some(error),
+            (Kind::Pipe | Kind::ReversePrivateEndpoint, _) => {
+                let list = kind.list_operation().and_then(crate::operations::operation);
+                let list = list.expect("the table lists the service's resources in one answer");
+                let request = PlannedRequest {
+                    operation: list,
+                    ids: step.request.ids.clone(),
+                    body: None,
+                    resolved: self.plan.resolved.clone(),
+                };
+                let Ok(call) = self.call(&request, 3, now) else { return Some(error) };
+                Box::new(Mapped::new(Boxed(call), move |listed: Result<Value, Error>| {
+                    listed.map(|list| find_by_name(&list, kind, &name).map_or(Listed::Absent, Listed::Found))
+                }))
+            }
+        };
+        self.phase = Phase::Checking { error, listing };
+        None
     }
 
     /// Ends the apply with the step under way failed for `cause`.
@@ -223,8 +245,9 @@ impl<'a> Apply<'a> {
             failed: steps.get(done).map(PlanStep::summary).unwrap_or_default(),
             number: done + 1,
             cause,
-            checked,
+            checked: checked.map(String::into_boxed_str),
             not_started: steps.iter().skip(done + 1).map(PlanStep::summary).collect(),
+            resolved: self.plan.resolved.clone(),
         }))
     }
 }
@@ -234,6 +257,64 @@ impl<'a> Apply<'a> {
 /// succeeded with an answer that did not read.
 fn may_have_created(error: &Error) -> bool {
     error.outcome_unknown() || matches!(error, Error::Decode(_))
+}
+
+/// What listing a kind found after a create whose outcome is unknown.
+enum Listed {
+    /// A resource of the name, by its id.
+    Found(String),
+    /// Every resource of the kind was read, and none has the name.
+    Absent,
+    /// The listing ended before reading every one (why): the resource may exist.
+    Incomplete(String),
+}
+
+/// Every alert, page by page ([`Pages`], as the planner reads them), until one of `name`.
+struct AlertSearch<'a> {
+    pages: Pages<'a>,
+    name: String,
+}
+
+impl Machine for AlertSearch<'_> {
+    type Output = Result<Listed, Error>;
+
+    fn next(&mut self, now: Duration, mut pacer: Option<&mut Pacer>) -> Next<Self::Output> {
+        loop {
+            match self.pages.next(now, pacer.as_deref_mut()) {
+                Next::Send { request, timeout } => return Next::Send { request, timeout },
+                Next::Wait { until } => return Next::Wait { until },
+                Next::Done(Some(Ok(page))) => {
+                    let found = page.alerts.iter().find(|alert| alert.name.as_deref() == Some(self.name.as_str()));
+                    if let Some(alert) = found {
+                        return Next::Done(Ok(Listed::Found(alert.id.to_string())));
+                    }
+                }
+                Next::Done(Some(Err(error))) => return Next::Done(Err(error)),
+                Next::Done(None) => {
+                    let listed = match self.pages.end() {
+                        Some(end) if end.read_every_alert() => Listed::Absent,
+                        Some(end) => Listed::Incomplete(end.to_string()),
+                        None => Listed::Incomplete("the listing did not say why it ended".to_owned()),
+                    };
+                    return Next::Done(Ok(listed));
+                }
+            }
+        }
+    }
+
+    fn take_attempts(&mut self) -> Vec<AttemptRecord> {
+        self.pages.take_attempts()
+    }
+
+    fn receive(
+        &mut self,
+        outcome: Result<Response<Vec<u8>>, TransportError>,
+        now: Duration,
+        wall: OffsetDateTime,
+        pacer: Option<&mut Pacer>,
+    ) {
+        self.pages.receive(outcome, now, wall, pacer);
+    }
 }
 
 /// The id of a resource a listing answered with, by name.
@@ -284,25 +365,29 @@ impl Machine for Apply<'_> {
                         let Phase::Checking { error, .. } = std::mem::replace(&mut self.phase, Phase::Start) else {
                             unreachable!("in the checking phase")
                         };
-                        let found = listed
-                            .as_ref()
-                            .ok()
-                            .and_then(|list| find_by_name(list, step.resource.kind, &step.resource.name));
-                        match (found, listed) {
-                            (Some(id), _) => {
+                        match listed {
+                            Ok(Listed::Found(id)) => {
                                 let adopted = serde_json::json!({ "id": id });
                                 if let Err(cause) = self.succeeded(step, &adopted, StepOutcome::Adopted, now) {
                                     return self.fail(cause, None);
                                 }
                             }
-                            (None, Ok(_)) => {
+                            Ok(Listed::Absent) => {
                                 let checked = format!(
                                     "listed afterwards: no {} was created; applying again creates it",
                                     step.resource
                                 );
                                 return self.fail(error.into(), Some(checked));
                             }
-                            (None, Err(listing)) => {
+                            Ok(Listed::Incomplete(why)) => {
+                                let checked = format!(
+                                    "whether it was created is unknown: listing afterwards did not read every {} \
+                                     ({why}); look for {} before applying again",
+                                    step.resource.kind, step.resource
+                                );
+                                return self.fail(error.into(), Some(checked));
+                            }
+                            Err(listing) => {
                                 let checked =
                                     format!("whether it was created is unknown: listing afterwards failed: {listing}");
                                 return self.fail(error.into(), Some(checked));
@@ -325,7 +410,8 @@ impl Machine for Apply<'_> {
 
     fn take_attempts(&mut self) -> Vec<AttemptRecord> {
         match &mut self.phase {
-            Phase::Sending(call) | Phase::Checking { listing: call, .. } => call.take_attempts(),
+            Phase::Sending(call) => call.take_attempts(),
+            Phase::Checking { listing, .. } => listing.take_attempts(),
             Phase::Waiting { wait, .. } => wait.take_attempts(),
             Phase::Start | Phase::Over => Vec::new(),
         }
@@ -339,7 +425,8 @@ impl Machine for Apply<'_> {
         pacer: Option<&mut Pacer>,
     ) {
         match &mut self.phase {
-            Phase::Sending(call) | Phase::Checking { listing: call, .. } => call.receive(outcome, now, wall, pacer),
+            Phase::Sending(call) => call.receive(outcome, now, wall, pacer),
+            Phase::Checking { listing, .. } => listing.receive(outcome, now, wall, pacer),
             Phase::Waiting { wait, .. } => wait.receive(outcome, now, wall, pacer),
             Phase::Start | Phase::Over => panic!("Apply::receive without a request out"),
         }
@@ -380,14 +467,18 @@ impl fmt::Display for Applied {
 }
 
 /// Why an apply stopped: the step that failed and why, with the steps done before it and those
-/// not started.
+/// not started. Its text shows no value the plan's desired state resolved from a reference.
 pub struct ApplyError {
     done: Vec<(String, StepOutcome)>,
     failed: String,
     number: usize,
     cause: Cause,
-    checked: Option<String>,
+    /// What the check after a lost create found: a `Box<str>`, not a `String`, so that the
+    /// error stays small enough to return.
+    checked: Option<Box<str>>,
     not_started: Vec<String>,
+    /// The plan's resolved values, taken out of the text.
+    resolved: Resolved,
 }
 
 impl ApplyError {
@@ -420,6 +511,13 @@ impl ApplyError {
 
 impl fmt::Display for ApplyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.resolved.write(f, |f| self.render(f))
+    }
+}
+
+impl ApplyError {
+    /// The text `Display` shows, before the redaction of resolved values.
+    fn render(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "apply: step {} ({}) failed: {}", self.number, self.failed, self.cause)?;
         if let Some(checked) = &self.checked {
             write!(f, "; {checked}")?;
@@ -510,15 +608,42 @@ impl<A: Api> Endpoint for Planned<A> {
     }
 }
 
+/// The call of a planned request, taking the plan's `resolved` values out of its error.
 fn planned_call<'a, A: Api + 'a>(
     endpoint: Planned<A>,
     api: &A,
     retry: &RetryPolicy,
     seed: u64,
     now: Duration,
+    resolved: &Resolved,
 ) -> Result<Sub<'a, Result<Value, Error>>, Error> {
-    let call = Call::owned(endpoint, api, retry, seed, now)?;
+    let call = Call::owned(endpoint, api, retry, seed, now)?.scrubbing(resolved.forms());
     Ok(Box::new(Mapped::new(call, |result: Result<crate::Reply<Value>, Error>| result.map(|reply| reply.value))))
+}
+
+/// A boxed machine, as a machine (whose output a [`Mapped`] makes into another).
+struct Boxed<'a, T>(Sub<'a, T>);
+
+impl<T> Machine for Boxed<'_, T> {
+    type Output = T;
+
+    fn next(&mut self, now: Duration, pacer: Option<&mut Pacer>) -> Next<T> {
+        self.0.next(now, pacer)
+    }
+
+    fn take_attempts(&mut self) -> Vec<AttemptRecord> {
+        self.0.take_attempts()
+    }
+
+    fn receive(
+        &mut self,
+        outcome: Result<Response<Vec<u8>>, TransportError>,
+        now: Duration,
+        wall: OffsetDateTime,
+        pacer: Option<&mut Pacer>,
+    ) {
+        self.0.receive(outcome, now, wall, pacer);
+    }
 }
 
 /// A machine whose output is made into another.

@@ -6,6 +6,7 @@ use std::fmt;
 use pipe_api_types::{AlertRequest, CreatePipeRequest, CreateReversePrivateEndpointRequest, Validate};
 use serde_json::Value;
 
+use super::Resolved;
 use crate::redact;
 
 /// What a service should have: its reverse private endpoints, its pipes, and the alerts of the
@@ -34,8 +35,10 @@ use crate::redact;
 /// A Kafka source's `reversePrivateEndpointIds` may name an endpoint of the same desired state
 /// by its description: the plan puts in its id (known once it is created).
 ///
-/// It has no `Serialize`: written back, it would hold the secrets in clear.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// It has no `Serialize`: written back, it would hold the secrets in clear. Every value its
+/// lookup gave is kept (never shown) and goes into its plan, so that neither its `Debug` nor any
+/// output of its plan shows one.
+#[derive(Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct DesiredState {
     /// The reverse private endpoints, each named by its `description`.
@@ -44,6 +47,20 @@ pub struct DesiredState {
     pub pipes: Vec<DesiredPipe>,
     /// The alerts (alerting interface), each named by its `name`.
     pub alerts: Vec<AlertRequest>,
+    /// The values the lookup gave, redacted wherever the state or its plan is shown.
+    pub(super) resolved: Resolved,
+}
+
+impl fmt::Debug for DesiredState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.resolved.write(f, |f| {
+            f.debug_struct("DesiredState")
+                .field("reverse_private_endpoints", &self.reverse_private_endpoints)
+                .field("pipes", &self.pipes)
+                .field("alerts", &self.alerts)
+                .finish_non_exhaustive()
+        })
+    }
 }
 
 /// A pipe as it should be: what its create request holds, and whether it should run (the
@@ -100,8 +117,10 @@ impl DesiredState {
             serde_json::from_str(text).map_err(|e| DesiredStateError::new("", Problem::NotJson(e.to_string())))?;
         let mut resolved = Vec::new();
         resolve_secrets(&mut value, &mut String::new(), &secrets, &mut resolved)?;
-        let state = Self::from_resolved(value).map_err(|error| error.without(&resolved))?;
-        state.check()?;
+        let resolved = Resolved::new(resolved);
+        let mut state = Self::from_resolved(value).map_err(|error| error.without(&resolved))?;
+        state.check().map_err(|error| error.without(&resolved))?;
+        state.resolved = resolved;
         Ok(state)
     }
 
@@ -118,6 +137,7 @@ impl DesiredState {
             reverse_private_endpoints: items(&mut root, KINDS[0], from_value)?,
             pipes: items(&mut root, KINDS[1], desired_pipe)?,
             alerts: items(&mut root, KINDS[2], from_value)?,
+            resolved: Resolved::default(),
         })
     }
 
@@ -287,10 +307,13 @@ fn secret_reference(value: &Value) -> Option<&str> {
 }
 
 /// Why a desired state was not read: where (a JSON path from the root, such as
-/// `pipes[0].source.kafka.credentials.password`) and what. `Debug` reads as the message.
+/// `pipes[0].source.kafka.credentials.password`) and what. `Debug` reads as the message; no
+/// value the lookup gave is shown.
 pub struct DesiredStateError {
     path: String,
     problem: Problem,
+    /// The values resolved before the error, taken out of its text.
+    resolved: Resolved,
 }
 
 /// What was wrong in a desired state.
@@ -320,7 +343,7 @@ pub enum Problem {
 
 impl DesiredStateError {
     fn new(path: impl Into<String>, problem: Problem) -> Self {
-        DesiredStateError { path: path.into(), problem }
+        DesiredStateError { path: path.into(), problem, resolved: Resolved::default() }
     }
 
     /// Where, as a JSON path from the root (empty for the root).
@@ -333,13 +356,16 @@ impl DesiredStateError {
         &self.problem
     }
 
-    /// The same error, with no secret of `resolved` in its text (serde's messages quote values).
-    fn without(mut self, resolved: &[String]) -> Self {
-        if let Problem::Malformed(message) = &mut self.problem {
-            for secret in resolved.iter().filter(|secret| !secret.is_empty()) {
-                *message = message.replace(secret.as_str(), redact::REDACTED);
-            }
+    /// The same error, with no value of `resolved` in what it holds and shows (serde's
+    /// messages quote values; a name may be a resolved one).
+    fn without(mut self, resolved: &Resolved) -> Self {
+        match &mut self.problem {
+            Problem::Malformed(message) => *message = resolved.scrub(message),
+            Problem::SameName { name, .. } => *name = resolved.scrub(name),
+            _ => {}
         }
+        self.path = resolved.scrub(&self.path);
+        self.resolved = resolved.clone();
         self
     }
 }
@@ -349,6 +375,13 @@ const MESSAGE_SHOWN: usize = 300;
 
 impl fmt::Display for DesiredStateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.resolved.write(f, |f| self.render(f))
+    }
+}
+
+impl DesiredStateError {
+    /// The text `Display` shows, before the redaction of resolved values.
+    fn render(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("desired state: ")?;
         // A violation names its own whole path.
         if !self.path.is_empty() && !matches!(self.problem, Problem::Invalid(_)) {

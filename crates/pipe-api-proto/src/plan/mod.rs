@@ -48,12 +48,19 @@
 //!
 //! Secrets are never compared: the services never echo them. A plan never sends a secret to
 //! an existing resource; a changed password is set with an update request of its own.
+//!
+//! Every value the desired state's lookup gave (each `{"env": "NAME"}` resolved, wherever it
+//! stands: a password, brokers, a name) travels with the [`DesiredState`] into its [`Plan`] and
+//! is `[redacted]` wherever either is shown: the plan's text, JSON and `Debug`, its steps',
+//! the desired state's `Debug`, and an apply's error (each request of an [`Apply`] takes them
+//! out of what its answer's error shows). A plan is a snapshot to commit.
 
 mod apply;
 mod desired;
 mod planner;
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -63,6 +70,88 @@ use crate::redact::redact_json;
 pub use apply::{Applied, Apply, ApplyError, StepOutcome};
 pub use desired::{DesiredPipe, DesiredPipeState, DesiredState, DesiredStateError, Problem};
 pub use planner::{Current, PlanError, PlanOptions, plan};
+
+/// The values a desired state's lookup gave, to be taken out of everything the desired state,
+/// its plan and its apply show: each as written, and as `Debug` and JSON escape it (a text is
+/// shown either way). Never printed; shared by the plan's steps.
+#[derive(Clone, Default, PartialEq)]
+// An `Arc` of a `Vec` (one pointer, not two): an apply's error holds one and stays small.
+pub(crate) struct Resolved(Arc<Vec<String>>);
+
+impl Resolved {
+    /// The values `values` (an empty one is nothing to take out).
+    pub(crate) fn new(values: impl IntoIterator<Item = String>) -> Self {
+        let mut forms = Vec::new();
+        for value in values.into_iter().filter(|value| !value.is_empty()) {
+            let debug = format!("{value:?}");
+            let json = serde_json::to_string(&value).expect("a string serializes");
+            forms.push(debug[1..debug.len() - 1].to_owned());
+            forms.push(json[1..json.len() - 1].to_owned());
+            forms.push(value);
+        }
+        // Longest first, so that a value inside another is not left half-replaced.
+        forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
+        forms.dedup();
+        Resolved(Arc::new(forms))
+    }
+
+    /// The values and their escaped forms, for a [`Call`](crate::call::Call) to take out of
+    /// its error ([`Call::scrubbing`](crate::call::Call::scrubbing)).
+    pub(crate) fn forms(&self) -> impl Iterator<Item = String> + '_ {
+        self.0.iter().cloned()
+    }
+
+    /// The one rule of what a plan shows: `text` with every resolved value `[redacted]`.
+    pub(crate) fn scrub(&self, text: &str) -> String {
+        let mut text = text.to_owned();
+        crate::redact::scrub(&mut text, &self.0);
+        text
+    }
+
+    /// [`Resolved::scrub`] on every text of `value`, keys included.
+    pub(crate) fn scrub_json(&self, value: &mut Value) {
+        if self.0.is_empty() {
+            return;
+        }
+        match value {
+            Value::String(text) => *text = self.scrub(text),
+            Value::Array(items) => items.iter_mut().for_each(|item| self.scrub_json(item)),
+            Value::Object(map) => {
+                *map = std::mem::take(map)
+                    .into_iter()
+                    .map(|(key, mut child)| {
+                        self.scrub_json(&mut child);
+                        (self.scrub(&key), child)
+                    })
+                    .collect();
+            }
+            _ => {}
+        }
+    }
+
+    /// Writes what `render` writes (with `f`'s `#` flag), through [`Resolved::scrub`].
+    pub(crate) fn write(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        render: impl Fn(&mut fmt::Formatter<'_>) -> fmt::Result,
+    ) -> fmt::Result {
+        struct Render<F>(F);
+        impl<F: Fn(&mut fmt::Formatter<'_>) -> fmt::Result> fmt::Display for Render<F> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                (self.0)(f)
+            }
+        }
+        let text = if f.alternate() { format!("{:#}", Render(render)) } else { Render(render).to_string() };
+        f.write_str(&self.scrub(&text))
+    }
+}
+
+/// Never shows a value.
+impl fmt::Debug for Resolved {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Resolved({} forms, redacted)", self.0.len())
+    }
+}
 
 /// The kind of a resource a plan manages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -86,12 +175,13 @@ impl Kind {
         }
     }
 
-    /// The list operation of the table that reads every resource of the kind.
-    pub(crate) fn list_operation(self) -> &'static str {
+    /// The list operation of the table whose one answer holds every resource of the kind;
+    /// `None` for alerts, which are read page by page ([`Pages`](crate::pages::Pages)).
+    pub(crate) fn list_operation(self) -> Option<&'static str> {
         match self {
-            Kind::ReversePrivateEndpoint => "list_reverse_private_endpoints",
-            Kind::Pipe => "list_pipes",
-            Kind::Alert => "list_alerts",
+            Kind::ReversePrivateEndpoint => Some("list_reverse_private_endpoints"),
+            Kind::Pipe => Some("list_pipes"),
+            Kind::Alert => None,
         }
     }
 
@@ -158,6 +248,8 @@ pub struct PlannedRequest {
     operation: &'static Operation,
     ids: Vec<(&'static str, Id)>,
     body: Option<Value>,
+    /// The desired state's resolved values, redacted wherever the request is shown.
+    resolved: Resolved,
 }
 
 impl PlannedRequest {
@@ -186,10 +278,12 @@ impl PlannedRequest {
         Some(body)
     }
 
-    /// The body with its secrets redacted.
+    /// The body with its secrets redacted: its secret-bearing fields, and every value the
+    /// desired state's lookup gave.
     pub fn redacted_body(&self) -> Option<Value> {
         let mut body = self.body.clone()?;
         redact_json(&mut body);
+        self.resolved.scrub_json(&mut body);
         Some(body)
     }
 
@@ -205,11 +299,13 @@ impl PlannedRequest {
 
 impl fmt::Debug for PlannedRequest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PlannedRequest")
-            .field("operation", &self.operation.name)
-            .field("path", &self.rendered_path())
-            .field("body", &self.redacted_body())
-            .finish()
+        self.resolved.write(f, |f| {
+            f.debug_struct("PlannedRequest")
+                .field("operation", &self.operation.name)
+                .field("path", &self.rendered_path())
+                .field("body", &self.redacted_body())
+                .finish()
+        })
     }
 }
 
@@ -246,8 +342,9 @@ impl fmt::Display for Awaited {
     }
 }
 
-/// One step of a plan: one request, on one resource, with its reason in words.
-#[derive(Clone, Debug, PartialEq)]
+/// One step of a plan: one request, on one resource, with its reason in words. `Debug` and
+/// [`PlanStep::summary`] show no value the desired state's lookup gave.
+#[derive(Clone, PartialEq)]
 pub struct PlanStep {
     resource: Resource,
     request: PlannedRequest,
@@ -289,7 +386,7 @@ impl PlanStep {
 
     /// The operation and the resource: `create_pipe pipe "orders"`.
     pub fn summary(&self) -> String {
-        format!("{} {}", self.request.operation.name, self.resource)
+        self.request.resolved.scrub(&format!("{} {}", self.request.operation.name, self.resource))
     }
 
     /// One line: `3. update_pipe pipe "orders": fieldMappings differ`.
@@ -305,15 +402,33 @@ impl PlanStep {
     }
 }
 
+impl fmt::Debug for PlanStep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.request.resolved.write(f, |f| {
+            f.debug_struct("PlanStep")
+                .field("resource", &self.resource)
+                .field("request", &self.request)
+                .field("reason", &self.reason)
+                .field("destructive", &self.destructive)
+                .field("then", &self.then)
+                .finish()
+        })
+    }
+}
+
 /// An ordered list of steps that makes a service what a [`DesiredState`] says, made by
 /// [`plan()`]. `Display` renders it as stable text, secrets redacted, for
 /// `insta::assert_snapshot!`; [`Plan::to_json`] as JSON. An empty plan says "no changes".
-#[derive(Clone, Debug, PartialEq)]
+/// Every output (text, JSON, `Debug`) passes one redaction: no value the desired state's
+/// lookup gave is shown.
+#[derive(Clone, PartialEq)]
 pub struct Plan {
     organization_id: pipe_api_types::OrganizationId,
     service_id: pipe_api_types::ServiceId,
     steps: Vec<PlanStep>,
     notes: Vec<String>,
+    /// The desired state's resolved values (its steps share them).
+    resolved: Resolved,
 }
 
 impl Plan {
@@ -323,7 +438,7 @@ impl Plan {
     }
 
     /// What was noticed and left alone (resources not named without pruning, a `Completed`
-    /// pipe that is not updated).
+    /// pipe that is not updated), with no value the desired state's lookup gave.
     pub fn notes(&self) -> &[String] {
         &self.notes
     }
@@ -348,8 +463,9 @@ impl Plan {
         self.steps.iter().any(|step| step.request.operation.interface == Interface::Alerting)
     }
 
-    /// The plan as JSON, secrets redacted: `{"steps": [{"operation", "method", "path",
-    /// "resource", "reason", "destructive", "then", "body"}], "notes": [...]}`.
+    /// The plan as JSON, secrets redacted (and every value the desired state's lookup gave):
+    /// `{"steps": [{"operation", "method", "path", "resource", "reason", "destructive", "then",
+    /// "body"}], "notes": [...]}`.
     pub fn to_json(&self) -> Value {
         let steps: Vec<Value> = self
             .steps
@@ -367,12 +483,13 @@ impl Plan {
                 })
             })
             .collect();
-        serde_json::json!({"steps": steps, "notes": self.notes})
+        let mut json = serde_json::json!({"steps": steps, "notes": self.notes});
+        self.resolved.scrub_json(&mut json);
+        json
     }
-}
 
-impl fmt::Display for Plan {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// The text `Display` shows, before the redaction of resolved values.
+    fn render(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.steps.is_empty() {
             f.write_str("no changes\n")?;
         } else {
@@ -398,5 +515,24 @@ impl fmt::Display for Plan {
             }
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.resolved.write(f, |f| self.render(f))
+    }
+}
+
+impl fmt::Debug for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.resolved.write(f, |f| {
+            f.debug_struct("Plan")
+                .field("organization_id", &self.organization_id)
+                .field("service_id", &self.service_id)
+                .field("steps", &self.steps)
+                .field("notes", &self.notes)
+                .finish_non_exhaustive()
+        })
     }
 }

@@ -22,8 +22,8 @@ pub struct Current {
     pub reverse_private_endpoints: Vec<ReversePrivateEndpoint>,
     /// `list_pipes`.
     pub pipes: Vec<Pipe>,
-    /// Every alert (`list_alerts`, all pages), or `None` when alerts were not read: then the
-    /// plan neither creates, changes nor prunes any.
+    /// Every alert (`list_alerts`, all pages), or `None` when alerts were not read (or not
+    /// every one was): then the plan neither creates, changes nor prunes any.
     pub alerts: Option<Vec<Alert>>,
 }
 
@@ -113,7 +113,8 @@ pub enum PlanError {
         /// What the JSON reader said.
         message: String,
     },
-    /// The desired state names alerts, and the current alerts were not read.
+    /// The desired state names alerts, and the current alerts were not read (or not every
+    /// one was: a listing that ended early).
     AlertsNotRead,
     /// Reading the current state failed (a client that lists before it plans).
     Read(crate::Error),
@@ -135,7 +136,9 @@ impl fmt::Display for PlanError {
             PlanError::Malformed { resource, operation, message } => {
                 write!(f, "plan: {operation} {resource}: {message}")
             }
-            PlanError::AlertsNotRead => f.write_str("plan: the desired state names alerts, and no alerts were read"),
+            PlanError::AlertsNotRead => f.write_str(
+                "plan: the desired state names alerts, and the current alerts were not read (or not every one)",
+            ),
             PlanError::Read(error) => write!(f, "plan: reading the current state failed: {error}"),
         }
     }
@@ -189,7 +192,10 @@ pub fn plan(
     planner.pipes()?;
     planner.prune_management();
     planner.alerts()?;
-    Ok(Plan { organization_id, service_id, steps: planner.steps, notes: planner.notes })
+    // Notes are text for a reader: they pass the plan's redaction once, here.
+    let resolved = desired.resolved.clone();
+    let notes = planner.notes.iter().map(|note| resolved.scrub(note)).collect();
+    Ok(Plan { organization_id, service_id, steps: planner.steps, notes, resolved })
 }
 
 struct Planner<'a> {
@@ -223,7 +229,12 @@ impl Planner<'_> {
         let ids = self.scope.iter().chain(ids).cloned().collect();
         self.steps.push(PlanStep {
             resource: resource.clone(),
-            request: PlannedRequest { operation: row, ids, body: body.map(to_json) },
+            request: PlannedRequest {
+                operation: row,
+                ids,
+                body: body.map(to_json),
+                resolved: self.desired.resolved.clone(),
+            },
             reason: reason.into(),
             destructive: None,
             then: None,

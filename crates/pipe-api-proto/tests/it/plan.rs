@@ -166,7 +166,12 @@ fn an_alert_is_replaced_whole_keeping_what_the_desired_state_does_not_name() {
         "channel": {"type": "webhook", "webhookId": "w1"},
         "channels": [{"type": "webhook", "webhookId": "w1"}, {"type": "webhook", "webhookId": "w3"}]}))
         .unwrap();
-    let plan = planned(&desired, &Current::new(Vec::new(), Vec::new(), Some(vec![alert]))).unwrap();
+    // An endpoint of the resolved name still being deleted: the plan notes it.
+    let deleting: ReversePrivateEndpoint = serde_json::from_value(json!({"id": "7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2001",
+        "description": "resolved-endpoint-name-e1", "type": "VPC_ENDPOINT_SERVICE",
+        "vpcEndpointServiceName": "com.amazonaws.vpce.svc-1", "status": "Deleting"}))
+    .unwrap();
+    let plan = planned(&desired, &Current::new(vec![deleting], Vec::new(), Some(vec![alert]))).unwrap();
     let step = &plan.steps()[0];
     assert_eq!(step.request().operation().name, "update_alert");
     assert_eq!(step.reason(), "channel, threshold differ");
@@ -229,4 +234,192 @@ fn a_plan_as_json_names_each_step_and_redacts_its_secrets() {
     assert_eq!(step["resource"], json!({"kind": "pipe", "name": "orders"}));
     assert_eq!(step["body"]["source"]["kafka"]["credentials"]["password"], "[redacted]");
     assert!(!json.to_string().contains("secret-from-the-vault"));
+}
+
+/// Every value the desired state's lookup gives below, by the name it is looked up by: each is
+/// put where a user could write a reference, secret-bearing or not.
+const RESOLVED: [(&str, &str); 14] = [
+    ("ENDPOINT_NAME", "resolved-endpoint-name-e1"),
+    ("VPCE_SERVICE", "com.amazonaws.vpce.resolved-svc-e2"),
+    ("PIPE_NAME", "resolved-pipe-name-p1"),
+    ("BROKERS", "resolved-brokers-p2.internal:9096"),
+    ("TOPICS", "resolved-topics-p3"),
+    ("KAFKA_USER", "resolved-kafka-user-p4"),
+    ("KAFKA_PASSWORD", "resolved kafka \"password\" p5\\"),
+    ("TABLE", "resolved_table_p6"),
+    ("EVENT_HUBS", "Endpoint=sb://resolved-hub-p7/;SharedAccessKey=k7"),
+    ("BLOB_CONNECTION", "DefaultEndpointsProtocol=https;AccountKey=resolved-blob-p8"),
+    ("ALERT_NAME", "resolved-alert-name-a1"),
+    ("SAVED_SEARCH", "resolved-saved-search-a2"),
+    ("ALERT_MESSAGE", "resolved alert message a3"),
+    ("WEBHOOK", "resolved-webhook-a4"),
+];
+
+/// A desired state with a reference in every place above.
+fn desired_with_references() -> DesiredState {
+    let env = |name: &str| json!({"env": name});
+    let destination =
+        |table: Value| json!({"table": table, "managedTable": true, "columns": [{"name": "id", "type": "UInt64"}]});
+    let desired = json!({
+        "reversePrivateEndpoints": [{"description": env("ENDPOINT_NAME"), "type": "VPC_ENDPOINT_SERVICE",
+            "vpcEndpointServiceName": env("VPCE_SERVICE")}],
+        "pipes": [
+            {"name": env("PIPE_NAME"), "source": {"kafka": {"type": "msk", "format": "JSONEachRow",
+                "brokers": env("BROKERS"), "topics": env("TOPICS"), "authentication": "SCRAM-SHA-512",
+                "credentials": {"username": env("KAFKA_USER"), "password": env("KAFKA_PASSWORD")},
+                "reversePrivateEndpointIds": [env("ENDPOINT_NAME")]}},
+             "destination": destination(env("TABLE"))},
+            {"name": "events", "source": {"kafka": {"type": "azureeventhub", "format": "JSONEachRow",
+                "brokers": "ns.servicebus.windows.net:9093", "topics": "events", "authentication": "PLAIN",
+                "credentials": {"connectionString": env("EVENT_HUBS")}}},
+             "destination": destination(json!("events"))},
+            {"name": "blobs", "source": {"objectStorage": {"type": "azureblobstorage", "format": "Parquet",
+                "azureContainerName": "archive", "path": "*.parquet", "authentication": "CONNECTION_STRING",
+                "connectionString": env("BLOB_CONNECTION")}},
+             "destination": destination(json!("blobs"))}
+        ],
+        "alerts": [{"name": env("ALERT_NAME"), "source": "saved_search", "savedSearchId": env("SAVED_SEARCH"),
+            "threshold": 1, "thresholdType": "below", "interval": "5m", "message": env("ALERT_MESSAGE"),
+            "channel": {"type": "webhook", "webhookId": env("WEBHOOK")}}]
+    });
+    let lookup = |name: &str| RESOLVED.iter().find(|(known, _)| *known == name).map(|(_, value)| (*value).to_owned());
+    DesiredState::from_json(&desired.to_string(), lookup).unwrap()
+}
+
+/// Applies `plan` by hand (sans IO) until its first request, which the server refuses with a
+/// 400 quoting every resolved value: the error of the apply, and the body the request sent.
+fn apply_refused_by_a_quoting_400(plan: &pipe_api_proto::plan::Plan) -> (pipe_api_proto::plan::ApplyError, Vec<u8>) {
+    use pipe_api_proto::call::{Machine, Next};
+    use pipe_api_proto::plan::Apply;
+    use pipe_api_proto::retry::RetryPolicy;
+    use pipe_api_proto::wait::WaitPolicy;
+    use pipe_api_proto::{Alerting, BaseUrl, BearerToken, Management, ManagementCredentials};
+
+    let base = || BaseUrl::parse("https://api.example.com").unwrap();
+    let management = Management::new(base(), ManagementCredentials::new("key-id", "key-secret").unwrap());
+    let alerting = Alerting::new(base(), BearerToken::new("alerts-token").unwrap());
+    let mut apply =
+        Apply::new(plan, Some(&management), Some(&alerting), RetryPolicy::default(), WaitPolicy::default(), 7);
+    let now = std::time::Duration::ZERO;
+    let Next::Send { request, .. } = apply.next(now, None) else { panic!("the first step sends its request") };
+    let quoted: Vec<&str> = RESOLVED.iter().map(|(_, value)| *value).collect();
+    let message = format!("BAD_REQUEST: cannot use {}", quoted.join(" or "));
+    let body = json!({"status": 400, "error": message, "requestId": "r-1"}).to_string();
+    let response = http::Response::builder().status(400).body(body.into_bytes()).unwrap();
+    apply.receive(Ok(response), now, time::OffsetDateTime::UNIX_EPOCH, None);
+    match apply.next(now, None) {
+        Next::Done(Err(error)) => (error, request.into_body()),
+        _ => panic!("a 400 on a create ends the apply"),
+    }
+}
+
+/// A plan is committed as a snapshot: no value the lookup gave shows in any output of the
+/// desired state, its plan, or an apply of it whose server quotes them all back.
+#[test]
+fn no_resolved_value_shows_in_any_output_of_a_desired_state_its_plan_or_its_apply() {
+    let desired = desired_with_references();
+    let alert: Alert = serde_json::from_value(json!({"id": "65f1a2b3c4d5e6f708192a3c", "name": "kept",
+        "source": "tile", "dashboardId": "d", "tileId": "t", "threshold": 5, "thresholdType": "above",
+        "interval": "1m", "channel": {"type": "webhook", "webhookId": "w1"}}))
+    .unwrap();
+    // An endpoint of the resolved name still being deleted: the plan notes it.
+    let deleting: ReversePrivateEndpoint = serde_json::from_value(json!({"id": "7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2001",
+        "description": "resolved-endpoint-name-e1", "type": "VPC_ENDPOINT_SERVICE",
+        "vpcEndpointServiceName": "com.amazonaws.vpce.svc-1", "status": "Deleting"}))
+    .unwrap();
+    let plan = planned(&desired, &Current::new(vec![deleting], Vec::new(), Some(vec![alert]))).unwrap();
+    let operations: Vec<&str> = plan.steps().iter().map(|s| s.request().operation().name).collect();
+    assert_eq!(
+        operations,
+        ["create_reverse_private_endpoint", "create_pipe", "create_pipe", "create_pipe", "create_alert"]
+    );
+    let (error, sent) = apply_refused_by_a_quoting_400(&plan);
+    // The values were resolved and are sent: only what is shown loses them.
+    assert!(String::from_utf8_lossy(&sent).contains("com.amazonaws.vpce.resolved-svc-e2"));
+    let api = error.call_error().and_then(|e| e.as_api()).expect("the 400's error");
+
+    // Every output, named: a new one goes here.
+    let step = &plan.steps()[1];
+    let outputs: Vec<(&str, String)> = vec![
+        ("Plan Display", plan.to_string()),
+        ("Plan::to_json", plan.to_json().to_string()),
+        ("Plan Debug", format!("{plan:?}")),
+        ("Plan Debug {:#?}", format!("{plan:#?}")),
+        ("Plan::notes", plan.notes().join("\n")),
+        ("PlanStep Debug", format!("{step:?}")),
+        ("PlanStep::summary", plan.steps().iter().map(|s| s.summary()).collect::<Vec<_>>().join("\n")),
+        ("PlannedRequest Debug", format!("{:?}", step.request())),
+        ("PlannedRequest::redacted_body", format!("{:?}", step.request().redacted_body())),
+        ("DesiredState Debug", format!("{desired:?}")),
+        ("DesiredState Debug {:#?}", format!("{desired:#?}")),
+        ("ApplyError Display", error.to_string()),
+        ("ApplyError Debug", format!("{error:?}")),
+        ("ApplyError::failed, ::not_started", format!("{} {:?}", error.failed(), error.not_started())),
+        ("ApplyError::cause Display", error.cause().to_string()),
+        ("ApplyError::call_error Debug", format!("{:?}", error.call_error())),
+        ("ApiError::message", api.message().unwrap_or_default().to_owned()),
+        ("ApiError::body", String::from_utf8_lossy(api.body()).into_owned()),
+    ];
+    for (output, text) in &outputs {
+        assert!(text.contains("[redacted]"), "{output} redacts nothing: {text}");
+        for (name, value) in RESOLVED {
+            // As written, and as Debug and JSON escape it.
+            let debug = format!("{value:?}");
+            let json = serde_json::to_string(value).unwrap();
+            for form in [value, &debug[1..debug.len() - 1], &json[1..json.len() - 1]] {
+                assert!(!text.contains(form), "{output} shows {name} ({form}): {text}");
+            }
+        }
+    }
+}
+
+/// After a 502 on an alert create, the check reads every page; a listing that ends before the
+/// last (here a page that repeats the one before) says it cannot tell, never "not created".
+#[test]
+fn a_lost_alert_create_whose_listing_ends_early_is_unknown_not_absent() {
+    use pipe_api_proto::call::{Machine, Next};
+    use pipe_api_proto::plan::Apply;
+    use pipe_api_proto::retry::RetryPolicy;
+    use pipe_api_proto::wait::WaitPolicy;
+    use pipe_api_proto::{Alerting, BaseUrl, BearerToken};
+
+    let desired = DesiredState::from_json(
+        r#"{"alerts": [{"name": "lag", "source": "tile", "dashboardId": "d", "tileId": "t", "threshold": 7,
+            "thresholdType": "above", "interval": "1m", "channel": {"type": "webhook", "webhookId": "w"}}]}"#,
+        |_| None,
+    )
+    .unwrap();
+    let plan = planned(&desired, &Current::new(Vec::new(), Vec::new(), Some(Vec::new()))).unwrap();
+    let alerting =
+        Alerting::new(BaseUrl::parse("https://api.example.com").unwrap(), BearerToken::new("alerts-token").unwrap());
+    let mut apply = Apply::new(&plan, None, Some(&alerting), RetryPolicy::default(), WaitPolicy::default(), 7);
+    // A full page of other alerts, as the server answers every page asked for.
+    let alerts: Vec<Value> = (0..1000)
+        .map(|i| {
+            json!({"id": format!("65f1a2b3c4d5e6f7081{i:05x}"), "name": format!("other {i}"), "source": "tile",
+            "dashboardId": "d", "tileId": "t", "threshold": 1, "thresholdType": "above", "interval": "1m",
+            "channel": {"type": "webhook", "webhookId": "w"}})
+        })
+        .collect();
+    let page = json!({"data": alerts, "meta": {"total": 5000, "limit": 1000, "offset": 0}}).to_string();
+    let now = std::time::Duration::ZERO;
+    let mut sent = Vec::new();
+    let error = loop {
+        match apply.next(now, None) {
+            Next::Send { request, .. } => {
+                sent.push(format!("{} {}", request.method(), request.uri()));
+                let (status, body) = if sent.len() == 1 { (502, String::new()) } else { (200, page.clone()) };
+                let response = http::Response::builder().status(status).body(body.into_bytes()).unwrap();
+                apply.receive(Ok(response), now, time::OffsetDateTime::UNIX_EPOCH, None);
+            }
+            Next::Wait { .. } => panic!("nothing to wait for"),
+            Next::Done(result) => break result.unwrap_err(),
+        }
+    };
+    assert_eq!(sent.len(), 3, "{sent:?}");
+    assert!(sent[0].starts_with("POST "), "{sent:?}");
+    assert!(sent[1].contains("limit=1000") && sent[2].contains("offset=1000"), "{sent:?}");
+    let text = error.to_string();
+    assert!(text.contains("whether it was created is unknown: listing afterwards did not read every alert"), "{text}");
+    assert!(!text.contains("applying again creates it"), "{text}");
 }
