@@ -130,6 +130,16 @@ impl Fake {
         insert_key(&mut self.lock(), organization, object(as_json(&key), "a key"), credential);
     }
 
+    /// Sets what `organization` reads as (created if new), given as the contract's
+    /// `Organization` JSON (`{"name": "Acme"}`): members given replace those every
+    /// organization has (its `id`, a name, `createdAt`, no private endpoints).
+    ///
+    /// # Panics
+    /// If `organization` is not a JSON object.
+    pub fn seed_organization_json(&self, organization: OrganizationId, record: Value) {
+        self.lock().organizations.entry(organization).or_default().record = object(record, "an organization");
+    }
+
     /// Adds (or replaces) a service of `organization` (created if new).
     pub fn seed_service(&self, organization: OrganizationId, service: Service) {
         self.seed_service_json(organization, as_json(&service));

@@ -149,6 +149,9 @@ impl Default for EndpointTimings {
 
 #[derive(Clone, Default)]
 pub(crate) struct Organization {
+    /// What was seeded of the organization's own record (`Fake::seed_organization_json`),
+    /// over the fields every organization has (`routes::organizations::record`).
+    pub record: Map<String, Value>,
     pub keys: Vec<StoredKey>,
     pub services: BTreeMap<ServiceId, StoredService>,
 }

@@ -174,7 +174,7 @@ macro_rules! outputs {
 
 use crate::endpoints::AlertPage;
 use pipe_api_types::{
-    Alert, CreateKeyResponse, Key, Pipe, PipeSchemaDiscoveryResponse, PipeSettings, PipesCdcScaling,
+    Alert, CreateKeyResponse, Key, Organization, Pipe, PipeSchemaDiscoveryResponse, PipeSettings, PipesCdcScaling,
     ReversePrivateEndpoint, Service,
 };
 
@@ -195,7 +195,8 @@ outputs! {
     // Deletes (an empty envelope; `{}` or `OK` from alerting) and the escape hatch on either.
     () [Envelope, Bare], serde_json::Value [Envelope, Data, Bare],
     Key [Envelope] => state, Vec<Key> [Envelope], CreateKeyResponse [Envelope],
-    Service [Envelope] => state,
+    Organization [Envelope], Vec<Organization> [Envelope],
+    Service [Envelope] => state, Vec<Service> [Envelope],
     Pipe [Envelope] => state, Vec<Pipe> [Envelope], PipeSettings [Envelope], PipesCdcScaling [Envelope],
     PipeSchemaDiscoveryResponse [Envelope],
     ReversePrivateEndpoint [Envelope] => status, Vec<ReversePrivateEndpoint> [Envelope],

@@ -64,6 +64,20 @@ pub trait Endpoint {
     }
 }
 
+/// The query of a row that has one (`filter: ServiceFilter as query`): its parameters,
+/// unencoded, a name repeated for each value.
+pub(crate) trait Query {
+    /// The parameters, in order.
+    fn parameters(&self) -> Vec<(String, String)>;
+}
+
+/// `filter=tag:Key=Value`, once per tag (service notes: repeated `filter` parameters).
+impl Query for pipe_api_types::ServiceFilter {
+    fn parameters(&self) -> Vec<(String, String)> {
+        self.values().into_iter().map(|value| ("filter".to_owned(), value)).collect()
+    }
+}
+
 /// Decodes a success body of `endpoint` as its [`SuccessBody`] says.
 fn decode_success_body<E: Endpoint + ?Sized>(
     endpoint: &E,

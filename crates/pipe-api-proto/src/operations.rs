@@ -1,4 +1,4 @@
-//! The table of operations: every operation of both reference contracts (31), declared once in
+//! The table of operations: every operation of both reference contracts (34), declared once in
 //! [`operations!`](crate::operations!). The endpoint types, the `Client` methods of
 //! `pipe-api-ureq`, [`OPERATIONS`] (which the tests iterate) and its table in these docs all
 //! come from it, so an operation cannot be missing from one of them.
@@ -16,8 +16,15 @@
 //! condition, all driven by [`Wait`](crate::wait::Wait); paging the alerts:
 //! [`Pages`](crate::pages::Pages).
 //!
-//! Adding an operation: its models in `pipe-api-types`, one row below (and its output in
-//! `decode.rs`'s list, which the compiler asks for), its route in the fake, its fixtures.
+//! Adding an operation, every step:
+//! 1. its models in `pipe-api-types` (and a query type's `Query` impl in `endpoint.rs`);
+//! 2. one row below, and its output in `decode.rs`'s list (the compiler asks for it);
+//! 3. its route in the fake (`pipe-api-fake/src/routes/`), and its grant in the fake's
+//!    `permissions.rs` (a row with none is refused to every role);
+//! 4. its fixtures in `pipe-api-proto/tests/it/fixtures/operations/<name>/` (a success and
+//!    an error, and `request*.json` for a body) and its request snapshot.
+//!
+//! `tests/it/every_operation.rs` of the workspace names whatever a row lacks of these.
 
 use http::Method;
 
@@ -94,7 +101,9 @@ pub fn operation(name: &str) -> Option<&'static Operation> {
 ///
 /// The fields in parentheses are the endpoint's, in the order its `new` and the `Client` method
 /// take them; the one after `;`, if any, is the JSON body (`new` takes anything `Into` it).
-/// `(..)` marks an endpoint written by hand (one with a query). The path's literals and fields
+/// `; name: Type as query` instead of a body gives the endpoint a query of that type (set with
+/// a method of its name, its default asking for everything), which the `Client` method takes
+/// last. `(..)` marks an endpoint written by hand (the alert list, for its pages). The path's literals and fields
 /// are segments, fields encoded. The shape (`InData`, `Nothing`) says how a success carries the
 /// output when the body is not simply the output ([`SuccessBody`](crate::SuccessBody)).
 #[doc(hidden)]
@@ -102,6 +111,14 @@ pub fn operation(name: &str) -> Option<&'static Operation> {
 macro_rules! operations {
     ($callback:path) => {
         $callback! {
+            // Organizations: where the ids every other call needs come from.
+            /// Lists the organizations the key reaches (the one it belongs to).
+            list_organizations: ListOrganizations()
+                Management GET "v1"/"organizations" -> Vec<Organization>;
+            /// Reads an organization.
+            get_organization: GetOrganization(organization_id: OrganizationId)
+                Management GET "v1"/"organizations"/{organization_id} -> Organization;
+
             // Keys.
             /// Lists the API keys of an organization.
             list_keys: ListKeys(organization_id: OrganizationId)
@@ -121,6 +138,10 @@ macro_rules! operations {
                 Management DELETE "v1"/"organizations"/{organization_id}/"keys"/{key_id} -> ();
 
             // Services.
+            /// Lists the services of an organization as full records, every one (no
+            /// pagination), or those carrying the tags a `ServiceFilter` names.
+            list_services: ListServices(organization_id: OrganizationId; filter: ServiceFilter as query)
+                Management GET "v1"/"organizations"/{organization_id}/"services" -> Vec<Service>;
             /// Reads a service.
             get_service: GetService(organization_id: OrganizationId, service_id: ServiceId)
                 Management GET "v1"/"organizations"/{organization_id}/"services"/{service_id} -> Service;
@@ -277,6 +298,9 @@ macro_rules! success_body {
 /// The body type's name of a row's fields, if it has a body.
 macro_rules! body_type {
     ((..)) => {
+        None
+    };
+    (($($field:ident : $type:ty),* ; $query:ident : $query_type:ty as query)) => {
         None
     };
     (($($field:ident : $type:ty),* ; $body:ident : $body_type:ty)) => {

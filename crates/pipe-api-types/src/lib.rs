@@ -149,6 +149,7 @@ mod codec;
 mod id;
 pub mod into_field;
 mod key;
+mod organization;
 mod pipe;
 mod pipe_settings;
 mod pipe_source;
@@ -177,6 +178,7 @@ pub use key::{
     AssignedRole, CreateKeyRequest, CreateKeyResponse, IpAccessEntry, Key, KeyExpiry, KeyHashData, KeyRole, KeyState,
     RoleType, UpdateKeyRequest,
 };
+pub use organization::{ByocConfig, ByocState, Organization, OrganizationPrivateEndpoint};
 pub use pipe::{
     CreatePipeRequest, Destination, DestinationColumn, FieldMapping, Pipe, PipeState, TableDefinition, TableEngine,
 };
@@ -203,7 +205,8 @@ pub use service::{
     AutoscalingMode, CloudProvider, ComplianceType, CurrentScaling, EndpointProtocol, InstanceProfile,
     IpAccessListPatch, ListPatch, PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, ScalingSchedule,
     ScalingScheduleBaseConfig, ScalingScheduleEntry, Service, ServiceCommand, ServiceEndpoint, ServiceEndpointChange,
-    ServiceRegion, ServiceState, ServiceTier, TagsPatch, UpdateServiceRequest, UpdateServiceStateRequest,
+    ServiceFilter, ServiceRegion, ServiceState, ServiceTier, TagsPatch, UpdateServiceRequest,
+    UpdateServiceStateRequest,
 };
 pub use text::Text;
 pub use unknown::{NOT_YET_KNOWN, UnknownFields, Unrecognized};

@@ -746,3 +746,51 @@ impl From<ServiceCommand> for UpdateServiceStateRequest {
         UpdateServiceStateRequest::new(command)
     }
 }
+
+/// Which services `list_services` returns (the contract's `filter` query parameter, of which
+/// only resource tags are supported): every service, or those carrying every tag named here,
+/// each with its value or only its key (`tag:Environment=Production`, `tag:isActive`).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ServiceFilter {
+    /// The tags a service must carry: a key alone matches any value.
+    pub tags: Vec<ResourceTag>,
+}
+
+impl ServiceFilter {
+    /// Every service.
+    pub fn any() -> Self {
+        ServiceFilter::default()
+    }
+
+    /// Narrows to services tagged `key` with `value`.
+    #[must_use]
+    pub fn tag(mut self, key: impl Into<Text>, value: impl Into<Text>) -> Self {
+        self.tags.push(ResourceTag::new(key, value));
+        self
+    }
+
+    /// Narrows to services tagged `key`, whatever its value.
+    #[must_use]
+    pub fn tag_key(mut self, key: impl Into<Text>) -> Self {
+        self.tags.push(ResourceTag::key_only(key));
+        self
+    }
+
+    /// The `filter` parameter's values, one per tag, in order.
+    pub fn values(&self) -> Vec<String> {
+        let tag = |tag: &ResourceTag| match (&tag.key, &tag.value) {
+            (Some(key), Some(value)) => format!("tag:{key}={value}"),
+            (key, _) => format!("tag:{}", key.as_deref().unwrap_or_default()),
+        };
+        self.tags.iter().map(tag).collect()
+    }
+}
+
+/// Each tag follows the tag rules (its key and value within the contract's characters and
+/// lengths), so that a filter is never sent that could not match.
+impl Validate for ServiceFilter {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        Checker::run(&(), |c| c.field("filter", |c| c.each(&self.tags, check_tag)))
+    }
+}

@@ -140,7 +140,8 @@ pub use pipe_api_proto::wait::{
     reverse_private_endpoint_ready, reverse_private_endpoint_settled, service_running,
 };
 pub use scopes::{
-    AlertScope, AlertsScope, KeyScope, OrganizationScope, PipeScope, ReversePrivateEndpointScope, ServiceScope,
+    AlertScope, AlertsScope, KeyScope, OrganizationScope, OrganizationsScope, PipeScope, ReversePrivateEndpointScope,
+    ServiceScope, ServicesScope,
 };
 pub use transport::{TransportConfig, UreqTransport};
 

@@ -26,6 +26,12 @@ macro_rules! client_method {
             self.value(&endpoint)
         }
     };
+    ([$($doc:tt)*] $name:ident $endpoint:ident ($($field:ident : $type:ty),* ; $query:ident : $query_type:ty as query) $output:ty) => {
+        $($doc)*
+        pub fn $name(&self, $($field: $type,)* $query: impl Into<$query_type>) -> Result<$output, Error> {
+            self.value(&$endpoint::new($($field),*).$query($query))
+        }
+    };
     ([$($doc:tt)*] $name:ident $endpoint:ident ($($field:ident : $type:ty),* $(; $body:ident : $body_type:ty)?) $output:ty) => {
         $($doc)*
         pub fn $name(&self, $($field: $type,)* $($body: impl Into<$body_type>)?) -> Result<$output, Error> {

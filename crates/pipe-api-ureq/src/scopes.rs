@@ -21,9 +21,22 @@ use pipe_api_types::*;
 
 use crate::Client;
 
+/// The organizations the client's key reaches: where the ids every other call needs come from.
+#[derive(Clone, Copy, Debug)]
+pub struct OrganizationsScope<'c> {
+    client: &'c Client,
+}
+
 /// An organization: its API keys, and its services.
 #[derive(Clone, Copy, Debug)]
 pub struct OrganizationScope<'c> {
+    client: &'c Client,
+    organization_id: OrganizationId,
+}
+
+/// The services of an organization.
+#[derive(Clone, Copy, Debug)]
+pub struct ServicesScope<'c> {
     client: &'c Client,
     organization_id: OrganizationId,
 }
@@ -76,6 +89,11 @@ pub struct AlertScope<'c> {
 }
 
 impl Client {
+    /// The organizations the key reaches (`client.organizations().list_organizations()`).
+    pub fn organizations(&self) -> OrganizationsScope<'_> {
+        OrganizationsScope { client: self }
+    }
+
     /// The organization `organization_id`: its keys and services.
     pub fn organization(&self, organization_id: OrganizationId) -> OrganizationScope<'_> {
         OrganizationScope { client: self, organization_id }
@@ -93,6 +111,11 @@ impl Client {
 }
 
 impl<'c> OrganizationScope<'c> {
+    /// Its services (`.services().list_services(ServiceFilter::any())`).
+    pub fn services(&self) -> ServicesScope<'c> {
+        ServicesScope { client: self.client, organization_id: self.organization_id }
+    }
+
     /// One of its keys.
     pub fn key(&self, key_id: KeyId) -> KeyScope<'c> {
         KeyScope { client: self.client, organization_id: self.organization_id, key_id }
@@ -175,13 +198,32 @@ macro_rules! scoped_methods {
         $(#[$doc:meta])*
         $name:ident : $endpoint:ident $fields:tt $api:ident $method:ident $($segment:tt)/+ -> $output:ty $(, $shape:ident)?;
     )*) => {
-        $(scoped_method! { [$(#[$doc])*] $name $endpoint $fields $output })*
+        $(scoped_method! { [$(#[$doc])*] $name $endpoint $fields $api $output })*
     };
 }
 
 /// One operation, on the scope its path's ids make (most ids first).
 macro_rules! scoped_method {
-    ([$($doc:tt)*] $name:ident $endpoint:ident (..) $output:ty) => {
+    ([$($doc:tt)*] $name:ident $endpoint:ident () Management $output:ty) => {
+        impl OrganizationsScope<'_> {
+            $($doc)*
+            pub fn $name(&self) -> Result<$output, Error> {
+                self.client.$name()
+            }
+        }
+    };
+    ([$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty ; $query:ident : $query_type:ty as query) $api:ident $output:ty) => {
+        impl ServicesScope<'_> {
+            $($doc)*
+            pub fn $name(&self, $query: impl Into<$query_type>) -> Result<$output, Error> {
+                self.client.$name(self.organization_id, $query)
+            }
+        }
+    };
+    ([$($doc:tt)*] $name:ident $endpoint:ident $fields:tt $api:ident $output:ty) => {
+        scoped_method! { ~ [$($doc)*] $name $endpoint $fields $output }
+    };
+    (~ [$($doc:tt)*] $name:ident $endpoint:ident (..) $output:ty) => {
         impl AlertsScope<'_> {
             $($doc)*
             pub fn $name(&self, endpoint: $endpoint) -> Result<$output, Error> {
@@ -189,22 +231,22 @@ macro_rules! scoped_method {
             }
         }
     };
-    ([$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty, service_id: $s:ty, pipe_id: $p:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
+    (~ [$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty, service_id: $s:ty, pipe_id: $p:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
         scoped_method!(@ PipeScope [$($doc)*] $name [organization_id service_id pipe_id] [$($body: $body_type)?] $output);
     };
-    ([$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty, service_id: $s:ty, endpoint_id: $e:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
+    (~ [$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty, service_id: $s:ty, endpoint_id: $e:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
         scoped_method!(@ ReversePrivateEndpointScope [$($doc)*] $name [organization_id service_id endpoint_id] [$($body: $body_type)?] $output);
     };
-    ([$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty, service_id: $s:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
+    (~ [$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty, service_id: $s:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
         scoped_method!(@ ServiceScope [$($doc)*] $name [organization_id service_id] [$($body: $body_type)?] $output);
     };
-    ([$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty, key_id: $k:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
+    (~ [$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty, key_id: $k:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
         scoped_method!(@ KeyScope [$($doc)*] $name [organization_id key_id] [$($body: $body_type)?] $output);
     };
-    ([$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
+    (~ [$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
         scoped_method!(@ OrganizationScope [$($doc)*] $name [organization_id] [$($body: $body_type)?] $output);
     };
-    ([$($doc:tt)*] $name:ident $endpoint:ident (alert_id: $a:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
+    (~ [$($doc:tt)*] $name:ident $endpoint:ident (alert_id: $a:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
         impl AlertScope<'_> {
             $($doc)*
             pub fn $name(&self, $($body: impl Into<$body_type>)?) -> Result<$output, Error> {
@@ -212,7 +254,7 @@ macro_rules! scoped_method {
             }
         }
     };
-    ([$($doc:tt)*] $name:ident $endpoint:ident ($(; $body:ident : $body_type:ty)?) $output:ty) => {
+    (~ [$($doc:tt)*] $name:ident $endpoint:ident ($(; $body:ident : $body_type:ty)?) $output:ty) => {
         scoped_method!(@ AlertsScope [$($doc)*] $name [] [$($body: $body_type)?] $output);
     };
     (@ $scope:ident [$($doc:tt)*] $name:ident [$($id:ident)*] [$($body:ident : $body_type:ty)?] $output:ty) => {

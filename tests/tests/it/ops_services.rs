@@ -10,8 +10,8 @@ use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, D
 use pipe_api_tests::fast_retries;
 use pipe_api_ureq::{
     Client, EndpointProtocol, Error, IdleRecovery, IpAccessEntry, IpAccessListPatch, PipeId, ReleaseChannel,
-    ResourceTag, ServiceCommand, ServiceEndpointChange, ServiceState, TagsPatch, UpdateServiceRequest, WaitError,
-    WaitPolicy, pipe_settled,
+    ResourceTag, ServiceCommand, ServiceEndpointChange, ServiceFilter, ServiceState, TagsPatch, UpdateServiceRequest,
+    WaitError, WaitPolicy, pipe_settled,
 };
 
 /// The demo's running pipe.
@@ -30,6 +30,29 @@ fn status(error: &Error) -> Option<(u16, Option<String>)> {
         Error::Api(api) => Some((api.status().as_u16(), api.message().map(str::to_owned))),
         _ => None,
     }
+}
+
+#[test]
+fn a_key_finds_its_ids_with_no_id_copied_from_a_console() {
+    let fake = Fake::demo();
+    let tagged = serde_json::json!({"id": "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e10ff", "name": "tagged",
+        "tags": [{"key": "Environment", "value": "Production"}]});
+    fake.seed_service_json(ORG, tagged);
+    let server = fake.serve().unwrap();
+    let client = admin(&server);
+    // The first call a user makes: which organization does this key belong to?
+    let organizations = client.organizations().list_organizations().unwrap();
+    let [organization] = organizations.as_slice() else { panic!("{organizations:?}") };
+    assert_eq!(organization.id, ORG);
+    assert_eq!(client.organization(organization.id).get_organization().unwrap().id, ORG);
+    // Then its services, every one or by tag.
+    let services = client.organization(organization.id).services();
+    let every = services.list_services(ServiceFilter::any()).unwrap();
+    assert!(every.iter().any(|service| service.id == SERVICE), "{every:?}");
+    assert_eq!(every.len(), 2);
+    let production = services.list_services(ServiceFilter::any().tag("Environment", "Production")).unwrap();
+    assert_eq!(production.iter().map(|service| service.name.as_deref()).collect::<Vec<_>>(), [Some("tagged")]);
+    assert_eq!(client.list_services(ORG, ServiceFilter::any().tag_key("Environment")).unwrap().len(), 1);
 }
 
 #[test]

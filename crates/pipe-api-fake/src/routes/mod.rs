@@ -3,6 +3,7 @@
 
 mod alerts;
 mod keys;
+mod organizations;
 mod pipe_settings;
 mod pipes;
 mod reverse_private_endpoints;
@@ -98,6 +99,15 @@ fn management(state: &mut State, request: &Request<Vec<u8>>, rest: &str, request
 
     let segments: Vec<String> = rest.split('/').map(|s| percent_decode(s).unwrap_or_else(|| s.to_owned())).collect();
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
+    let method = request.method();
+    // Only what a row of the table names is served, and only to a role its grant allows.
+    let row = permissions::row(method, &segments).ok_or_else(|| Refusal::not_modelled(method, request.uri().path()))?;
+    if segments == ["organizations"] {
+        if !permissions::may(&roles, row) {
+            return Err(Refusal::forbidden("the key's roles do not allow this call"));
+        }
+        return Ok(organizations::list(state, key_organization, request_id));
+    }
     let ["organizations", organization, tail @ ..] = segments.as_slice() else {
         return Err(Refusal::not_found(request.uri().path()));
     };
@@ -108,15 +118,13 @@ fn management(state: &mut State, request: &Request<Vec<u8>>, rest: &str, request
     if organization != key_organization {
         return Err(Refusal::forbidden(format!("the key has no access to organization {organization}")));
     }
-
-    let method = request.method();
-    if let Some((resource, access)) = permissions::operation(method, tail) {
-        if !permissions::may(&roles, resource, access) {
-            return Err(Refusal::forbidden("the key's roles do not allow this call"));
-        }
+    if !permissions::may(&roles, row) {
+        return Err(Refusal::forbidden("the key's roles do not allow this call"));
     }
+    let query = request.uri().query();
     let mut call = Call { state, organization, caller, request_id, body: request.body() };
     let answer = match tail {
+        [] | ["services"] => organizations::route(&mut call, method, tail, query),
         ["keys", rest @ ..] => keys::route(&mut call, method, rest),
         ["services", service, rest @ ..] => {
             let service = parse_id(service, "service")?;

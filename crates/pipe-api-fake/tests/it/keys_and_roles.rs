@@ -167,6 +167,9 @@ fn operations(key_to_touch: &Key) -> Vec<(Method, String, Option<Value>, bool)> 
         "region": "eu-west-1", "iteratorType": "LATEST", "authentication": "IAM_USER"}},
         "destination": {"table": "t"}});
     vec![
+        (Method::GET, "/v1/organizations".to_owned(), None, false),
+        (Method::GET, org_path(""), None, false),
+        (Method::GET, org_path("/services"), None, false),
         (Method::GET, org_path("/keys"), None, false),
         (Method::GET, key.clone(), None, false),
         (Method::POST, org_path("/keys"), Some(json!({"name": "k", "roles": ["developer"]})), true),
@@ -189,7 +192,7 @@ fn a_developer_key_reads_services_and_keys_and_nothing_else() {
     for (method, path, body, writes) in operations(&query) {
         let response = call(&fake, "developer-id", method.clone(), &path, body);
         let pipes = path.contains("/pipes");
-        if writes || pipes {
+        if writes || pipes && !path.ends_with("/services") {
             assert_eq!(response.status(), 403, "{method} {path}");
             assert_eq!(json_of(&response)["error"], "FORBIDDEN: the key's roles do not allow this call");
         } else {
@@ -217,4 +220,45 @@ fn an_admin_key_does_everything() {
         assert_eq!(response.status(), 200, "{method} {path}: {}", String::from_utf8_lossy(response.body()));
     }
     assert_eq!(call(&fake, "admin-id", Method::GET, &service_path(""), None).status(), 404, "deleted last");
+}
+
+#[test]
+fn a_key_finds_its_organization_and_its_services_by_tag() {
+    let (fake, _) = fake();
+    fake.seed_organization_json(org(), json!({"name": "Acme"}));
+    let tagged = json!({"id": "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1003", "name": "prod",
+        "tags": [{"key": "Environment", "value": "Production"}, {"key": "isActive"}]});
+    fake.seed_service_json(org(), tagged);
+    let listed = json_of(&call(&fake, "developer-id", Method::GET, "/v1/organizations", None));
+    assert_eq!(listed["result"].as_array().unwrap().len(), 1);
+    assert_eq!(listed["result"][0]["id"], ORG);
+    assert_eq!(listed["result"][0]["name"], "Acme");
+    let every = json_of(&call(&fake, "developer-id", Method::GET, &org_path("/services"), None));
+    assert_eq!(every["result"].as_array().unwrap().len(), 2);
+    for query in ["?filter=tag:Environment%3DProduction", "?filter=tag:isActive&filter=tag:Environment%3DProduction"] {
+        let path = org_path(&format!("/services{query}"));
+        let narrowed = json_of(&call(&fake, "developer-id", Method::GET, &path, None));
+        let names: Vec<&str> =
+            narrowed["result"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["prod"], "{query}");
+    }
+    let unsupported = call(&fake, "developer-id", Method::GET, &org_path("/services?filter=name:prod"), None);
+    assert_eq!(unsupported.status(), 400);
+}
+
+#[test]
+fn a_path_no_operation_has_is_refused_even_to_an_admin() {
+    let (fake, _) = fake();
+    for (method, path) in [
+        (Method::GET, service_path("/backups")),
+        (Method::POST, org_path("/services")),
+        (Method::DELETE, "/v1/organizations".to_owned()),
+    ] {
+        let response = call(&fake, "admin-id", method.clone(), &path, None);
+        assert_eq!(response.status(), 404, "{method} {path}");
+        assert!(
+            String::from_utf8_lossy(response.body()).contains("is not an operation of this fake"),
+            "{method} {path}"
+        );
+    }
 }

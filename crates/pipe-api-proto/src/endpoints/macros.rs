@@ -19,10 +19,33 @@ macro_rules! declare_endpoints {
 /// written by hand (`(..)`) is only listed.
 macro_rules! declare_endpoint {
     ([$($doc:tt)*] $name:ident $endpoint:ident (..) $api:ident $method:ident [$($segment:tt)/+] $output:ty [$($shape:ident)?]) => {};
+    // A query (`filter: ServiceFilter as query`): the endpoint as any other, its query a field
+    // set with a method of its name, sent as the query type's parameters and validated first.
+    (
+        [$($doc:tt)*] $name:ident $endpoint:ident
+        ($($field:ident : $type:ty),* ; $query:ident : $query_type:ty as query)
+        $api:ident $method:ident [$($segment:tt)/+] $output:ty [$($shape:ident)?]
+    ) => {
+        declare_endpoint! {
+            [$($doc)*] $name $endpoint ($($field : $type),*) $api $method [$($segment)/+] $output [$($shape)?]
+            query $query : $query_type
+        }
+    };
     (
         [$($doc:tt)*] $name:ident $endpoint:ident
         ($($field:ident : $type:ty),* $(; $body:ident : $body_type:ty)?)
         $api:ident $method:ident [$($segment:tt)/+] $output:ty [$($shape:ident)?]
+    ) => {
+        declare_endpoint! {
+            [$($doc)*] $name $endpoint ($($field : $type),* $(; $body : $body_type)?) $api $method [$($segment)/+] $output [$($shape)?]
+            query
+        }
+    };
+    (
+        [$($doc:tt)*] $name:ident $endpoint:ident
+        ($($field:ident : $type:ty),* $(; $body:ident : $body_type:ty)?)
+        $api:ident $method:ident [$($segment:tt)/+] $output:ty [$($shape:ident)?]
+        query $($query:ident : $query_type:ty)?
     ) => {
         $($doc)*
         #[doc = ""]
@@ -37,13 +60,28 @@ macro_rules! declare_endpoint {
                 /// The JSON body.
                 pub $body: $body_type,
             )?
+            $(
+                /// The query (its default asks for everything).
+                pub $query: $query_type,
+            )?
         }
 
         impl $endpoint {
             /// The endpoint for these path parameters (and body), in the table's order.
+            // One way to make every endpoint, a row with no parameters included.
+            #[allow(clippy::new_without_default)]
             pub fn new($($field: $type,)* $($body: impl Into<$body_type>)?) -> Self {
-                $endpoint { $($field,)* $($body: $body.into())? }
+                $endpoint { $($field,)* $($body: $body.into(),)? $($query: <$query_type>::default())? }
             }
+
+            $(
+                #[doc = concat!("Sets the query's `", stringify!($query), "`.")]
+                #[must_use]
+                pub fn $query(mut self, $query: impl Into<$query_type>) -> Self {
+                    self.$query = $query.into();
+                    self
+                }
+            )?
         }
 
         impl $crate::endpoint::Endpoint for $endpoint {
@@ -77,6 +115,16 @@ macro_rules! declare_endpoint {
             $(
                 fn success_body(&self) -> $crate::operations::SuccessBody {
                     $crate::operations::SuccessBody::$shape
+                }
+            )?
+
+            $(
+                fn query(&self) -> Vec<(String, String)> {
+                    $crate::endpoint::Query::parameters(&self.$query)
+                }
+
+                fn validate(&self) -> Result<(), pipe_api_types::ValidationErrors> {
+                    pipe_api_types::Validate::validate(&self.$query)
                 }
             )?
         }

@@ -81,6 +81,7 @@ macro_rules! single {
 
 single!(
     (),
+    Organization,
     Key,
     CreateKeyResponse,
     Service,
@@ -97,6 +98,9 @@ single!(
 macro_rules! sample_endpoint {
     ($endpoint:ident (..)) => {
         $endpoint::default()
+    };
+    ($endpoint:ident ($($field:ident : $type:ty),* ; $query:ident : $query_type:ty as query)) => {
+        $endpoint::new($(<$type as Sample>::sample()),*)
     };
     ($endpoint:ident ($($field:ident : $type:ty),* $(; $body:ident : $body_type:ty)?)) => {
         $endpoint::new($(<$type as Sample>::sample(),)* $(<$body_type>::default())?)

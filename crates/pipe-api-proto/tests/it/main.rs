@@ -7,6 +7,7 @@ mod common;
 mod fixtures_per_operation;
 mod ops_alerts;
 mod ops_keys;
+mod ops_organizations;
 mod ops_pipe_settings;
 mod ops_pipes;
 mod ops_reverse_private_endpoints;

@@ -1,0 +1,82 @@
+//! `/v1/organizations`, `/v1/organizations/{organizationId}` and the organization's service
+//! list (`.../services`, narrowed by repeated `filter=tag:Key[=Value]` parameters): how a key
+//! finds the ids every other call needs.
+
+use http::Method;
+use pipe_api_proto::percent_decode;
+use pipe_api_types::OrganizationId;
+use serde_json::{Map, Value, json};
+
+use super::Call;
+use crate::reply::{self, Answer, Refusal};
+use crate::state::State;
+
+/// The organization as the contract's `Organization`: what the fake keeps of it (seeded or
+/// not), over the fields every organization has.
+fn record(state: &State, organization: OrganizationId) -> Value {
+    let mut record = json!({
+        "id": organization,
+        "name": format!("organization {}", &organization.to_string()[..8]),
+        "createdAt": "2025-01-01T00:00:00Z",
+        "privateEndpoints": [],
+        "byocConfig": [],
+        "enableCoreDumps": true,
+    });
+    if let Some(kept) = state.organizations.get(&organization).map(|org| &org.record) {
+        record.as_object_mut().into_iter().for_each(|fields| fields.extend(kept.clone()));
+    }
+    record
+}
+
+/// `GET /v1/organizations`: the one organization the key belongs to (service notes).
+pub(super) fn list(state: &State, key_organization: OrganizationId, request_id: &str) -> Answer {
+    reply::management_ok(request_id, &[record(state, key_organization)])
+}
+
+/// `GET /v1/organizations/{organizationId}` and `.../services`: `None` for another call.
+pub(super) fn route(
+    call: &mut Call<'_>,
+    method: &Method,
+    tail: &[&str],
+    query: Option<&str>,
+) -> Option<Result<Answer, Refusal>> {
+    Some(match (method, tail) {
+        (&Method::GET, []) => Ok(reply::management_ok(call.request_id, &record(call.state, call.organization))),
+        (&Method::GET, ["services"]) => list_services(call, query),
+        _ => return None,
+    })
+}
+
+/// Every service of the organization, or those carrying every tag the filters name.
+fn list_services(call: &mut Call<'_>, query: Option<&str>) -> Result<Answer, Refusal> {
+    let mut wanted = Vec::new();
+    for (name, value) in query.unwrap_or("").split('&').filter_map(|pair| pair.split_once('=')) {
+        if name != "filter" {
+            continue;
+        }
+        let value = percent_decode(&value.replace('+', " ")).ok_or_else(|| Refusal::bad_request("invalid filter"))?;
+        // The contract: only resource tags are supported, `tag:Key` or `tag:Key=Value`.
+        let Some(tag) = value.strip_prefix("tag:") else {
+            return Err(Refusal::bad_request(format!("unsupported filter: {value}")));
+        };
+        let (key, value) = match tag.split_once('=') {
+            Some((key, value)) => (key.to_owned(), Some(value.to_owned())),
+            None => (tag.to_owned(), None),
+        };
+        wanted.push((key, value));
+    }
+    let carries = |record: &Map<String, Value>, (key, value): &(String, Option<String>)| {
+        record.get("tags").and_then(Value::as_array).into_iter().flatten().any(|tag| {
+            tag["key"].as_str() == Some(key) && value.as_ref().is_none_or(|value| tag["value"].as_str() == Some(value))
+        })
+    };
+    let organization =
+        call.state.organizations.get(&call.organization).ok_or_else(|| Refusal::not_found(call.organization))?;
+    let services: Vec<&Map<String, Value>> = organization
+        .services
+        .values()
+        .map(|service| &service.record)
+        .filter(|record| wanted.iter().all(|tag| carries(record, tag)))
+        .collect();
+    Ok(reply::management_ok(call.request_id, &services))
+}
