@@ -71,7 +71,8 @@
 //!
 //! The connect timeout, the time for one exchange and the response body limit are the
 //! transport's; the ureq client's defaults (10 s, 30 s, 16 MiB) are in `pipe-api-ureq`'s crate
-//! docs.
+//! docs. Its time for one exchange gets the same allowance as the deadline: its sockets are
+//! asked for [`socket_timeout_within`](crate::socket_timeout_within) of the nearer of the two.
 //!
 //! # Pacing
 //!
