@@ -51,15 +51,49 @@ pub(crate) fn redact_json(value: &mut serde_json::Value) {
     }
 }
 
-/// Cuts a text that is not JSON (or JSON cut short) at the first secret field name, quoted as
-/// JSON (`"keySecret"`) or as JSON inside a JSON string (`\"keySecret\"`).
+/// Words that, in a text that is not JSON (or JSON cut short), may name a secret whatever its
+/// spelling: letters and digits compared without case, anything else between them skipped
+/// (`keySecret`, `key_secret`, `KEY-SECRET`, `\"keySecret\"` and `"key" "secret"` all hold
+/// `secret`).
+const SECRET_WORDS: &[&str] = &[
+    "secret",
+    "password",
+    "passwd",
+    "token",
+    "credential",
+    "privatekey",
+    "connectionstring",
+    "apikey",
+    "accesskey",
+    "accountkey",
+    "authorization",
+];
+
+/// Cuts a text that is not JSON (or JSON cut short) where a secret could start: at the first
+/// word that may name a secret field in any spelling or quoting ([`SECRET_WORDS`]), and at the
+/// first `\u` escape, which could spell one (`"key\u0053ecret"`). Not only the names of the
+/// list: a text that cannot be read as JSON cannot say which names are fields, so it is cut
+/// at anything that sounds like one.
 pub(crate) fn redact_text(text: &str) -> String {
-    let names = SECRET_FIELDS.iter().chain(SECRET_CONTAINERS);
-    let found = names
-        .flat_map(|name| [format!("\"{name}\""), format!("\\\"{name}\\\"")])
-        .filter_map(|quoted| text.find(&quoted))
-        .min();
-    match found {
+    let bytes = text.as_bytes();
+    let mut letters = Vec::with_capacity(bytes.len());
+    let mut offsets = Vec::with_capacity(bytes.len());
+    let mut escape = None;
+    for (at, byte) in bytes.iter().enumerate() {
+        if byte.is_ascii_alphanumeric() {
+            letters.push(byte.to_ascii_lowercase());
+            offsets.push(at);
+        } else if *byte == b'\\' && matches!(bytes.get(at + 1), Some(b'u' | b'U')) {
+            escape = Some(at);
+            break;
+        }
+    }
+    let word = SECRET_WORDS
+        .iter()
+        .filter_map(|word| letters.windows(word.len()).position(|window| window == word.as_bytes()))
+        .min()
+        .map(|index| offsets[index]);
+    match word.into_iter().chain(escape).min() {
         Some(at) => format!("{}{REDACTED}", &text[..at]),
         None => text.to_owned(),
     }
@@ -419,4 +453,25 @@ pub(crate) fn decode_message(path: &str, message: &str) -> String {
     }
     out.push_str(rest);
     truncate(&out, DECODE_MESSAGE_MAX).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{REDACTED, SECRET_CONTAINERS, SECRET_FIELDS, redact_text};
+
+    /// Every name of the one list is found by the cut of a text that is not JSON, in every
+    /// spelling a server may write it: the words cover the list.
+    #[test]
+    fn every_secret_name_cuts_a_text_in_any_spelling() {
+        for name in SECRET_FIELDS.iter().chain(SECRET_CONTAINERS) {
+            let upper = name.to_ascii_uppercase();
+            for spelled in [format!(r#""{name}""#), format!(r#"\"{name}\""#), format!(r#""{upper}""#)] {
+                let text = format!(r#"{{"a":1,{spelled}:"VALUE-0042"}}"#);
+                let shown = redact_text(&text);
+                assert!(shown.ends_with(REDACTED) && !shown.contains("VALUE-0042"), "{name}: {shown}");
+            }
+        }
+        assert_eq!(redact_text(r#"{"k\u0065y":"v"}"#), format!(r#"{{"k{REDACTED}"#));
+        assert_eq!(redact_text("Bad Gateway: upstream unavailable"), "Bad Gateway: upstream unavailable");
+    }
 }
