@@ -5,8 +5,13 @@
 //! decode into models of hundreds of bytes each, a gigabyte from a 16 MiB body. The budget is
 //! carried by a thin wrapper around serde_json's deserializer (no global or thread-local state):
 //! each object, list slot, text and kept unknown field charges the memory its decoded form
-//! takes, and the decode stops with an error once the body's budget is spent.
+//! takes, and the decode stops with an error once the body's budget is spent. A JSON value (the
+//! output of [`Raw`](crate::Raw), and what any part read through `deserialize_any` becomes) is
+//! charged the same way, as the nodes of its tree: every way a 2xx body is decoded, typed or
+//! value, goes through this one budget.
 //!
+//! The same reader is where a success body's texts enter: each text it reads (a value or a
+//! name) is scrubbed of what the call sent before the model, the value or an error holds it.
 //!
 //! Why a trait ([`Decode`]) implemented here for every output: the decode of a model (serde's
 //! visitors over the budgeted reader) is compiled once, in this crate, not again in every crate
