@@ -236,9 +236,9 @@ impl EntryPoint {
             EntryPoint::RawManagement => {
                 Raw::<Management>::new(http::Method::GET, path)?.parse_response(&management(), response).map(|_| 1)
             }
-            EntryPoint::RawAlerting => {
-                Raw::<Alerting>::new(http::Method::GET, "/api/v2/alerts")?.parse_response(&alerting(), response).map(|_| 1)
-            }
+            EntryPoint::RawAlerting => Raw::<Alerting>::new(http::Method::GET, "/api/v2/alerts")?
+                .parse_response(&alerting(), response)
+                .map(|_| 1),
             EntryPoint::WaitWakeUp => {
                 use pipe_api_proto::call::{Machine as _, Next};
                 use pipe_api_proto::wait::{Wait, WaitError, WaitPolicy, pipe_settled};

@@ -142,7 +142,9 @@ fn a_password_the_create_sent_and_a_400_quotes_is_never_shown() {
     let quote = |request: http::Request<Vec<u8>>| {
         let body = String::from_utf8(request.body().clone()).unwrap();
         assert!(body.contains(PASSWORD), "the create sent the password");
-        let message = format!(r#"{{"status":400,"error":"BAD_REQUEST: cannot connect with {PASSWORD}","requestId":"r {PASSWORD}"}}"#);
+        let message = format!(
+            r#"{{"status":400,"error":"BAD_REQUEST: cannot connect with {PASSWORD}","requestId":"r {PASSWORD}"}}"#
+        );
         Ok(response(400, &[], message.as_bytes()))
     };
     let client = Client::builder()

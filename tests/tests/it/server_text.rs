@@ -246,7 +246,10 @@ fn answer(operation: &Operation, kind: Answer, request: &Request<Vec<u8>>, extra
         Answer::Rejected => with(
             400,
             &[("x-request-id", &echo)],
-            format!(r#"{{"status":400,"error":"BAD_REQUEST: {}","message":{quoted},"requestId":{quoted},"echo":{quoted}}}"#, &quoted[1..quoted.len() - 1]),
+            format!(
+                r#"{{"status":400,"error":"BAD_REQUEST: {}","message":{quoted},"requestId":{quoted},"echo":{quoted}}}"#,
+                &quoted[1..quoted.len() - 1]
+            ),
         ),
         Answer::Text => with(401, &[], echo.clone()),
         Answer::Redirect => {
@@ -348,11 +351,22 @@ impl Visit for Routes {
         put(slot, || CreateKeyRequest::new("server-text", [KeyRole::Developer]));
         put(slot, || ChangePipeStateRequest::from(PipeCommand::Stop));
         put(slot, || UpdateServiceStateRequest::from(ServiceCommand::Stop));
-        put(slot, || CreateReversePrivateEndpointRequest::vpc_endpoint_service("com.amazonaws.vpce.eu-west-1.vpce-svc-1"));
-        put(slot, || UpdateReversePrivateEndpointRequest::new([CustomPrivateDnsMapping::new("db.internal.example.com")]));
+        put(slot, || {
+            CreateReversePrivateEndpointRequest::vpc_endpoint_service("com.amazonaws.vpce.eu-west-1.vpce-svc-1")
+        });
+        put(slot, || {
+            UpdateReversePrivateEndpointRequest::new([CustomPrivateDnsMapping::new("db.internal.example.com")])
+        });
         put(slot, || {
             let channel = AlertChannel::webhook("65f1a2b3c4d5e6f708190002");
-            AlertRequest::tile("65f1a2b3c4d5e6f708190300", "t", ThresholdType::Above, 1.0, AlertInterval::FifteenMinutes, channel)
+            AlertRequest::tile(
+                "65f1a2b3c4d5e6f708190300",
+                "t",
+                ThresholdType::Above,
+                1.0,
+                AlertInterval::FifteenMinutes,
+                channel,
+            )
         });
         body.unwrap()
     }
