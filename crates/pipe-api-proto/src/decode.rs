@@ -442,8 +442,8 @@ struct Budgeted<'b, X> {
     /// Whether text read here is kept: not for an object's key, which a model matches against
     /// its field names (an unknown field's name is charged with its value).
     keeps_text: bool,
-    /// Whether what is read here is a self-describing value (`deserialize_any`: a JSON value,
-    /// whose every object, member, slot and name is a node of its own), charged as such.
+    /// Whether what is read here is a JSON value (whose every object, member, slot and name is
+    /// a node of its own), charged as such.
     value: bool,
 }
 
@@ -503,10 +503,13 @@ macro_rules! forward {
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Budgeted<'_, D> {
     type Error = D::Error;
 
-    /// A self-describing value (a JSON value, or a model's part read as one): its objects and
-    /// lists are charged as a JSON value's nodes.
+    /// A JSON value (the output of `Raw`, a value a model keeps, and each of their parts): its
+    /// objects, members, names and list slots are charged as the nodes of its tree. Known by
+    /// its type's name: models read their fields through `deserialize_any` too (their lenient
+    /// codec), and are charged as models.
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        let visitor = Budgeted { value: true, ..self.wrap(visitor) };
+        let value = std::any::type_name::<V::Value>() == std::any::type_name::<serde_json::Value>();
+        let visitor = Budgeted { value, ..self.wrap(visitor) };
         self.inner.deserialize_any(visitor)
     }
 
