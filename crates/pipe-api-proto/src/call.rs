@@ -47,6 +47,7 @@ use crate::attempts::{AttemptOutcome, AttemptRecord, Attempts, WaitCause};
 use crate::endpoint::{Endpoint, EndpointExt as _, Reply};
 pub use crate::error::NotSent;
 use crate::error::{Error, TransportError, TransportErrorKind, TransportFailure};
+use crate::redact::SentSecrets;
 use crate::retry::{Attempt, Decision, Outcome, Pacer, RetryHints, RetryPolicy, SeededJitter, StopReason};
 
 /// What the driver does next. Deliberately exhaustive: a driver must handle every step, and a
@@ -189,8 +190,8 @@ pub struct Call<'e, E: Endpoint> {
     history: Attempts,
     /// Records not yet taken by [`Machine::take_attempts`].
     untaken: Vec<AttemptRecord>,
-    /// Texts taken out of the call's error besides the credentials sent ([`Call::scrubbing`]).
-    scrubbing: Vec<pipe_api_types::Secret>,
+    /// What the request sends that no output may show: taken out of every answer's texts.
+    secrets: SentSecrets,
     state: State<E::Output>,
 }
 
@@ -226,6 +227,7 @@ impl<'e, E: Endpoint> Call<'e, E> {
         now: Duration,
     ) -> Result<Self, Error> {
         let request = endpoint.build_request(api)?;
+        let secrets = SentSecrets::of_request(&request);
         Ok(Call {
             endpoint,
             request,
@@ -235,17 +237,21 @@ impl<'e, E: Endpoint> Call<'e, E> {
             attempts: 0,
             history: Attempts::default(),
             untaken: Vec::new(),
-            scrubbing: Vec::new(),
+            secrets,
             state: State::Ready { not_before: now, slot: None, last: None, since: now, cause: WaitCause::First },
         })
     }
 
-    /// Takes each of `secrets` out of every text the call's outputs show (its error's message,
-    /// code, request id and kept body), as it does the credentials it sends: values the caller
-    /// sent that a server may quote back. An empty text is ignored.
+    /// Takes `secrets` out of every text this call's outputs show, besides what it takes out by
+    /// itself (every form of the credentials it sends, and every value its body holds under a
+    /// secret field): values the caller knows are secret, such as those a desired state
+    /// resolved from references. Wherever an answer's text holds one (a request id, a message,
+    /// a name or value of the result, the kept body), it reads `[redacted]` in the error, the
+    /// [`Reply`], the attempts' records and anything a driver logs or observes of them. Texts
+    /// shorter than 6 bytes are not searched: they would match by chance.
     #[must_use]
     pub fn scrubbing(mut self, secrets: impl IntoIterator<Item = String>) -> Self {
-        self.scrubbing.extend(secrets.into_iter().filter(|text| !text.is_empty()).map(pipe_api_types::Secret::new));
+        self.secrets.add(secrets);
         self
     }
 
@@ -325,12 +331,8 @@ impl<'e, E: Endpoint> Call<'e, E> {
         let (status_and_hints, result) = match outcome {
             Ok(response) => {
                 let (status, hints) = (response.status(), RetryHints::from_headers(response.headers()));
-                let parsed = crate::endpoint::parse(&*self.endpoint, response);
-                let parsed = parsed.map_err(|error| {
-                    let mut texts = crate::redact::sent_credentials(self.request.headers());
-                    texts.extend(self.scrubbing.iter().map(|text| text.expose_secret().to_owned()));
-                    error.without_texts(texts)
-                });
+                // The one place an answer's texts enter: scrubbed there of what was sent.
+                let parsed = crate::endpoint::parse(&*self.endpoint, response, &self.secrets);
                 (Some((status, hints)), parsed)
             }
             Err(error) => {

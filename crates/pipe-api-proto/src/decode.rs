@@ -5,8 +5,13 @@
 //! decode into models of hundreds of bytes each, a gigabyte from a 16 MiB body. The budget is
 //! carried by a thin wrapper around serde_json's deserializer (no global or thread-local state):
 //! each object, list slot, text and kept unknown field charges the memory its decoded form
-//! takes, and the decode stops with an error once the body's budget is spent.
+//! takes, and the decode stops with an error once the body's budget is spent. A JSON value (the
+//! output of [`Raw`](crate::Raw), and what any part read through `deserialize_any` becomes) is
+//! charged the same way, as the nodes of its tree: every way a 2xx body is decoded, typed or
+//! value, goes through this one budget.
 //!
+//! The same reader is where a success body's texts enter: each text it reads (a value or a
+//! name) is scrubbed of what the call sent before the model, the value or an error holds it.
 //!
 //! Why a trait ([`Decode`]) implemented here for every output: the decode of a model (serde's
 //! visitors over the budgeted reader) is compiled once, in this crate, not again in every crate
@@ -18,6 +23,8 @@ use std::fmt::{self, Write as _};
 use std::mem::size_of;
 
 use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+
+use crate::redact::SentSecrets;
 
 /// How many bytes of decoded values a body may become, per byte of body. Real answers need
 /// about two (`memory` section of `cargo bench -p pipe-api-tests --bench ratios`); a hostile
@@ -44,7 +51,7 @@ const ALLOCATION_COST: usize = 16;
 /// every value, so the successful path never pays it). Both readings run the same code, the
 /// budget saying whether to track: a second instantiation of every model's decode for the
 /// tracked reading doubled this crate's build time.
-fn decode<T: DeserializeOwned>(body: &[u8]) -> Result<T, SuccessDecodeError> {
+fn decode<T: DeserializeOwned>(body: &[u8], secrets: &SentSecrets) -> Result<T, SuccessDecodeError> {
     // A body checked as UTF-8 once (every JSON body is) spares serde_json checking each string
     // on its own, which costs more on the many short texts of a list. One that is not UTF-8
     // cannot be JSON: serde_json says where, reading it as bytes.
@@ -58,11 +65,11 @@ fn decode<T: DeserializeOwned>(body: &[u8]) -> Result<T, SuccessDecodeError> {
             return Err(SuccessDecodeError::at(".", message));
         }
     };
-    let first = match read::<T>(text, Budget::for_body(body, false)) {
+    let first = match read::<T>(text, Budget::for_body(body, false, secrets)) {
         Ok(value) => return Ok(value),
         Err((first, _)) => first,
     };
-    match read::<T>(text, Budget::for_body(body, true)) {
+    match read::<T>(text, Budget::for_body(body, true, secrets)) {
         Err((error, path)) => Err(SuccessDecodeError::at(path, error.to_string())),
         // Read again, it decoded: say what the first reading said.
         Ok(_) => Err(SuccessDecodeError::at(".", first.to_string())),
@@ -71,14 +78,14 @@ fn decode<T: DeserializeOwned>(body: &[u8]) -> Result<T, SuccessDecodeError> {
 
 /// `body` as a `T` within its budget, or `None`: for readings whose failure needs no path (a
 /// request id, whether a body says nothing, a preview), so a failure is not read twice.
-fn decode_quietly<T: DeserializeOwned>(body: &[u8]) -> Option<T> {
+fn decode_quietly<T: DeserializeOwned>(body: &[u8], secrets: &SentSecrets) -> Option<T> {
     let text = std::str::from_utf8(body).ok()?;
-    read::<T>(text, Budget::for_body(body, false)).ok()
+    read::<T>(text, Budget::for_body(body, false, secrets)).ok()
 }
 
 /// Reads `text` as a whole `T` within `budget`; a failure comes with its path (`.` unless the
 /// budget tracks it).
-fn read<T: DeserializeOwned>(text: &str, budget: Budget) -> Result<T, (serde_json::Error, String)> {
+fn read<T: DeserializeOwned>(text: &str, budget: Budget<'_>) -> Result<T, (serde_json::Error, String)> {
     let mut json = serde_json::Deserializer::from_str(text);
     T::deserialize(Budgeted::new(&mut json, &budget))
         .and_then(|value| json.end().map(|()| value))
@@ -91,12 +98,17 @@ fn read<T: DeserializeOwned>(text: &str, budget: Budget) -> Result<T, (serde_jso
 pub trait Decode: sealed::DecodeBody + fmt::Debug {}
 
 pub(crate) mod sealed {
-    use super::{Shape, SuccessDecodeError};
+    use super::{SentSecrets, Shape, SuccessDecodeError};
 
     /// The decode of one output, compiled here (not generic: see the module's docs).
     pub trait DecodeBody: Sized {
-        /// Decodes a success body of the given shape into the output and the request id.
-        fn decode_body(body: &[u8], shape: Shape) -> Result<(Self, Option<String>), SuccessDecodeError>;
+        /// Decodes a success body of the given shape into the output and the request id,
+        /// every text scrubbed of `secrets`.
+        fn decode_body(
+            body: &[u8],
+            shape: Shape,
+            secrets: &SentSecrets,
+        ) -> Result<(Self, Option<String>), SuccessDecodeError>;
 
         /// The output of a body that says nothing (a delete), if this output can be nothing.
         fn from_nothing() -> Option<Self>;
@@ -145,9 +157,9 @@ macro_rules! outputs {
             impl Decode for $output {}
 
             impl sealed::DecodeBody for $output {
-                fn decode_body(body: &[u8], shape: Shape) -> Result<(Self, Option<String>), SuccessDecodeError> {
+                fn decode_body(body: &[u8], shape: Shape, secrets: &SentSecrets) -> Result<(Self, Option<String>), SuccessDecodeError> {
                     let decoded = match shape {
-                        $( Shape::$shape => decode_as!($shape, body), )+
+                        $( Shape::$shape => decode_as!($shape, body, secrets), )+
                         #[allow(unreachable_patterns)]
                         _ => Err(SuccessDecodeError::at(".", "no operation's answer carries this output in that shape")),
                     };
@@ -180,14 +192,14 @@ use pipe_api_types::{
 
 /// Decodes a body of a shape.
 macro_rules! decode_as {
-    (Envelope, $body:expr) => {
-        enveloped($body)
+    (Envelope, $body:expr, $secrets:expr) => {
+        enveloped($body, $secrets)
     };
-    (Data, $body:expr) => {
-        decode::<InData<_>>($body).map(|wrapped| (wrapped.data, None))
+    (Data, $body:expr, $secrets:expr) => {
+        decode::<InData<_>>($body, $secrets).map(|wrapped| (wrapped.data, None))
     };
-    (Bare, $body:expr) => {
-        decode($body).map(|output| (output, None))
+    (Bare, $body:expr, $secrets:expr) => {
+        decode($body, $secrets).map(|output| (output, None))
     };
 }
 
@@ -207,16 +219,21 @@ outputs! {
 /// through the budgeted reader of success bodies, so that the models' parts compiled for the
 /// outputs serve it too. A failure says where (`source.kafka.type: ...`) and what.
 pub(crate) fn read_model<T: DeserializeOwned>(json: &[u8]) -> Result<T, String> {
-    decode(json).map_err(|error| match error.path.as_str() {
+    decode(json, &SentSecrets::NONE).map_err(|error| match error.path.as_str() {
         "." => error.message,
         path => format!("{path}: {}", error.message),
     })
 }
 
-/// A body as a JSON value, read within its budget (a decode error's preview redacts its secret
-/// fields from it); `None` when it is not JSON.
+/// JSON this crate holds as a JSON value, read within its budget; `None` when it is not JSON.
 pub(crate) fn json_value(body: &[u8]) -> Option<serde_json::Value> {
-    decode_quietly(body)
+    decode_quietly(body, &SentSecrets::NONE)
+}
+
+/// A response's body as a JSON value, read within its budget and scrubbed of `secrets` (a
+/// decode error's preview redacts its secret fields from it); `None` when it is not JSON.
+pub(crate) fn scrubbed_json_value(body: &[u8], secrets: &SentSecrets) -> Option<serde_json::Value> {
+    decode_quietly(body, secrets)
 }
 
 /// `T` made from nothing (`null`), when it can be (`()`, a JSON value).
@@ -250,9 +267,12 @@ struct EnvelopeId {
 
 /// Decodes a management envelope's `result` as `T`; the request id is named even when the
 /// result does not decode.
-fn enveloped<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), SuccessDecodeError> {
-    let envelope =
-        decode::<Envelope<T>>(body).map_err(|error| SuccessDecodeError { request_id: envelope_id(body), ..error })?;
+fn enveloped<T: DeserializeOwned>(
+    body: &[u8],
+    secrets: &SentSecrets,
+) -> Result<(T, Option<String>), SuccessDecodeError> {
+    let envelope = decode::<Envelope<T>>(body, secrets)
+        .map_err(|error| SuccessDecodeError { request_id: envelope_id(body, secrets), ..error })?;
     let result = match envelope.result {
         Some(result) => result,
         // No `result` (or `null`): fine for an output that can be nothing (a delete's `()`,
@@ -267,8 +287,8 @@ fn enveloped<T: DeserializeOwned>(body: &[u8]) -> Result<(T, Option<String>), Su
 }
 
 /// The request id of an envelope whose result did not decode (not generic: compiled once).
-fn envelope_id(body: &[u8]) -> Option<String> {
-    decode_quietly::<EnvelopeId>(body).and_then(|envelope| envelope.request_id)
+fn envelope_id(body: &[u8], secrets: &SentSecrets) -> Option<String> {
+    decode_quietly::<EnvelopeId>(body, secrets).and_then(|envelope| envelope.request_id)
 }
 
 /// Whether a success body says nothing: empty, `null`, `{}` (spaces allowed), or `OK`. Read
@@ -305,14 +325,18 @@ pub(crate) fn says_nothing(body: &[u8]) -> bool {
     }
 
     let text = body.trim_ascii();
-    text.is_empty() || text.eq_ignore_ascii_case(b"ok") || decode_quietly::<Nothing>(text).is_some()
+    text.is_empty() || text.eq_ignore_ascii_case(b"ok") || decode_quietly::<Nothing>(text, &SentSecrets::NONE).is_some()
 }
 
-/// Bytes of decoded values still allowed, and, on a reading that tracks it, where a failure is.
-struct Budget {
+/// Bytes of decoded values still allowed, what every text read is scrubbed of, and, on a
+/// reading that tracks it, where a failure is.
+struct Budget<'s> {
     left: Cell<usize>,
     /// `None` unless the reading tracks the path of a failure.
     path: Option<Path>,
+    /// What the call sent: taken out of every text read (values and names) before the model,
+    /// the JSON value or an error sees it.
+    secrets: &'s SentSecrets,
 }
 
 /// The path of a failure, gathered as the error passes out through each list and object.
@@ -331,10 +355,10 @@ enum Segment {
     Index(usize),
 }
 
-impl Budget {
-    fn for_body(body: &[u8], track: bool) -> Budget {
+impl<'s> Budget<'s> {
+    fn for_body(body: &[u8], track: bool, secrets: &'s SentSecrets) -> Budget<'s> {
         let left = Cell::new(body.len().saturating_mul(DECODED_BYTES_PER_BODY_BYTE).saturating_add(DECODE_ALLOWANCE));
-        Budget { left, path: track.then(Path::default) }
+        Budget { left, path: track.then(Path::default), secrets }
     }
 
     fn charge<E: de::Error>(&self, bytes: usize) -> Result<(), E> {
@@ -413,25 +437,42 @@ impl Budget {
 /// reaches.
 struct Budgeted<'b, X> {
     inner: X,
-    budget: &'b Budget,
+    budget: &'b Budget<'b>,
     /// A list's next index (for the path of a failure).
     index: usize,
     /// Whether text read here is kept: not for an object's key, which a model matches against
     /// its field names (an unknown field's name is charged with its value).
     keeps_text: bool,
+    /// Whether what is read here is a JSON value (whose every object, member, slot and name is
+    /// a node of its own), charged as such.
+    value: bool,
 }
 
+/// What an object of a JSON value costs besides its members: the first node of its B-tree
+/// (eleven names and values, about 640 bytes) and its allocation, charged at what it may
+/// take at most, as a value's tree outlives its reading.
+const VALUE_OBJECT_COST: usize = 1024;
+
+/// What a member of an object of a JSON value costs besides its name's and value's texts: its
+/// slots in the tree's node (a `String` and a `Value`), the node's share of them, and the
+/// name's allocation.
+const VALUE_MEMBER_COST: usize = 160;
+
+/// What an element of a list of a JSON value costs besides its slot: the list's growth by
+/// doubling (twice the slots, three times while it moves).
+const VALUE_ELEMENT_COST: usize = 2 * size_of::<serde_json::Value>();
+
 impl<'b, X> Budgeted<'b, X> {
-    fn new(inner: X, budget: &'b Budget) -> Self {
-        Budgeted { inner, budget, index: 0, keeps_text: true }
+    fn new(inner: X, budget: &'b Budget<'b>) -> Self {
+        Budgeted { inner, budget, index: 0, keeps_text: true, value: false }
     }
 
     fn wrap<Y>(&self, inner: Y) -> Budgeted<'b, Y> {
-        Budgeted { inner, budget: self.budget, index: 0, keeps_text: self.keeps_text }
+        Budgeted { inner, budget: self.budget, index: 0, keeps_text: self.keeps_text, value: self.value }
     }
 
     fn charge_text<E: de::Error>(&self, len: usize) -> Result<(), E> {
-        if self.keeps_text && len > 0 { self.budget.charge(len + ALLOCATION_COST) } else { Ok(()) }
+        if (self.keeps_text || self.value) && len > 0 { self.budget.charge(len + ALLOCATION_COST) } else { Ok(()) }
     }
 
     /// Notes text read as an object's key.
@@ -439,6 +480,12 @@ impl<'b, X> Budgeted<'b, X> {
         if !self.keeps_text {
             self.budget.key_read(text);
         }
+    }
+
+    /// The text the call sent taken out of `text`, when it holds any: what reaches the model,
+    /// the value and every error instead.
+    fn scrubbed(&self, text: &str) -> Option<String> {
+        self.budget.secrets.scrubbed(text)
     }
 }
 
@@ -457,8 +504,18 @@ macro_rules! forward {
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Budgeted<'_, D> {
     type Error = D::Error;
 
+    /// A JSON value (the output of `Raw`, a value a model keeps, and each of their parts): its
+    /// objects, members, names and list slots are charged as the nodes of its tree. Known by
+    /// its type's name: models read their fields through `deserialize_any` too (their lenient
+    /// codec), and are charged as models.
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        let value = std::any::type_name::<V::Value>() == std::any::type_name::<serde_json::Value>();
+        let visitor = Budgeted { value, ..self.wrap(visitor) };
+        self.inner.deserialize_any(visitor)
+    }
+
     forward! {
-        deserialize_any(), deserialize_bool(), deserialize_i8(), deserialize_i16(), deserialize_i32(),
+        deserialize_bool(), deserialize_i8(), deserialize_i16(), deserialize_i32(),
         deserialize_i64(), deserialize_i128(), deserialize_u8(), deserialize_u16(), deserialize_u32(),
         deserialize_u64(), deserialize_u128(), deserialize_f32(), deserialize_f64(), deserialize_char(),
         deserialize_str(), deserialize_string(), deserialize_bytes(), deserialize_byte_buf(),
@@ -471,7 +528,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Budgeted<'_, D> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
         self.budget.charge(size_of::<V::Value>())?;
-        let visitor = self.wrap(visitor);
+        let visitor = Budgeted { value: false, ..self.wrap(visitor) };
         self.inner.deserialize_map(visitor)
     }
 
@@ -482,7 +539,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Budgeted<'_, D> {
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
         self.budget.charge(size_of::<V::Value>())?;
-        let visitor = self.wrap(visitor);
+        let visitor = Budgeted { value: false, ..self.wrap(visitor) };
         self.inner.deserialize_struct(name, fields, visitor)
     }
 
@@ -529,18 +586,25 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Budgeted<'_, V> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        if let Some(scrubbed) = self.scrubbed(v) {
+            return self.visit_string(scrubbed);
+        }
         self.charge_text(v.len())?;
         self.key_read(v);
         self.inner.visit_str(v)
     }
 
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        if let Some(scrubbed) = self.scrubbed(v) {
+            return self.visit_string(scrubbed);
+        }
         self.charge_text(v.len())?;
         self.key_read(v);
         self.inner.visit_borrowed_str(v)
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        let v = self.scrubbed(&v).unwrap_or(v);
         self.charge_text(v.len())?;
         self.key_read(&v);
         self.inner.visit_string(v)
@@ -570,6 +634,9 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Budgeted<'_, V> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        if self.value {
+            self.budget.charge(VALUE_OBJECT_COST)?;
+        }
         let map = self.wrap(map);
         self.inner.visit_map(map)
     }
@@ -597,7 +664,8 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Budgeted<'_, A> {
         let index = self.index;
         self.index += 1;
         let seed = self.wrap(seed);
-        let element = self.budget.charge(size_of::<S::Value>()).and_then(|()| self.inner.next_element_seed(seed));
+        let slot = size_of::<S::Value>() + if self.value { VALUE_ELEMENT_COST } else { 0 };
+        let element = self.budget.charge(slot).and_then(|()| self.inner.next_element_seed(seed));
         if element.is_err() {
             self.budget.failed_in(Segment::Index(index));
         }
@@ -618,6 +686,9 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Budgeted<'_, A> {
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Self::Error> {
+        if self.value {
+            self.budget.charge(VALUE_MEMBER_COST)?;
+        }
         self.budget.enter_value();
         let seed = Budgeted { keeps_text: true, ..self.wrap(seed) };
         let value = self.inner.next_value_seed(seed);

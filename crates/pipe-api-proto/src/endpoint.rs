@@ -14,6 +14,7 @@ use crate::decode::sealed::DecodeBody as _;
 use crate::decode::{Decode, Shape, SuccessDecodeError, says_nothing};
 use crate::error::{ApiError, BuildError, BuildErrorKind, DecodeError, Error, TransportFailure};
 use crate::operations::SuccessBody;
+use crate::redact::SentSecrets;
 use crate::transport::Transport;
 
 /// One operation of an interface: its method, path, query, body and result type. Nothing
@@ -82,6 +83,7 @@ impl Query for pipe_api_types::ServiceFilter {
 fn decode_success_body<E: Endpoint + ?Sized>(
     endpoint: &E,
     body: &[u8],
+    secrets: &SentSecrets,
 ) -> Result<(E::Output, Option<String>), SuccessDecodeError> {
     let success = endpoint.success_body();
     if success == SuccessBody::Nothing && says_nothing(body) {
@@ -97,7 +99,7 @@ fn decode_success_body<E: Endpoint + ?Sized>(
         (false, SuccessBody::InData) => Shape::Data,
         (false, _) => Shape::Bare,
     };
-    E::Output::decode_body(body, shape)
+    E::Output::decode_body(body, shape, secrets)
 }
 
 /// A validated request model serialized as a JSON body: the one way a body is made.
@@ -163,10 +165,12 @@ pub trait EndpointExt: Endpoint {
 
     /// Parses the response to a request built on `api`: 2xx decodes (a failure names the JSON
     /// path), anything else is an [`ApiError`] (3xx included: redirects are never followed).
-    /// An error never shows the credentials `api` sends, in any form, whatever the server
-    /// echoed: that is why it takes `api`.
+    /// Nothing it gives back (an error, the request id, the value) shows what the request
+    /// sends, whatever the server echoed: the credentials `api` sends, in any form (that is
+    /// why it takes `api`), and the secrets of this endpoint's body.
     fn parse_response(&self, api: &Self::Api, response: Response<Vec<u8>>) -> Result<Reply<Self::Output>, Error> {
-        parse(self, response).map_err(|error| error.without_sent_credentials(api.common_headers(false)))
+        let body = self.body().ok().flatten().unwrap_or_default();
+        parse(self, response, &SentSecrets::of(api.common_headers(false), &body))
     }
 
     /// Builds, sends over `transport` once, and parses. Retrying is the driver's choice: see
@@ -174,21 +178,24 @@ pub trait EndpointExt: Endpoint {
     fn send<T: Transport + ?Sized>(&self, api: &Self::Api, transport: &T) -> Result<Reply<Self::Output>, Error> {
         let request = self.build_request(api)?;
         let method = request.method().clone();
+        let secrets = SentSecrets::of_request(&request);
         let response = transport
             .send(request)
             .map_err(|e| Error::Transport(TransportFailure::new(self.operation(), method, e)))?;
-        self.parse_response(api, response)
+        parse(self, response, &secrets)
     }
 }
 
 impl<E: Endpoint + ?Sized> EndpointExt for E {}
 
-/// Parses a response of `endpoint`, as [`EndpointExt::parse_response`] does, before the sent
-/// credentials are taken out of an error (a [`Call`](crate::call::Call) takes out those of the
-/// request it sent).
+/// Parses a response of `endpoint`: the one place a response's texts enter. Every text it
+/// brings (a request id, a message, a name, a value, the kept body, a header) is scrubbed of
+/// `secrets`, what the call sent, before it is cut and before anything made of it (an error,
+/// a [`Reply`], an attempt's record, a log line, an observer) exists.
 pub(crate) fn parse<E: Endpoint + ?Sized>(
     endpoint: &E,
     response: Response<Vec<u8>>,
+    secrets: &SentSecrets,
 ) -> Result<Reply<E::Output>, Error> {
     let (parts, body) = response.into_parts();
     let operation = endpoint.operation();
@@ -199,9 +206,10 @@ pub(crate) fn parse<E: Endpoint + ?Sized>(
             parts.status,
             &parts.headers,
             body,
+            secrets,
         ))));
     }
-    match decode_success_body(endpoint, &body) {
+    match decode_success_body(endpoint, &body, secrets) {
         Ok((mut value, request_id)) => {
             endpoint.complete(&mut value, &parts.headers);
             Ok(Reply { value, request_id, status: parts.status, attempts: Attempts::default() })
@@ -213,6 +221,7 @@ pub(crate) fn parse<E: Endpoint + ?Sized>(
             e.path,
             e.message,
             body,
+            secrets,
         )))),
     }
 }

@@ -9,6 +9,7 @@ use http::{HeaderMap, Method, StatusCode};
 use pipe_api_types::ValidationErrors;
 
 use crate::attempts::Attempts;
+use crate::redact::SentSecrets;
 use crate::retry::RetryHints;
 pub use crate::transport::{TransportError, TransportErrorKind};
 
@@ -126,47 +127,6 @@ impl Error {
             Error::Api(e) => Some(&e.attempts),
             Error::Decode(e) => Some(&e.attempts),
         }
-    }
-
-    /// The same error with the credentials that `request_headers` carried removed from
-    /// everything it keeps and shows, in every form a server might reflect them (the header
-    /// value, its base64, the decoded key secret or token). Every route applies it:
-    /// [`EndpointExt::parse_response`](crate::EndpointExt::parse_response) with its interface's
-    /// credentials, a [`Call`](crate::call::Call) with those of the request it sent.
-    #[must_use]
-    pub(crate) fn without_sent_credentials(self, request_headers: &HeaderMap) -> Self {
-        self.without_texts(crate::redact::sent_credentials(request_headers))
-    }
-
-    /// The same error with each of `credentials` (texts, such as the forms of the credentials
-    /// sent) replaced by `[redacted]` in everything it keeps and shows.
-    #[must_use]
-    pub(crate) fn without_texts(mut self, mut credentials: Vec<String>) -> Self {
-        // Longest first, so that a text inside another is not left half-replaced.
-        credentials.retain(|text| !text.is_empty());
-        credentials.sort_by_key(|text| std::cmp::Reverse(text.len()));
-        credentials.dedup();
-        if credentials.is_empty() {
-            return self;
-        }
-        match &mut self {
-            Error::Api(e) => {
-                for text in [&mut e.request_id, &mut e.code, &mut e.message, &mut e.location].into_iter().flatten() {
-                    crate::redact::scrub(text, &credentials);
-                }
-                e.body.scrub(&credentials);
-            }
-            Error::Decode(e) => {
-                if let Some(id) = &mut e.request_id {
-                    crate::redact::scrub(id, &credentials);
-                }
-                crate::redact::scrub(&mut e.path, &credentials);
-                crate::redact::scrub(&mut e.message, &credentials);
-                e.body.scrub(&credentials);
-            }
-            Error::Build(_) | Error::Transport(_) | Error::NotSent(_) => {}
-        }
-        self
     }
 
     /// Records the attempts a driver made before giving up with this error.
@@ -406,15 +366,18 @@ impl ApiError {
     /// Reads an error response: the management shape `{status, error: "CODE: text",
     /// requestId}` (each part optional), the alerting shape `{message}`, a JSON array of
     /// validation issues, or any non-JSON body (kept raw). Only those fields are read; the
-    /// rest of the body is skipped, never held as a tree.
+    /// rest of the body is skipped, never held as a tree. Every text kept (the body's fields,
+    /// `x-request-id`, `Location`, the body's kept bytes and preview) is scrubbed of what the
+    /// call sent (`secrets`) before it is cut or kept.
     pub(crate) fn from_response(
         operation: &'static str,
         method: Method,
         status: StatusCode,
         headers: &HeaderMap,
         body: Vec<u8>,
+        secrets: &SentSecrets,
     ) -> Self {
-        let fields = crate::error_body::parse(&body);
+        let fields = crate::error_body::parse(&body, secrets);
         let (mut request_id, mut code, mut message) = (None, None, None);
         if let Some(fields) = &fields {
             request_id = fields.request_id.clone();
@@ -424,12 +387,12 @@ impl ApiError {
         }
         let header_text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
         let request_id =
-            request_id.as_deref().or_else(|| header_text("x-request-id")).map(|id| cut(id, REQUEST_ID_MAX));
+            request_id.as_deref().or_else(|| header_text("x-request-id")).map(|id| secrets.kept(id, REQUEST_ID_MAX));
         let location = status
             .is_redirection()
             .then(|| header_text("location"))
             .flatten()
-            .map(|url| cut(&crate::redact::without_userinfo(url), LOCATION_MAX));
+            .map(|url| secrets.kept(&crate::redact::without_userinfo(url), LOCATION_MAX));
         ApiError {
             operation,
             method,
@@ -441,7 +404,7 @@ impl ApiError {
             hints: RetryHints::from_headers(headers),
             location,
             body_is_json: fields.is_some(),
-            body: KeptBody::new(body),
+            body: KeptBody::new(body, secrets),
         }
     }
 
@@ -526,19 +489,21 @@ struct KeptBody {
 }
 
 impl KeptBody {
-    fn new(mut body: Vec<u8>) -> Self {
-        let preview = body_preview(&body);
+    /// Keeps `body`'s first [`BODY_KEPT`] bytes and its preview, scrubbed of `secrets` before
+    /// they are cut.
+    fn new(mut body: Vec<u8>, secrets: &SentSecrets) -> Self {
+        let preview = body_preview(&body, secrets);
         let len = body.len();
-        if len > BODY_KEPT {
-            body.truncate(BODY_KEPT);
-            body.shrink_to_fit();
+        // A form that the cut would split is still found whole.
+        body.truncate(BODY_KEPT.saturating_add(secrets.longest()));
+        if let Some(scrubbed) = secrets.scrubbed_bytes(&body) {
+            body = scrubbed;
         }
+        if body.len() > BODY_KEPT {
+            body.truncate(BODY_KEPT);
+        }
+        body.shrink_to_fit();
         KeptBody { bytes: body, len, preview }
-    }
-
-    fn scrub(&mut self, credentials: &[String]) {
-        crate::redact::scrub(&mut self.preview, credentials);
-        crate::redact::scrub_bytes(&mut self.bytes, credentials);
     }
 }
 
@@ -626,12 +591,14 @@ impl DecodeError {
         path: String,
         message: String,
         body: Vec<u8>,
+        secrets: &SentSecrets,
     ) -> Self {
         // The one place a decode failure's text is made safe: serde quotes the value it could
-        // not read, which may be a secret, and any text may be huge.
-        let message = crate::redact::decode_message(&path, &message);
-        let path = cut(&path, PATH_MAX);
-        let request_id = request_id.map(|id| cut(&id, REQUEST_ID_MAX));
+        // not read, which may be a secret, and any text may be huge. (The reader scrubbed every
+        // text it read of what the call sent; serde's own words are scrubbed here.)
+        let message = secrets.kept(&crate::redact::decode_message(&path, &message), DECODE_MESSAGE_MAX);
+        let path = secrets.kept(&path, PATH_MAX);
+        let request_id = request_id.map(|id| secrets.kept(&id, REQUEST_ID_MAX));
         DecodeError {
             operation,
             status,
@@ -639,7 +606,7 @@ impl DecodeError {
             request_id,
             path,
             message,
-            body: KeptBody::new(body),
+            body: KeptBody::new(body, secrets),
         }
     }
 
@@ -678,6 +645,10 @@ impl DecodeError {
 /// The longest JSON path a decode error keeps.
 const PATH_MAX: usize = 256;
 
+/// The longest message a decode error keeps (what `decode_message` leaves, and room for a
+/// `[redacted]` or two).
+const DECODE_MESSAGE_MAX: usize = 600;
+
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -715,26 +686,30 @@ const PREVIEW_CHARS: usize = 300;
 const PREVIEW_PARSE_MAX: usize = 16 * 1024;
 
 /// A short, safe excerpt of a body: secret-bearing JSON fields replaced by `[redacted]`,
-/// truncated to a few hundred characters with the full size given. Made once, when the error
-/// is.
-fn body_preview(body: &[u8]) -> String {
+/// truncated to a few hundred characters with the full size given, and scrubbed of what the
+/// call sent (`secrets`) before it is cut. Made once, when the error is.
+fn body_preview(body: &[u8], secrets: &SentSecrets) -> String {
     if body.is_empty() {
         return "(empty)".to_owned();
     }
-    // Read by the one budgeted reader, as every response body is.
-    let json = (body.len() <= PREVIEW_PARSE_MAX).then(|| crate::decode::json_value(body)).flatten();
-    let text = match json {
+    // Read by the one budgeted reader, as every response body is (which scrubs its texts).
+    let json = (body.len() <= PREVIEW_PARSE_MAX).then(|| crate::decode::scrubbed_json_value(body, secrets)).flatten();
+    let mut text = match json {
         Some(mut value) => {
             crate::redact::redact_json(&mut value);
             value.to_string()
         }
         None => {
-            // A character is at most four bytes: this prefix holds every character shown.
-            let head = &body[..body.len().min(PREVIEW_CHARS * 4)];
-            let head: String = String::from_utf8_lossy(head).chars().take(PREVIEW_CHARS + 1).collect();
+            // A character is at most four bytes: this prefix holds every character shown, and
+            // every form that starts among them.
+            let head = &body[..body.len().min(PREVIEW_CHARS * 4 + secrets.longest())];
+            let head = String::from_utf8_lossy(head);
+            let head = secrets.scrubbed(&head).map_or(head, Cow::Owned);
+            let head: String = head.chars().take(PREVIEW_CHARS + 1).collect();
             crate::redact::redact_text(&head)
         }
     };
+    secrets.scrub(&mut text);
     let mut preview: String = text.chars().take(PREVIEW_CHARS).collect();
     if preview.len() < text.len() || body.len() > PREVIEW_CHARS * 4 {
         preview.push_str(&format!("… ({} bytes in all)", body.len()));

@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use crate::redact::truncate;
+use crate::redact::{SentSecrets, truncate};
 
 /// The longest text kept of any one field (longer ones are cut, marked with `…`).
 pub(crate) const FIELD_MAX: usize = 1024;
@@ -28,18 +28,19 @@ pub(crate) struct ErrorFields {
     pub(crate) issues: Option<String>,
 }
 
-/// Reads `body`; `None` when it is not JSON.
-pub(crate) fn parse(body: &[u8]) -> Option<ErrorFields> {
+/// Reads `body`, every text kept scrubbed of what the call sent (`secrets`) before it is cut;
+/// `None` when it is not JSON.
+pub(crate) fn parse(body: &[u8], secrets: &SentSecrets) -> Option<ErrorFields> {
     let mut json = serde_json::Deserializer::from_slice(body);
-    let fields = json.deserialize_any(Top).ok()?;
+    let fields = json.deserialize_any(Top(secrets)).ok()?;
     json.end().ok()?;
     Some(fields)
 }
 
 /// The body's root: an object, an array of issues, a string, or any other JSON value.
-struct Top;
+struct Top<'s>(&'s SentSecrets);
 
-impl<'de> Visitor<'de> for Top {
+impl<'de> Visitor<'de> for Top<'_> {
     type Value = ErrorFields;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -52,10 +53,10 @@ impl<'de> Visitor<'de> for Top {
         while let Some(key) = map.next_key::<Key>()? {
             // Like a JSON object read whole, a repeated member counts once, the last time.
             match key {
-                Key::RequestId => fields.request_id = map.next_value_seed(Text)?,
-                Key::Error => error = map.next_value_seed(Text)?,
-                Key::Message => message = map.next_value_seed(Text)?,
-                Key::Code => fields.code = map.next_value_seed(Text)?,
+                Key::RequestId => fields.request_id = map.next_value_seed(Text(self.0))?,
+                Key::Error => error = map.next_value_seed(Text(self.0))?,
+                Key::Message => message = map.next_value_seed(Text(self.0))?,
+                Key::Code => fields.code = map.next_value_seed(Text(self.0))?,
                 Key::Other => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -69,7 +70,7 @@ impl<'de> Visitor<'de> for Top {
         // Very old alerting servers: a list of validation issues, each with a `message`.
         let mut joined = String::new();
         let mut cut = false;
-        while let Some(message) = seq.next_element_seed(Issue)? {
+        while let Some(message) = seq.next_element_seed(Issue(self.0))? {
             let Some(message) = message else { continue };
             if cut {
                 continue;
@@ -87,7 +88,7 @@ impl<'de> Visitor<'de> for Top {
     }
 
     fn visit_str<E: de::Error>(self, text: &str) -> Result<ErrorFields, E> {
-        Ok(ErrorFields { text: Some(truncate(text, FIELD_MAX).into_owned()), ..ErrorFields::default() })
+        Ok(ErrorFields { text: Some(self.0.kept(text, FIELD_MAX)), ..ErrorFields::default() })
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<ErrorFields, E> {
@@ -172,15 +173,17 @@ macro_rules! scalars_are_nothing {
     };
 }
 
-struct Text;
+/// A text member, scrubbed of what the call sent, then cut.
+struct Text<'s>(&'s SentSecrets);
 
 /// A server's text member (a request id, a message): the text, cut to [`FIELD_MAX`], or
-/// nothing when the member is anything but a string. For `#[serde(deserialize_with)]`.
+/// nothing when the member is anything but a string. For `#[serde(deserialize_with)]` in a
+/// success body, whose reader scrubs every text before this sees it.
 pub(crate) fn server_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
-    Text.deserialize(deserializer)
+    Text(&SentSecrets::NONE).deserialize(deserializer)
 }
 
-impl<'de> DeserializeSeed<'de> for Text {
+impl<'de> DeserializeSeed<'de> for Text<'_> {
     type Value = Option<String>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
@@ -188,7 +191,7 @@ impl<'de> DeserializeSeed<'de> for Text {
     }
 }
 
-impl<'de> Visitor<'de> for Text {
+impl<'de> Visitor<'de> for Text<'_> {
     type Value = Option<String>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -196,7 +199,7 @@ impl<'de> Visitor<'de> for Text {
     }
 
     fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
-        Ok(Some(truncate(text, FIELD_MAX).into_owned()))
+        Ok(Some(self.0.kept(text, FIELD_MAX)))
     }
 
     scalars_are_nothing!();
@@ -213,9 +216,9 @@ impl<'de> Visitor<'de> for Text {
 }
 
 /// One element of an array body: the `message` of an object, nothing for anything else.
-struct Issue;
+struct Issue<'s>(&'s SentSecrets);
 
-impl<'de> DeserializeSeed<'de> for Issue {
+impl<'de> DeserializeSeed<'de> for Issue<'_> {
     type Value = Option<String>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
@@ -223,7 +226,7 @@ impl<'de> DeserializeSeed<'de> for Issue {
     }
 }
 
-impl<'de> Visitor<'de> for Issue {
+impl<'de> Visitor<'de> for Issue<'_> {
     type Value = Option<String>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -234,7 +237,7 @@ impl<'de> Visitor<'de> for Issue {
         let mut message = None;
         while let Some(key) = map.next_key::<Key>()? {
             match key {
-                Key::Message => message = map.next_value_seed(Text)?,
+                Key::Message => message = map.next_value_seed(Text(self.0))?,
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -244,7 +247,7 @@ impl<'de> Visitor<'de> for Issue {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        Text.visit_seq(seq)
+        Text(self.0).visit_seq(seq)
     }
 
     fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
@@ -256,7 +259,12 @@ impl<'de> Visitor<'de> for Issue {
 
 #[cfg(test)]
 mod tests {
-    use super::{ErrorFields, FIELD_MAX, parse};
+    use super::{ErrorFields, FIELD_MAX};
+    use crate::redact::SentSecrets;
+
+    fn parse(body: &[u8]) -> Option<ErrorFields> {
+        super::parse(body, &SentSecrets::NONE)
+    }
 
     #[test]
     fn reads_the_known_shapes() {

@@ -51,15 +51,49 @@ pub(crate) fn redact_json(value: &mut serde_json::Value) {
     }
 }
 
-/// Cuts a text that is not JSON (or JSON cut short) at the first secret field name, quoted as
-/// JSON (`"keySecret"`) or as JSON inside a JSON string (`\"keySecret\"`).
+/// Words that, in a text that is not JSON (or JSON cut short), may name a secret whatever its
+/// spelling: letters and digits compared without case, anything else between them skipped
+/// (`keySecret`, `key_secret`, `KEY-SECRET`, `\"keySecret\"` and `"key" "secret"` all hold
+/// `secret`).
+const SECRET_WORDS: &[&str] = &[
+    "secret",
+    "password",
+    "passwd",
+    "token",
+    "credential",
+    "privatekey",
+    "connectionstring",
+    "apikey",
+    "accesskey",
+    "accountkey",
+    "authorization",
+];
+
+/// Cuts a text that is not JSON (or JSON cut short) where a secret could start: at the first
+/// word that may name a secret field in any spelling or quoting ([`SECRET_WORDS`]), and at the
+/// first `\u` escape, which could spell one (`"key\u0053ecret"`). Not only the names of the
+/// list: a text that cannot be read as JSON cannot say which names are fields, so it is cut
+/// at anything that sounds like one.
 pub(crate) fn redact_text(text: &str) -> String {
-    let names = SECRET_FIELDS.iter().chain(SECRET_CONTAINERS);
-    let found = names
-        .flat_map(|name| [format!("\"{name}\""), format!("\\\"{name}\\\"")])
-        .filter_map(|quoted| text.find(&quoted))
-        .min();
-    match found {
+    let bytes = text.as_bytes();
+    let mut letters = Vec::with_capacity(bytes.len());
+    let mut offsets = Vec::with_capacity(bytes.len());
+    let mut escape = None;
+    for (at, byte) in bytes.iter().enumerate() {
+        if byte.is_ascii_alphanumeric() {
+            letters.push(byte.to_ascii_lowercase());
+            offsets.push(at);
+        } else if *byte == b'\\' && matches!(bytes.get(at + 1), Some(b'u' | b'U')) {
+            escape = Some(at);
+            break;
+        }
+    }
+    let word = SECRET_WORDS
+        .iter()
+        .filter_map(|word| letters.windows(word.len()).position(|window| window == word.as_bytes()))
+        .min()
+        .map(|index| offsets[index]);
+    match word.into_iter().chain(escape).min() {
         Some(at) => format!("{}{REDACTED}", &text[..at]),
         None => text.to_owned(),
     }
@@ -102,19 +136,193 @@ pub(crate) fn sent_credentials(headers: &HeaderMap) -> Vec<String> {
     forms
 }
 
-/// `text` with every credential form replaced by [`REDACTED`].
-pub(crate) fn scrub(text: &mut String, credentials: &[String]) {
-    for credential in credentials {
-        if text.contains(credential.as_str()) {
-            *text = text.replace(credential.as_str(), REDACTED);
+/// Everything a call sent that must never show again: the credentials of its `Authorization`
+/// header in every form a server might reflect ([`sent_credentials`]), every string value the
+/// request body holds under a secret field at any depth (`source.kafka.credentials.password`)
+/// as sent and as JSON would escape it, and whatever the caller added
+/// ([`Call::scrubbing`](crate::call::Call::scrubbing)). Computed in one place
+/// ([`SentSecrets::of`]) and applied in one place: every text a response brings is scrubbed of
+/// them where it is read ([`crate::endpoint::parse`]), before anything shows or keeps it.
+///
+/// Texts shorter than [`CREDENTIAL_MIN_LEN`] are not searched: they would match by chance.
+/// `Debug` shows how many there are, never what.
+#[derive(Clone)]
+pub struct SentSecrets {
+    /// Longest first, so that where several start at one place the whole one is taken out.
+    forms: Vec<String>,
+    /// The shortest form's length (0 when there is none).
+    shortest: usize,
+    /// A filter over each form's first two bytes: a text that has none of them at any place
+    /// holds no form, which is what almost every text is (checked a byte at a time).
+    pairs: [u64; PAIR_WORDS],
+}
+
+/// The words of [`SentSecrets`]'s filter (4,096 bits).
+const PAIR_WORDS: usize = 64;
+
+impl std::fmt::Debug for SentSecrets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SentSecrets({} forms)", self.forms.len())
+    }
+}
+
+impl Default for SentSecrets {
+    fn default() -> Self {
+        SentSecrets::NONE
+    }
+}
+
+impl SentSecrets {
+    /// Nothing to take out: for JSON this crate wrote itself.
+    pub(crate) const NONE: SentSecrets = SentSecrets { forms: Vec::new(), shortest: 0, pairs: [0; PAIR_WORDS] };
+
+    /// What a request with these headers and this body sends: the one definition of "what the
+    /// call sent".
+    pub(crate) fn of(headers: &HeaderMap, body: &[u8]) -> Self {
+        let mut secrets = SentSecrets::NONE;
+        secrets.add(sent_credentials(headers));
+        secrets.add(body_secrets(body));
+        secrets
+    }
+
+    /// What `request` sends.
+    pub(crate) fn of_request(request: &http::Request<Vec<u8>>) -> Self {
+        SentSecrets::of(request.headers(), request.body())
+    }
+
+    /// Takes out `secrets` too (and their JSON-escaped forms).
+    pub(crate) fn add(&mut self, secrets: impl IntoIterator<Item = String>) {
+        for secret in secrets {
+            if let Ok(quoted) = serde_json::to_string(&secret) {
+                let escaped = &quoted[1..quoted.len() - 1];
+                if escaped != secret {
+                    self.forms.push(escaped.to_owned());
+                }
+            }
+            self.forms.push(secret);
+        }
+        self.forms.retain(|form| form.len() >= CREDENTIAL_MIN_LEN);
+        self.forms.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        self.forms.dedup();
+        self.shortest = self.forms.last().map_or(0, String::len);
+        self.pairs = [0; PAIR_WORDS];
+        for form in &self.forms {
+            let bit = pair_bit(form.as_bytes()[0], form.as_bytes()[1]);
+            self.pairs[bit / 64] |= 1 << (bit % 64);
+        }
+    }
+
+    /// The longest form's length: how far past a cut a form may reach.
+    pub(crate) fn longest(&self) -> usize {
+        self.forms.first().map_or(0, String::len)
+    }
+
+    /// The first form in `bytes` at or after `from`: where it starts and how long it is.
+    fn find(&self, bytes: &[u8], from: usize) -> Option<(usize, usize)> {
+        if self.forms.is_empty() || bytes.len() < self.shortest {
+            return None;
+        }
+        let last = bytes.len() - self.shortest;
+        (from..=last).find_map(|at| {
+            let bit = pair_bit(bytes[at], bytes[at + 1]);
+            if self.pairs[bit / 64] & (1 << (bit % 64)) == 0 {
+                return None;
+            }
+            let rest = &bytes[at..];
+            self.forms.iter().find(|form| rest.starts_with(form.as_bytes())).map(|form| (at, form.len()))
+        })
+    }
+
+    /// `text` with every form replaced by [`REDACTED`], or `None` when it holds none.
+    pub(crate) fn scrubbed(&self, text: &str) -> Option<String> {
+        self.scrubbed_bytes(text.as_bytes()).map(|bytes| {
+            // Whole forms (whole texts) were replaced by ASCII: still UTF-8.
+            String::from_utf8(bytes).unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
+        })
+    }
+
+    /// [`SentSecrets::scrubbed`] for bytes that need not be text.
+    pub(crate) fn scrubbed_bytes(&self, bytes: &[u8]) -> Option<Vec<u8>> {
+        let (mut at, mut len) = self.find(bytes, 0)?;
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut copied = 0;
+        loop {
+            out.extend_from_slice(&bytes[copied..at]);
+            out.extend_from_slice(REDACTED.as_bytes());
+            copied = at + len;
+            match self.find(bytes, copied) {
+                Some(next) => (at, len) = next,
+                None => break,
+            }
+        }
+        out.extend_from_slice(&bytes[copied..]);
+        Some(out)
+    }
+
+    /// Replaces every form in `text` by [`REDACTED`].
+    pub(crate) fn scrub(&self, text: &mut String) {
+        if let Some(scrubbed) = self.scrubbed(text) {
+            *text = scrubbed;
+        }
+    }
+
+    /// `text` scrubbed, then cut to at most `max` bytes: in that order, so that a form a cut
+    /// would split is taken out whole first.
+    pub(crate) fn kept(&self, text: &str, max: usize) -> String {
+        match self.scrubbed(text) {
+            Some(scrubbed) => truncate(&scrubbed, max).into_owned(),
+            None => truncate(text, max).into_owned(),
         }
     }
 }
 
-/// `value`'s `Debug`, at most `max` bytes of it (cut with `…`) and with every credential form
-/// replaced by [`REDACTED`]: how a value from the server is shown inside an error, whatever
-/// its size. Formatting stops once enough is written, so a huge value costs only what is kept.
-pub(crate) fn shown_debug(value: &dyn std::fmt::Debug, credentials: &[String], max: usize) -> String {
+/// A bit of [`SentSecrets`]'s filter for two bytes.
+fn pair_bit(first: u8, second: u8) -> usize {
+    (usize::from(first) * 67 + usize::from(second)) % (PAIR_WORDS * 64)
+}
+
+/// Every string value under a secret field (the list above) of a JSON request body, at any
+/// depth, a whole object or list of them included. A body that is not JSON holds none this
+/// crate knows of.
+fn body_secrets(body: &[u8]) -> Vec<String> {
+    fn strings(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::String(text) => out.push(text.clone()),
+            serde_json::Value::Array(items) => items.iter().for_each(|item| strings(item, out)),
+            serde_json::Value::Object(map) => map.values().for_each(|child| strings(child, out)),
+            _ => {}
+        }
+    }
+    fn under_secrets(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (key, child) in map {
+                    if is_secret_field(key) {
+                        strings(child, out);
+                    } else {
+                        under_secrets(child, out);
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|item| under_secrets(item, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    // The body this crate built (not a server's): read as a tree, as it was written.
+    if !body.is_empty() {
+        if let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) {
+            under_secrets(&value, &mut out);
+        }
+    }
+    out
+}
+
+/// `value`'s `Debug`, at most `max` bytes of it (cut with `…`): how a value from the server is
+/// shown inside an error, whatever its size (its texts were scrubbed of what the call sent
+/// when it was read). Formatting stops once enough is written, so a huge value costs only what
+/// is kept.
+pub(crate) fn shown_debug(value: &dyn std::fmt::Debug, max: usize) -> String {
     /// Keeps what is written up to `limit` bytes, then stops the formatting.
     struct Bounded {
         text: String,
@@ -137,37 +345,13 @@ pub(crate) fn shown_debug(value: &dyn std::fmt::Debug, credentials: &[String], m
         }
     }
 
-    // Read past `max` by the longest credential, so that one cut at `max` is still found.
-    let margin = credentials.iter().map(String::len).max().unwrap_or(0);
-    let mut bounded = Bounded { text: String::new(), limit: max.saturating_add(margin) };
+    let mut bounded = Bounded { text: String::new(), limit: max };
     let cut = std::fmt::write(&mut bounded, format_args!("{value:?}")).is_err();
-    let mut text = bounded.text;
-    scrub(&mut text, credentials);
-    let mut shown = truncate(&text, max).into_owned();
+    let mut shown = truncate(&bounded.text, max).into_owned();
     if cut && !shown.ends_with('…') {
         shown.push('…');
     }
     shown
-}
-
-/// [`scrub`] for bytes that need not be text.
-pub(crate) fn scrub_bytes(bytes: &mut Vec<u8>, credentials: &[String]) {
-    for credential in credentials {
-        let needle = credential.as_bytes();
-        let mut out = Vec::with_capacity(bytes.len());
-        let mut rest = &bytes[..];
-        let mut found = false;
-        while let Some(at) = rest.windows(needle.len()).position(|window| window == needle) {
-            out.extend_from_slice(&rest[..at]);
-            out.extend_from_slice(REDACTED.as_bytes());
-            rest = &rest[at + needle.len()..];
-            found = true;
-        }
-        if found {
-            out.extend_from_slice(rest);
-            *bytes = out;
-        }
-    }
 }
 
 /// Whether a header carries a credential.
@@ -269,4 +453,25 @@ pub(crate) fn decode_message(path: &str, message: &str) -> String {
     }
     out.push_str(rest);
     truncate(&out, DECODE_MESSAGE_MAX).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{REDACTED, SECRET_CONTAINERS, SECRET_FIELDS, redact_text};
+
+    /// Every name of the one list is found by the cut of a text that is not JSON, in every
+    /// spelling a server may write it: the words cover the list.
+    #[test]
+    fn every_secret_name_cuts_a_text_in_any_spelling() {
+        for name in SECRET_FIELDS.iter().chain(SECRET_CONTAINERS) {
+            let upper = name.to_ascii_uppercase();
+            for spelled in [format!(r#""{name}""#), format!(r#"\"{name}\""#), format!(r#""{upper}""#)] {
+                let text = format!(r#"{{"a":1,{spelled}:"VALUE-0042"}}"#);
+                let shown = redact_text(&text);
+                assert!(shown.ends_with(REDACTED) && !shown.contains("VALUE-0042"), "{name}: {shown}");
+            }
+        }
+        assert_eq!(redact_text(r#"{"k\u0065y":"v"}"#), format!(r#"{{"k{REDACTED}"#));
+        assert_eq!(redact_text("Bad Gateway: upstream unavailable"), "Bad Gateway: upstream unavailable");
+    }
 }

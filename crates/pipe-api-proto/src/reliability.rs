@@ -21,11 +21,12 @@
 //! |---|---|---|
 //! | memory a successful decode adds | within 4 times the body | 3.3x for 2,000 pipes, peak resident size of a child process (`cargo test -p pipe-api-tests --test decode_memory`); 2.4x for 10,000 (`cargo bench -p pipe-api-tests --bench ratios -- memory`) |
 //! | memory a hostile 2xx body adds (16 MiB of `[{"id":""},...]`), error formatted | within 4 times the body: decoding stops at a budget of [`DECODED_BYTES_PER_BODY_BYTE`](crate::DECODED_BYTES_PER_BODY_BYTE) (6) bytes of values per body byte and [`DECODE_ALLOWANCE`](crate::DECODE_ALLOWANCE) (8 MiB) | 3.1x (`decode_memory`); unbounded, it was 71x (1.2 GB) |
+//! | memory a hostile 2xx body adds read as a JSON value ([`Raw`](crate::Raw) on either interface, a wait's wake-up answer, any listing read as a value) | within 4 times the body: every way a 2xx body is decoded, typed or value, goes through the one budget, a value's objects, members, names and slots charged as its tree's nodes. A value costs 10 to 25 times its JSON, so one of more than about 1 MiB of JSON is refused: read a large listing with its typed operation | 3.6x for 16 MiB of `{"a":""}` (`decode_memory`, `every_decode_entry_point_...`); unbudgeted, it was 75x (1.2 GB) |
 //! | memory an error body adds (16 MiB, any shape) | within 2 times the body: only `requestId`, `error`, `message`, `code` are read, the first 64 KiB kept ([`BODY_KEPT`](crate::BODY_KEPT)) | 1x or less (`decode_memory`) |
 //! | longest `Display` or `Debug` of any error | 4 KiB | 15 MiB bodies of every shape (`hostile.rs`) |
 //! | time an attempt is given | never started with less than [`RetryPolicy::min_attempt_time`](crate::retry::RetryPolicy::min_attempt_time) (5 s) before the deadline; the call ends with `Error::NotSent` ("deadline reached before sending; nothing was sent") | `call.rs` properties on a virtual clock |
 //! | pacing's margin | [`Pacer::management`](crate::retry::Pacer::management): 10 per 10 s plus 1 s, so arrivals up to 0.5 s early or late still keep the limit as the server counts; waiting callers served in order | `call.rs`: 11-40 calls sharing a pacer, ±0.5 s jitter, never 11 in a server window (11 without the margin) |
-//! | credentials a server reflects | never shown: the `Authorization` value, its base64, the key secret or token are removed from every error | `echoed_credentials.rs` |
+//! | what the call sent, reflected by a server | never shown: the `Authorization` value, its base64, the key secret or token, every value of the request body under a secret field, and what the caller added ([`Call::scrubbing`](crate::call::Call::scrubbing)) are taken out of every text of the answer where it is read, before an error, a `Reply`, an attempt's record, a log line or an observer holds it | `server_text.rs` (every output of every operation), `echoed_credentials.rs` |
 //!
 //! # What is retried
 //!
@@ -71,7 +72,8 @@
 //!
 //! The connect timeout, the time for one exchange and the response body limit are the
 //! transport's; the ureq client's defaults (10 s, 30 s, 16 MiB) are in `pipe-api-ureq`'s crate
-//! docs.
+//! docs. Its time for one exchange gets the same allowance as the deadline: its sockets are
+//! asked for [`socket_timeout_within`](crate::socket_timeout_within) of the nearer of the two.
 //!
 //! # Pacing
 //!
@@ -89,12 +91,21 @@
 //!
 //! Key secrets, tokens, passwords, secret keys, private keys and connection strings are
 //! [`Secret`](pipe_api_types::Secret)s: `Debug` prints `Secret([redacted])`, there is no
-//! `Display`, and the `Authorization` header is marked sensitive. A server that reflects the
-//! client's own credentials (in a body, `x-request-id` or `Location`) never gets them into an
-//! error: every form of them is removed, on every route with nothing to remember
-//! ([`parse_response`](crate::EndpointExt::parse_response) takes the interface whose
-//! credentials it removes; [`EndpointExt::send`](crate::EndpointExt::send) and
-//! [`Call`](crate::call::Call) remove those of the request they sent).
+//! `Display`, and the `Authorization` header is marked sensitive.
+//!
+//! Server text, one rule at one boundary: every text that comes from a response (a request
+//! id, a message, a name or value of the result, a header, the kept body) is scrubbed of
+//! everything the call sent, then cut, where the response is read, before any `Display`,
+//! `Debug`, log record, observer or [`Reply`](crate::Reply) field sees it. What the call sent
+//! is computed in one place: every form of its `Authorization` credentials (the header value,
+//! its base64, the decoded key secret or token), every string of the request body under a
+//! secret field at any depth (`source.kafka.credentials.password`), and the values a caller
+//! adds with [`Call::scrubbing`](crate::call::Call::scrubbing) (such as those a desired state
+//! resolved from references); texts under 6 bytes are not searched.
+//! [`parse_response`](crate::EndpointExt::parse_response) takes the interface (its
+//! credentials) and the endpoint (its body); [`EndpointExt::send`](crate::EndpointExt::send)
+//! and [`Call`](crate::call::Call) use the request they sent. A preview of a body that is not
+//! JSON is cut at anything that may name a secret, in any spelling or escape.
 //! The workspace's `tests/tests/it/secret_hygiene.rs` runs every operation, on success and on
 //! every fault, with marker secrets, and checks every `Debug`, `Display` and log record. The
 //! one exception lives in the ureq client's dependency `ureq-proto` (see `pipe-api-ureq`'s crate

@@ -363,10 +363,10 @@ pub struct Last<T> {
 pub const LAST_SHOWN: usize = 1024;
 
 impl<T: Decode> Last<T> {
-    /// `value`, shown without any of `credentials`.
-    fn new(value: Box<T>, credentials: &[String]) -> Self {
-        let shown = crate::redact::shown_debug(&*value, credentials, LAST_SHOWN).into_boxed_str();
-        let state = value.state().map(|state| crate::redact::shown_debug(&format_args!("{state}"), credentials, 64));
+    /// `value`, shown bounded (its texts were scrubbed of what the polls sent when it was read).
+    fn new(value: Box<T>) -> Self {
+        let shown = crate::redact::shown_debug(&*value, LAST_SHOWN).into_boxed_str();
+        let state = value.state().map(|state| crate::redact::shown_debug(&format_args!("{state}"), 64));
         Last { value, shown, state: state.map(String::into_boxed_str) }
     }
 }
@@ -536,13 +536,7 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
 
     /// The last value seen, to go into an error.
     fn take_last(&mut self) -> Option<Last<E::Output>> {
-        let credentials = self.credentials();
-        self.last.take().map(|value| Last::new(value, &credentials))
-    }
-
-    /// The credentials every poll carries, in every form a server might echo.
-    fn credentials(&self) -> Vec<String> {
-        crate::redact::sent_credentials(self.api.common_headers(false))
+        self.last.take().map(Last::new)
     }
 
     fn seed(&self, salt: u64) -> u64 {
@@ -569,7 +563,7 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
                     }
                     Verdict::Failed => {
                         self.phase = Phase::Over;
-                        let last = Last::new(Box::new(value), &self.credentials());
+                        let last = Last::new(Box::new(value));
                         Some(Next::Done(Err(WaitError::Failed { last, polls: self.polls })))
                     }
                     Verdict::Continue => {

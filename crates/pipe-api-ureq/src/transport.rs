@@ -12,7 +12,9 @@ use pipe_api_proto::{Transport, TransportError, TransportErrorKind, is_loopback_
 pub struct TransportConfig {
     /// Longest time to set up a connection (DNS, TCP, TLS). Default 10 s.
     pub connect_timeout: Duration,
-    /// Longest time for one whole exchange, response body included. Default 30 s.
+    /// Longest time for one whole exchange, response body included. Default 30 s. The sockets
+    /// are asked for 8/9 of it ([`UreqTransport::exchange_timeout`]), so that it holds although
+    /// a socket timeout fires up to an eighth late.
     pub timeout: Duration,
     /// Largest response body read; a larger one is an error, without reading it all.
     /// Default 16 MiB.
@@ -104,7 +106,9 @@ impl UreqTransport {
             .http_status_as_error(false)
             .max_redirects(0)
             .timeout_connect(Some(config.connect_timeout))
-            .timeout_global(Some(config.timeout))
+            // Asked of the sockets with the deadline's allowance, so that an exchange that the
+            // server never answers still ends within `timeout` (see `exchange_timeout`).
+            .timeout_global(Some(pipe_api_proto::socket_timeout_within(config.timeout)))
             // Proto sets its own User-Agent; keep it.
             .user_agent(ureq::config::AutoHeaderValue::None);
         let agent_config = match &config.proxy {
@@ -120,6 +124,17 @@ impl UreqTransport {
         &self.config
     }
 
+    /// The timeout the sockets of one exchange are asked for, so that it ends within the
+    /// configured [`TransportConfig::timeout`] and within `left` (what is left of a call's
+    /// deadline), whichever is nearer: proto's
+    /// [`socket_timeout_within`](pipe_api_proto::socket_timeout_within) of it, as a socket
+    /// timeout fires up to an eighth late. One rule for both bounds: the configured timeout
+    /// alone once ended an exchange 1.7 s past it.
+    pub fn exchange_timeout(&self, left: Option<Duration>) -> Duration {
+        let within = left.map_or(self.config.timeout, |left| left.min(self.config.timeout));
+        pipe_api_proto::socket_timeout_within(within)
+    }
+
     /// Sends `request`, ending no later than `timeout` (when shorter than the configured one):
     /// a retrying client passes what is left of its overall deadline.
     pub fn send_within(
@@ -129,8 +144,10 @@ impl UreqTransport {
     ) -> Result<Response<Vec<u8>>, TransportError> {
         check_scheme(request.uri(), self.config.allow_insecure_http)?;
         // A per-request override copies the agent's whole configuration: only pay for it when
-        // the caller's deadline is nearer than the configured timeout (as a socket sees it).
-        let response = match timeout.map(pipe_api_proto::socket_timeout_within).filter(|t| *t < self.config.timeout) {
+        // the caller's deadline is nearer than the configured timeout (the agent asks its
+        // sockets for `exchange_timeout(None)`).
+        let asked = self.exchange_timeout(timeout);
+        let response = match (asked < self.exchange_timeout(None)).then_some(asked) {
             Some(timeout) => {
                 let request = self.agent.configure_request(request).timeout_global(Some(timeout)).build();
                 self.agent.run(request)
@@ -276,6 +293,24 @@ mod tests {
             roots(super::TransportConfig::default().with_platform_verifier()),
             RootCerts::PlatformVerifier
         ));
+    }
+
+    /// The configured timeout of one exchange gets the deadline's allowance too: the agent asks
+    /// its sockets for 8/9 of it, as for a call's deadline, so that an exchange the server never
+    /// answers ends within it (the 30 s default once ended after up to 31.7 s).
+    #[test]
+    fn the_exchange_timeout_is_asked_of_the_sockets_with_the_allowance() {
+        use std::time::Duration;
+
+        let transport = super::UreqTransport::default();
+        let asked = transport.agent.config().timeouts().global.expect("a global timeout");
+        assert_eq!(asked, pipe_api_proto::socket_timeout_within(Duration::from_secs(30)));
+        assert!(asked + asked / 8 <= Duration::from_secs(30), "{asked:?}");
+        assert_eq!(transport.exchange_timeout(None), asked);
+        // A call's deadline further than the configured timeout: the configured one bounds.
+        assert_eq!(transport.exchange_timeout(Some(Duration::from_secs(60))), asked);
+        // Nearer: the deadline does, with the same allowance.
+        assert_eq!(transport.exchange_timeout(Some(Duration::from_secs(9))), Duration::from_secs(8));
     }
 
     /// The provider follows the features: rustls whenever it is on, native-tls only alone.

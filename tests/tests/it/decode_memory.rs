@@ -48,7 +48,10 @@ fn child() {
     // resets VmHWM).
     std::fs::write("/proc/self/clear_refs", "5").unwrap();
     let (before, code_before) = (status_kib("VmRSS:"), status_kib("RssFile:"));
-    let outcome = operations::parse(operation, response).unwrap_or_else(|| panic!("unknown operation {operation}"));
+    let outcome = match entry_point(operation) {
+        Some(entry) => entry.parse(response),
+        None => operations::parse(operation, response).unwrap_or_else(|| panic!("unknown operation {operation}")),
+    };
     let report = match &outcome {
         Ok(count) => format!("OK {count}"),
         Err(error) => {
@@ -181,5 +184,127 @@ fn every_operation_stays_within_four_times_a_hostile_body() {
         }
         let failure = format!(r#"{{"status":500,"requestId":"{request_id}","error":{elements}}}"#);
         assert_peak(operation.name, 500, failure.as_bytes(), 4.0, "ERR api");
+    }
+}
+
+/// Every way a 2xx body is decoded besides an operation of the table (whose typed outputs the
+/// tests above measure): each reads a JSON value, through the same budget.
+#[derive(Clone, Copy, Debug)]
+enum EntryPoint {
+    /// `Raw` on the management interface: the envelope's `result` as a value (also how any
+    /// listing not of the table is read, such as a plan's after a lost create).
+    RawManagement,
+    /// `Raw` on the alerting interface: the body itself as a value.
+    RawAlerting,
+    /// A wait's idle wake-up: the answer to `PATCH .../state`, read as a value.
+    WaitWakeUp,
+}
+
+const ENTRY_POINTS: [EntryPoint; 3] = [EntryPoint::RawManagement, EntryPoint::RawAlerting, EntryPoint::WaitWakeUp];
+
+/// The entry point a child's case names, if it names one.
+fn entry_point(name: &str) -> Option<EntryPoint> {
+    ENTRY_POINTS.into_iter().find(|entry| entry.name() == name)
+}
+
+impl EntryPoint {
+    fn name(self) -> &'static str {
+        match self {
+            EntryPoint::RawManagement => "raw_management",
+            EntryPoint::RawAlerting => "raw_alerting",
+            EntryPoint::WaitWakeUp => "wait_wake_up",
+        }
+    }
+
+    /// The body's payload as this entry point's answer carries it.
+    fn body(self, payload: &str) -> String {
+        match self {
+            EntryPoint::RawManagement | EntryPoint::WaitWakeUp => format!(r#"{{"status":200,"result":{payload}}}"#),
+            EntryPoint::RawAlerting => payload.to_owned(),
+        }
+    }
+
+    /// Decodes `response` as this entry point does: `OK 1` or the error.
+    fn parse(self, response: Response<Vec<u8>>) -> Result<usize, Error> {
+        use pipe_api_proto::EndpointExt as _;
+        use pipe_api_proto::test_util::every_operation::{alerting, management};
+        use pipe_api_proto::{Alerting, Management, Raw};
+
+        let (org, service, pipe) = pipe_api_tests::ids();
+        let path = format!("/v1/organizations/{org}/services/{service}/pipes");
+        match self {
+            EntryPoint::RawManagement => {
+                Raw::<Management>::new(http::Method::GET, path)?.parse_response(&management(), response).map(|_| 1)
+            }
+            EntryPoint::RawAlerting => Raw::<Alerting>::new(http::Method::GET, "/api/v2/alerts")?
+                .parse_response(&alerting(), response)
+                .map(|_| 1),
+            EntryPoint::WaitWakeUp => {
+                use pipe_api_proto::call::{Machine as _, Next};
+                use pipe_api_proto::wait::{Wait, WaitError, WaitPolicy, pipe_settled};
+                use std::time::Duration;
+
+                // The poll answers that the service is idle; the wake-up gets the body.
+                let get = pipe_api_proto::GetPipe::new(org, service, pipe);
+                let api = management();
+                let policy = WaitPolicy::default().with_idle_recovery(org, service);
+                let retry = pipe_api_proto::retry::RetryPolicy::disabled();
+                let mut wait = Wait::new(&get, &api, pipe_settled, policy, retry, 1, Duration::ZERO);
+                let mut wake_up = Some(response);
+                let idle = r#"{"status":424,"error":"FAILED_DEPENDENCY: Current state: idle"}"#;
+                let mut now = Duration::ZERO;
+                loop {
+                    match wait.next(now, None) {
+                        Next::Send { request, .. } => {
+                            let answer = match request.method() {
+                                &http::Method::PATCH => wake_up.take().expect("one wake-up"),
+                                _ => Response::builder().status(424).body(idle.as_bytes().to_vec()).unwrap(),
+                            };
+                            wait.receive(Ok(answer), now, time::OffsetDateTime::UNIX_EPOCH, None);
+                        }
+                        Next::Wait { until } => now = until,
+                        Next::Done(Ok(_)) => panic!("the pipe never settles"),
+                        Next::Done(Err(WaitError::Call { error, .. })) if wake_up.is_none() => {
+                            // The wake-up's own failure, or the second idle answer after a
+                            // wake-up that read: either way the body was decoded.
+                            return match error {
+                                Error::Decode(_) => Err(error),
+                                _ => Ok(1),
+                            };
+                        }
+                        Next::Done(Err(other)) => panic!("the wait ended before waking: {other}"),
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_decode_entry_point_stays_within_four_times_a_hostile_body() {
+    // As a JSON value, unbudgeted, 16 MiB of `{"a":""}` took 75 times the body (1,189 MiB).
+    // The value's every node is charged to the one budget, as a model's is.
+    let payloads = [
+        repeated("[", r#"{"a":""}"#, "]"),
+        repeated("[", r#"{"a":[]}"#, "]"),
+        repeated("[", r#""""#, "]"),
+        repeated("[", "0", "]"),
+        repeated("[", "[]", "]"),
+        repeated("{", r#""a":{}"#, "}"),
+    ];
+    for entry in ENTRY_POINTS {
+        for payload in &payloads {
+            let payload = String::from_utf8_lossy(payload);
+            let body = entry.body(&payload);
+            assert_peak(entry.name(), 200, body.as_bytes(), 4.0, "");
+        }
+    }
+    // And a real list still decodes as a value through each (a value costs ten to twenty-five
+    // times its JSON, so a value of more than about a megabyte of JSON is refused: see
+    // proto's reliability table).
+    for entry in ENTRY_POINTS {
+        let element = r#"{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","name":"orders","state":"Running"}"#;
+        let body = entry.body(&format!("[{}]", vec![element; 1000].join(",")));
+        assert_peak(entry.name(), 200, body.as_bytes(), 40.0, "OK 1");
     }
 }

@@ -133,3 +133,64 @@ fn secret_fields_are_hidden_in_every_spelling_and_in_cut_off_json() {
         }
     }
 }
+
+/// A secret the request body sent (the Kafka password of a create), quoted back by a 400, is not
+/// shown through the client: the call's scrub list is its credentials and its body's secrets.
+#[test]
+fn a_password_the_create_sent_and_a_400_quotes_is_never_shown() {
+    const PASSWORD: &str = "kafka-password-QUOTED-4242";
+    let quote = |request: http::Request<Vec<u8>>| {
+        let body = String::from_utf8(request.body().clone()).unwrap();
+        assert!(body.contains(PASSWORD), "the create sent the password");
+        let message = format!(
+            r#"{{"status":400,"error":"BAD_REQUEST: cannot connect with {PASSWORD}","requestId":"r {PASSWORD}"}}"#
+        );
+        Ok(response(400, &[], message.as_bytes()))
+    };
+    let client = Client::builder()
+        .management("https://api.example.com", KEY_ID, SECRET)
+        .transport(quote)
+        .no_retries()
+        .build()
+        .unwrap();
+    let (org, service, _) = ids();
+    let request = pipe_api_tests::requests::create_pipe_requests("QUOTED-4242").swap_remove(0);
+    let error = client.create_pipe(org, service, request).unwrap_err();
+    let api = error.as_api().unwrap();
+    for shown in [error.to_string(), format!("{error:?}"), String::from_utf8_lossy(api.body()).into_owned()] {
+        assert!(!shown.contains(PASSWORD), "shown: {shown}");
+        assert!(shown.contains("[redacted]"), "the quote reached it: {shown}");
+    }
+}
+
+/// A create-key answer that does not decode and is not JSON (cut short, or too long to preview
+/// as JSON) shows no new key secret in its preview, whatever the spelling of its name: escaped
+/// (`key\u0053ecret`), upper case, in JSON inside a JSON string, or the value behind a name cut.
+#[test]
+fn a_preview_shows_no_secret_behind_a_name_in_any_spelling() {
+    use pipe_api_proto::CreateKey;
+    use pipe_api_types::{CreateKeyRequest, KeyRole};
+
+    let management = Management::new(
+        BaseUrl::parse("https://api.example.com").unwrap(),
+        ManagementCredentials::new(KEY_ID, SECRET).unwrap(),
+    );
+    let (org, _, _) = ids();
+    let create = CreateKey::new(org, CreateKeyRequest::new("k", [KeyRole::Admin]));
+    let padding = "p".repeat(20 * 1024);
+    let bodies = [
+        r#"{"status":200,"requestId":"r","result":{"key\u0053ecret":"NEW-KEY-SECRET-0001","id":"#.to_owned(),
+        r#"{"status":200,"result":{"KEY_SECRET":"NEW-KEY-SECRET-0001","id":"#.to_owned(),
+        r#"{"status":200,"result":{"message":"{\\\"key\\\\u0053ecret\\\":\\\"NEW-KEY-SECRET-0001\\\""#.to_owned(),
+        r#"{"status":200,"result":{"keySecr"#.to_owned() + r#"et":"NEW-KEY-SECRET-0001","id":"#,
+        // Valid JSON too long to preview as JSON, that does not decode (a list, not an object).
+        format!(r#"{{"status":200,"result":[{{"key\u0053ecret":"NEW-KEY-SECRET-0001","pad":"{padding}"}}]}}"#),
+    ];
+    for body in bodies {
+        let error = create.parse_response(&management, response(200, &[], body.as_bytes())).unwrap_err();
+        assert!(matches!(error, pipe_api_proto::Error::Decode(_)), "{error}");
+        for shown in [error.to_string(), format!("{error:?}")] {
+            assert!(!shown.contains("NEW-KEY-SECRET-0001"), "{body:.80}: {shown}");
+        }
+    }
+}

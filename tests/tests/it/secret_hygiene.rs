@@ -4,7 +4,6 @@
 //! nor in anything the crates and their dependencies log (but for `ureq-proto`'s TRACE dump of
 //! raw bytes, see [`RAW_BYTE_DUMP_TARGET`]).
 
-use std::sync::Mutex;
 use std::time::Duration;
 
 use pipe_api_fake::{DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake, Fault, FaultRule};
@@ -20,26 +19,9 @@ const MARKER: &str = "SECRETMARKER";
 const KEY_SECRET: &str = "SECRETMARKER-key-secret";
 const TOKEN: &str = "SECRETMARKER-token";
 
-/// Everything logged through the `log` facade, at every level.
-static LOGGED: Mutex<Vec<(log::Level, String, String)>> = Mutex::new(Vec::new());
-
 /// The one known exception, documented in the README: at TRACE, `ureq-proto` hex-dumps every
 /// byte sent and received, credentials included. Never enable TRACE for it outside a debugger.
 const RAW_BYTE_DUMP_TARGET: &str = "ureq_proto::util";
-
-struct CaptureLog;
-
-impl log::Log for CaptureLog {
-    fn enabled(&self, _: &log::Metadata<'_>) -> bool {
-        true
-    }
-
-    fn log(&self, record: &log::Record<'_>) {
-        LOGGED.lock().unwrap().push((record.level(), record.target().to_owned(), record.args().to_string()));
-    }
-
-    fn flush(&self) {}
-}
 
 /// Collects the `Debug` and `Display` of everything a test touched.
 #[derive(Default)]
@@ -69,8 +51,7 @@ fn fast_client(server: &pipe_api_fake::FakeServer, secret: &str, token: &str) ->
 
 #[test]
 fn no_marker_in_any_output_or_log() {
-    log::set_logger(&CaptureLog).unwrap();
-    log::set_max_level(log::LevelFilter::Trace);
+    crate::log_capture::install();
     let mut shown = Shown::default();
 
     let fake = Fake::demo();
@@ -166,7 +147,7 @@ fn no_marker_in_any_output_or_log() {
     let dead = fast_client(&Fake::new().serve().unwrap(), KEY_SECRET, TOKEN);
     shown.both(&dead.create_pipe(ORG, SERVICE, requests[0].clone()).unwrap_err());
 
-    let logged = LOGGED.lock().unwrap().clone();
+    let logged = crate::log_capture::logged();
     for text in &shown.0 {
         for secret in [MARKER, generated_secret.as_str()] {
             assert!(!text.contains(secret), "a secret in Debug or Display: {text}");

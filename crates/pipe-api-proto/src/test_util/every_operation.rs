@@ -148,6 +148,71 @@ macro_rules! parsers {
     };
 }
 
+/// Hands a test each operation's endpoint, to drive as it likes (through a client, a
+/// [`Call`](crate::call::Call), [`EndpointExt::send`]), with the body it chooses.
+pub trait Visit {
+    /// The body of operation `operation`, whose request is a `B`: the default one unless the
+    /// test has its own (a request holding secrets, say).
+    fn body<B: Default + 'static>(&mut self, operation: &'static str) -> B {
+        let _ = operation;
+        B::default()
+    }
+
+    /// The endpoint of a management operation.
+    fn management<E: Endpoint<Api = Management>>(&mut self, endpoint: E);
+
+    /// The endpoint of an alerting operation.
+    fn alerting<E: Endpoint<Api = Alerting>>(&mut self, endpoint: E);
+}
+
+/// The endpoint of a row for [`visit`]: sample ids and the visitor's body.
+macro_rules! visited_endpoint {
+    ($visitor:ident, $op:ident, $endpoint:ident (..)) => {
+        $endpoint::default()
+    };
+    ($visitor:ident, $op:ident, $endpoint:ident ($($field:ident : $type:ty),* ; $query:ident : $query_type:ty as query)) => {
+        $endpoint::new($(<$type as Sample>::sample()),*)
+    };
+    ($visitor:ident, $op:ident, $endpoint:ident ($($field:ident : $type:ty),* $(; $body:ident : $body_type:ty)?)) => {
+        $endpoint::new($(<$type as Sample>::sample(),)* $($visitor.body::<$body_type>(stringify!($op)))?)
+    };
+}
+
+/// Hands an endpoint to the visitor's method for its interface.
+macro_rules! visit_api {
+    (Management, $visitor:ident, $endpoint:ident) => {
+        $visitor.management($endpoint)
+    };
+    (Alerting, $visitor:ident, $endpoint:ident) => {
+        $visitor.alerting($endpoint)
+    };
+}
+
+/// [`visit`] over every row.
+macro_rules! visits {
+    ($(
+        $(#[$doc:meta])*
+        $op:ident : $endpoint:ident $fields:tt $api:ident $method:ident $($segment:tt)/+ -> $output:ty $(, $shape:ident)?;
+    )*) => {
+        /// Builds operation `name`'s endpoint (sample ids, the body [`Visit::body`] gives) and
+        /// hands it to `visitor`; `false` for a name the table does not have.
+        pub fn visit(name: &str, visitor: &mut impl Visit) -> bool {
+            match name {
+                $(
+                    stringify!($op) => {
+                        let endpoint = visited_endpoint!(visitor, $op, $endpoint $fields);
+                        visit_api!($api, visitor, endpoint);
+                        true
+                    }
+                )*
+                _ => false,
+            }
+        }
+    };
+}
+
+crate::operations!(visits);
+
 macro_rules! interface {
     (Management, $management:expr, $alerting:expr) => {
         $management
