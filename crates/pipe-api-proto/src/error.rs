@@ -306,11 +306,18 @@ impl TransportFailure {
     }
 }
 
-/// Says the operation and the kind of failure (the [`TransportError`]'s own text, which is
-/// therefore not a link of the chain): the transport's error is the [`source`](StdError::source).
+/// Says the operation, the kind of failure and its cause in one line (`get_service: the
+/// connection failed: peer disconnected (after 4 attempts)`), the cause bounded and without
+/// user info; the transport's own error is also the [`source`](StdError::source), for code that
+/// looks into it.
 impl fmt::Display for TransportFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.operation, self.error)?;
+        if let Some(cause) = self.error.source() {
+            let cause = cause.to_string();
+            let cause = crate::redact::without_userinfo(&cause);
+            write!(f, ": {}", crate::redact::truncate(&cause, TRANSPORT_CAUSE_SHOWN))?;
+        }
         write_attempts(f, &self.attempts)?;
         if self.outcome_unknown() {
             f.write_str(OUTCOME_UNKNOWN)?;
@@ -324,6 +331,9 @@ impl StdError for TransportFailure {
         self.error.source()
     }
 }
+
+/// The most of a transport's own error a failure's one line shows.
+const TRANSPORT_CAUSE_SHOWN: usize = 200;
 
 const OUTCOME_UNKNOWN: &str = "; the outcome is unknown: the server may have carried out the request, which is \
      never re-sent automatically; list before creating again";

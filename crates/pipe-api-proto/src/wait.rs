@@ -322,21 +322,37 @@ impl<T> fmt::Display for WaitError<T> {
         match self {
             WaitError::Failed { polls, .. } => write!(
                 f,
-                "wait: after {polls} polls, the value is in a state it will not leave for the one waited for"
+                "wait: after {}, the value is in a state it will not leave for the one waited for",
+                Polls(*polls)
             )?,
             WaitError::TimedOut { polls, waited, deadline, .. } => write!(
                 f,
-                "wait: no time left before the {:.1} s deadline for another poll, after {polls} polls in {:.1} s",
+                "wait: no time left before the {:.1} s deadline for another poll, after {} in {:.1} s",
                 deadline.as_secs_f64(),
+                Polls(*polls),
                 waited.as_secs_f64()
             )?,
-            WaitError::Call { .. } => f.write_str("wait: a poll failed (the error is the source)")?,
+            // The cause in the one line, as a call's error names its own (bounded and scrubbed
+            // like every error); it is also the source, for code that looks into it.
+            WaitError::Call { error, .. } => write!(f, "wait: a poll failed: {error}")?,
             WaitError::ServiceStopped { .. } => f.write_str("wait: the service is stopped and is not woken")?,
         }
         match self.last_state() {
             Some(state) => write!(f, "; last state {state}"),
             None if self.last().is_some() => f.write_str("; the last value has no state"),
             None => f.write_str("; no poll succeeded"),
+        }
+    }
+}
+
+/// `1 poll`, `3 polls`.
+struct Polls(u32);
+
+impl fmt::Display for Polls {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            1 => f.write_str("1 poll"),
+            n => write!(f, "{n} polls"),
         }
     }
 }

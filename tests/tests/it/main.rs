@@ -23,6 +23,7 @@ mod readme;
 mod secret_hygiene;
 mod server_text;
 mod ureq_transport;
+mod users_reads;
 mod users_side;
 mod users_view;
 mod validation_through_client;

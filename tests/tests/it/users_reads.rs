@@ -1,0 +1,93 @@
+//! What a user reads: `{}` of the errors a user meets first names the cause in its one line (a
+//! wait's failed poll says the 404 and the id, a transport failure what the connection did),
+//! counts read as English ("1 poll"), and a request read from JSON with a typo says where and
+//! what was meant, before anything is sent.
+
+use std::time::Duration;
+
+use pipe_api_fake::Fake;
+use pipe_api_proto::wait::{WaitPolicy, pipe_running};
+use pipe_api_tests::{RawServer, fast_retries, ids};
+use pipe_api_types::{CreatePipeRequest, KeyRole, Pipe, PipeState, Service};
+use pipe_api_ureq::Client;
+
+fn client(fake: &Fake) -> (pipe_api_fake::FakeServer, Client) {
+    let server = fake.clone().serve().unwrap();
+    let client = Client::builder()
+        .management(&server.base_url(), "key-id", "key-secret")
+        .retry_policy(fast_retries())
+        .build()
+        .unwrap();
+    (server, client)
+}
+
+fn seeded() -> Fake {
+    let (org, service, _) = ids();
+    let fake = Fake::new();
+    fake.seed_key(org, "key-id", "key-secret", [KeyRole::Admin]);
+    fake.seed_service(org, Service::new(service).name("shop"));
+    fake
+}
+
+#[test]
+fn a_wait_whose_poll_failed_names_the_status_and_the_id_in_its_one_line() {
+    let (org, service, pipe) = ids();
+    let (_server, client) = client(&seeded());
+    let error = client
+        .wait_for_pipe(org, service, pipe, pipe_running, WaitPolicy::default().deadline(Duration::from_secs(5)))
+        .unwrap_err();
+    let line = error.to_string();
+    assert!(line.starts_with("wait: a poll failed: get_pipe: "), "{line}");
+    assert!(line.contains("404") && line.contains(&pipe.to_string()), "{line}");
+}
+
+#[test]
+fn a_wait_on_a_failed_pipe_counts_one_poll() {
+    let (org, service, pipe) = ids();
+    let fake = seeded();
+    fake.seed_pipe(org, service, Pipe::new(pipe).name("orders").state(PipeState::Failed));
+    let (_server, client) = client(&fake);
+    let error = client.wait_for_pipe(org, service, pipe, pipe_running, WaitPolicy::default()).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "wait: after 1 poll, the value is in a state it will not leave for the one waited for; last state Failed"
+    );
+}
+
+#[test]
+fn a_transport_failure_names_what_the_connection_did() {
+    let (org, service, _) = ids();
+    // Reads the request, then drops the connection without a word.
+    let server = RawServer::start(|mut connection| {
+        connection.read_request();
+        connection.close();
+    });
+    let client = Client::builder()
+        .management(&server.base_url(), "key-id", "key-secret")
+        .retry_policy(fast_retries())
+        .build()
+        .unwrap();
+    let line = client.get_service(org, service).unwrap_err().to_string();
+    let (kind, cause) = line.split_once(": ").and_then(|(_, rest)| rest.split_once(": ")).unwrap_or(("", ""));
+    assert!(!kind.is_empty() && !cause.is_empty(), "the kind and then the cause: {line}");
+    assert!(line.starts_with("get_service: "), "{line}");
+}
+
+#[test]
+fn a_request_read_from_json_with_a_typo_is_refused_naming_the_field_meant() {
+    let (org, service, _) = ids();
+    let fake = seeded();
+    let (_server, client) = client(&fake);
+    let request: CreatePipeRequest = serde_json::from_str(
+        r#"{"name": "logs", "source": {"objectStorage": {"type": "s3", "format": "CSV",
+            "url": "https://bucket.example/*.csv", "isContinous": true}},
+            "destination": {"table": "logs", "managedTable": true, "columns": [{"name": "line", "type": "String"}]}}"#,
+    )
+    .unwrap();
+    let error = client.create_pipe(org, service, request).unwrap_err();
+    let shown = format!("{error}");
+    assert!(shown.contains("`source.objectStorage.isContinous` is not a field this crate knows"), "{shown}");
+    assert!(shown.contains("did you mean `isContinuous`?"), "{shown}");
+    assert!(format!("{error:?}").contains("isContinous"), "{error:?}");
+    assert_eq!(fake.request_count(), 0, "nothing was sent");
+}
