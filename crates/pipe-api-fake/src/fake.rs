@@ -60,8 +60,16 @@ impl Fake {
     }
 
     /// Answers a request as the real services would (or as an injected fault says), and records
-    /// it. This is what both the transport and the HTTP server call.
+    /// it. A [`Fault::drop_connection`](crate::Fault::drop_connection) answers status 444 with
+    /// no body here (nginx's code for "closed without an answer"); the transport and the server
+    /// drop the connection instead.
     pub fn handle(&self, request: Request<Vec<u8>>) -> Response<Vec<u8>> {
+        self.respond(request).unwrap_or_else(|| crate::reply::with_status(444, Vec::new()))
+    }
+
+    /// [`Fake::handle`]'s answer, `None` when the connection is to drop: what both the
+    /// transport and the HTTP server call.
+    pub(crate) fn respond(&self, request: Request<Vec<u8>>) -> Option<Response<Vec<u8>>> {
         let fault = {
             let mut state = self.lock();
             state.seen.push(SeenRequest {
@@ -77,6 +85,12 @@ impl Fake {
         if let Some(delay) = fault.as_ref().and_then(|f| f.delay) {
             std::thread::sleep(delay);
         }
+        if let Some(fault) = fault.as_ref().filter(|fault| fault.drop_connection) {
+            if fault.after_handling {
+                routes::route(&mut self.lock(), &request);
+            }
+            return None;
+        }
         let answer = match fault.and_then(|fault| Some((fault.response?, fault.after_handling))) {
             Some((faulty, after_handling)) => {
                 if after_handling {
@@ -89,7 +103,7 @@ impl Fake {
         let mut state = self.lock();
         let step = state.advance_per_request;
         state.now += step;
-        answer
+        Some(answer)
     }
 
     // --- seeding ---------------------------------------------------------------------------
@@ -425,13 +439,19 @@ fn object(value: Value, what: &str) -> Record {
 /// The fake as a transport with no sockets, for unit tests.
 impl Transport for Fake {
     fn send(&self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError> {
-        Ok(self.handle(request))
+        self.respond(request).ok_or_else(dropped)
     }
 }
 
 /// The same through a shared reference, so a test can keep using its handle.
 impl Transport for &Fake {
     fn send(&self, request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, TransportError> {
-        Ok(self.handle(request))
+        self.respond(request).ok_or_else(dropped)
     }
+}
+
+/// What a transport reports for a connection dropped once the request was sent.
+fn dropped() -> TransportError {
+    let cause = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "the fake dropped the connection");
+    TransportError::new(pipe_api_proto::TransportErrorKind::Io, cause)
 }

@@ -29,6 +29,8 @@ pub struct Fault {
     /// Handle the request for real first (a create really creates), then answer with the fault:
     /// what a gateway that gives up on a slow upstream does.
     pub after_handling: bool,
+    /// Answer nothing: the connection drops ([`Fault::drop_connection`]).
+    pub drop_connection: bool,
 }
 
 /// The status, headers and body of a faulty answer.
@@ -50,12 +52,23 @@ impl Fault {
             delay: None,
             response: Some(FaultResponse { status, headers: Vec::new(), body: Vec::new() }),
             after_handling: false,
+            drop_connection: false,
         }
     }
 
     /// Answer normally, `delay` late.
     pub fn delay(delay: Duration) -> Fault {
-        Fault { delay: Some(delay), response: None, after_handling: false }
+        Fault { delay: Some(delay), response: None, after_handling: false, drop_connection: false }
+    }
+
+    /// Answer nothing: the connection drops once the request is read, as a crashing proxy does
+    /// (with [`after_handling`](Fault::after_handling), after the request took effect). Through
+    /// the fake as a [`Transport`](pipe_api_proto::Transport), the send fails with a
+    /// [`TransportErrorKind::Io`](pipe_api_proto::TransportErrorKind::Io) error; served on
+    /// 127.0.0.1, the answer is a line that is no HTTP status line, which the client fails to
+    /// read after sending, as it would a dropped connection.
+    pub fn drop_connection() -> Fault {
+        Fault { delay: None, response: None, after_handling: false, drop_connection: true }
     }
 
     /// 429 as the management interface sends it: `{"error":"TOO_MANY_REQUESTS"}` with the
@@ -142,7 +155,9 @@ impl FaultResponse {
 /// let next = FaultRule::next(2, Fault::unavailable("1"));
 /// // Every POST whose path ends with `/pipes`, until the rules are cleared.
 /// let creates = FaultRule::path_ends_with("/pipes", Fault::bad_gateway_html()).method(Method::POST);
-/// # let _ = (next, creates);
+/// // The second POST, whatever its path, and only it.
+/// let second = FaultRule::any(Fault::drop_connection()).method(Method::POST).nth(2);
+/// # let _ = (next, creates, second);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -153,6 +168,8 @@ pub struct FaultRule {
     pub path_suffix: Option<String>,
     /// How many more requests this rule answers; without limit when `None`.
     pub remaining: Option<usize>,
+    /// How many matching requests to let through, answered normally, before the rule applies.
+    pub skip: usize,
     /// The fault.
     pub fault: Fault,
 }
@@ -160,13 +177,19 @@ pub struct FaultRule {
 impl FaultRule {
     /// The next `count` requests answer `fault`.
     pub fn next(count: usize, fault: Fault) -> FaultRule {
-        FaultRule { method: None, path_suffix: None, remaining: Some(count), fault }
+        FaultRule { method: None, path_suffix: None, remaining: Some(count), skip: 0, fault }
+    }
+
+    /// Every request answers `fault` (narrow it with [`method`](FaultRule::method),
+    /// [`nth`](FaultRule::nth) or [`times`](FaultRule::times)).
+    pub fn any(fault: Fault) -> FaultRule {
+        FaultRule { method: None, path_suffix: None, remaining: None, skip: 0, fault }
     }
 
     /// Every request whose path ends with `suffix` answers `fault` (`"/pipes"` matches list and
     /// create pipes, not get pipe nor `/pipesReversePrivateEndpoints`).
     pub fn path_ends_with(suffix: impl Into<String>, fault: Fault) -> FaultRule {
-        FaultRule { method: None, path_suffix: Some(suffix.into()), remaining: None, fault }
+        FaultRule { method: None, path_suffix: Some(suffix.into()), remaining: None, skip: 0, fault }
     }
 
     /// Narrows the rule to one method.
@@ -181,6 +204,18 @@ impl FaultRule {
         self
     }
 
+    /// Applies only to the `n`th matching request from now (1 is the next), once: "the second
+    /// POST" is `.method(Method::POST).nth(2)`. The ones before it are answered normally.
+    ///
+    /// # Panics
+    /// If `n` is 0.
+    pub fn nth(mut self, n: usize) -> FaultRule {
+        assert!(n > 0, "the first matching request is the 1st");
+        self.skip = n - 1;
+        self.remaining = Some(1);
+        self
+    }
+
     pub(crate) fn matches(&self, method: &Method, path: &str) -> bool {
         self.remaining != Some(0)
             && self.method.as_ref().is_none_or(|m| m == method)
@@ -188,9 +223,14 @@ impl FaultRule {
     }
 }
 
-/// Takes the fault for this request, if a rule matches, and counts it against the rule.
+/// Takes the fault for this request, if a rule matches, and counts it against the rule; a rule
+/// still letting requests through counts this one and answers nothing.
 pub(crate) fn take(rules: &mut Vec<FaultRule>, method: &Method, path: &str) -> Option<Fault> {
     let rule = rules.iter_mut().find(|rule| rule.matches(method, path))?;
+    if rule.skip > 0 {
+        rule.skip -= 1;
+        return None;
+    }
     if let Some(remaining) = &mut rule.remaining {
         *remaining -= 1;
     }

@@ -1,6 +1,6 @@
 //! The fake served over real HTTP on 127.0.0.1, by `tiny_http` (keep-alive included).
 
-use std::io::Read as _;
+use std::io::{Read as _, Write as _};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -77,7 +77,10 @@ impl Drop for FakeServer {
 
 fn answer(fake: &Fake, mut request: tiny_http::Request) {
     let response = match to_http(&mut request) {
-        Ok(http_request) => fake.handle(http_request),
+        Ok(http_request) => match fake.respond(http_request) {
+            Some(response) => response,
+            None => return drop_connection(request),
+        },
         Err(status) => {
             let mut response = http::Response::new(Vec::new());
             *response.status_mut() = status;
@@ -93,6 +96,16 @@ fn answer(fake: &Fake, mut request: tiny_http::Request) {
     }
     // The client may have gone away; nothing to tell it then.
     let _ = request.respond(reply);
+}
+
+/// Ends the exchange with no answer a client can read. tiny_http keeps a connection open until
+/// the client closes it, so the socket cannot be shut from here: the answer is a line that is
+/// no HTTP status line, which an HTTP client fails to read (after sending, as with a dropped
+/// connection) and closes on.
+fn drop_connection(request: tiny_http::Request) {
+    let mut writer = request.into_writer();
+    let _ = writer.write_all(b"\0\r\n\r\n");
+    let _ = writer.flush();
 }
 
 fn to_http(request: &mut tiny_http::Request) -> Result<http::Request<Vec<u8>>, http::StatusCode> {

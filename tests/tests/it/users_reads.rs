@@ -91,3 +91,31 @@ fn a_request_read_from_json_with_a_typo_is_refused_naming_the_field_meant() {
     assert!(format!("{error:?}").contains("isContinous"), "{error:?}");
     assert_eq!(fake.request_count(), 0, "nothing was sent");
 }
+
+#[test]
+fn the_fake_drops_the_connection_of_the_second_post_only() {
+    use http::Method;
+    use pipe_api_fake::{Fault, FaultRule};
+    use pipe_api_types::{CreateKeyRequest, KeyRole};
+
+    let (org, service, _) = ids();
+    let fake = seeded();
+    // The second POST takes effect, then its connection drops.
+    fake.inject(FaultRule::any(Fault::drop_connection().after_handling()).method(Method::POST).nth(2));
+    let (_server, client) = client(&fake);
+    client.create_key(org, CreateKeyRequest::new("first", [KeyRole::Developer])).unwrap();
+    client.get_service(org, service).unwrap();
+    let lost = client.create_key(org, CreateKeyRequest::new("second", [KeyRole::Developer])).unwrap_err();
+    assert!(lost.outcome_unknown(), "{lost}");
+    client.create_key(org, CreateKeyRequest::new("third", [KeyRole::Developer])).unwrap();
+    let names: Vec<String> = fake.keys(org).iter().filter_map(|key| key.name.as_deref().map(str::to_owned)).collect();
+    assert!(names.iter().any(|name| name == "second"), "the lost create took effect: {names:?}");
+    assert_eq!(fake.request_count(), 4, "the lost create was not sent again");
+
+    // Without sockets, the fake as a transport fails the send the same way.
+    let dropping = seeded();
+    dropping.inject(FaultRule::next(1, Fault::drop_connection()));
+    let api = pipe_api_tests::management();
+    let error = pipe_api_proto::EndpointExt::send(&pipe_api_proto::GetService::new(org, service), &api, &dropping);
+    assert!(matches!(error, Err(pipe_api_proto::Error::Transport(_))), "{error:?}");
+}
