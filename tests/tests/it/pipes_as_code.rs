@@ -231,6 +231,32 @@ fn a_lost_create_of_every_kind_is_adopted() {
     }
 }
 
+/// A service with many pipes: the listing after a lost create is read typed, as the planner's
+/// (a JSON value of it would cost many times its body, which the decode budget refuses).
+#[test]
+fn a_lost_create_is_found_among_four_thousand_pipes() {
+    let (fake, client) = setup();
+    for i in 0..4000u32 {
+        let pipe = serde_json::json!({"id": format!("0b9e3c55-6d5f-4a8e-9a43-{i:012}"), "name": format!("other-{i}"),
+            "state": "Running", "source": {"kafka": {"type": "kafka", "format": "JSONEachRow", "brokers": "b:9092",
+            "topics": format!("topic-{i}"), "authentication": "PLAIN"}},
+            "destination": {"database": "default", "table": format!("t{i}"), "managedTable": true,
+            "columns": [{"name": "id", "type": "UInt64"}, {"name": "payload", "type": "String"}]}});
+        fake.seed_pipe_json(ORG, SERVICE, pipe);
+    }
+    let service = client.service(ORG, SERVICE);
+    let desired = desired(DESIRED);
+    let plan = service.plan(&desired, &PlanOptions::default()).unwrap();
+    let lost = Fault::status(502).after_handling();
+    fake.inject(FaultRule::path_ends_with("/pipes", lost).method(http::Method::POST).times(1));
+
+    let applied = client.apply(&plan).unwrap();
+    let adopted = applied.steps().iter().filter(|(_, o)| *o == StepOutcome::Adopted).count();
+    assert_eq!(adopted, 1, "{applied}");
+    let clicks = fake.pipes(ORG, SERVICE).into_iter().filter(|p| p.name.as_deref() == Some("clicks")).count();
+    assert_eq!(clicks, 1);
+}
+
 #[test]
 fn a_429_in_the_middle_is_waited_out() {
     let (fake, client) = setup();

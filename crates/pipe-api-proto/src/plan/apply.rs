@@ -216,18 +216,30 @@ impl<'a> Apply<'a> {
                 Box::new(AlertSearch { pages, name })
             }
             (Kind::Alert, None) => return Some(error),
-            (Kind::Pipe | Kind::ReversePrivateEndpoint, _) => {
-                let list = kind.list_operation().and_then(crate::operations::operation);
-                let list = list.expect("the table lists the service's resources in one answer");
-                let request = PlannedRequest {
-                    operation: list,
-                    ids: step.request.ids.clone(),
-                    body: None,
-                    resolved: self.plan.resolved.clone(),
-                };
-                let Ok(call) = self.call(&request, 3, now) else { return Some(error) };
-                Box::new(Mapped::new(Boxed(call), move |listed: Result<Value, Error>| {
-                    listed.map(|list| find_by_name(&list, kind, &name).map_or(Listed::Absent, Listed::Found))
+            // Typed, as the planner reads them: a JSON value of a long list would cost many
+            // times its body, and the decode budget refuses that.
+            (Kind::Pipe, _) => {
+                let Some(api) = self.management else { return Some(error) };
+                let list = crate::ListPipes::new(self.plan.organization_id, self.plan.service_id);
+                let Ok(call) = Call::owned(list, api, &self.retry, self.seed(3), now) else { return Some(error) };
+                let call = call.scrubbing(self.plan.resolved.forms());
+                Box::new(Mapped::new(call, move |listed: Result<crate::Reply<Vec<pipe_api_types::Pipe>>, Error>| {
+                    let found = |pipe: &pipe_api_types::Pipe| pipe.name.as_deref() == Some(name.as_str());
+                    listed
+                        .map(|reply| reply.value.iter().find(|pipe| found(pipe)).map(|pipe| pipe.id.to_string()).into())
+                }))
+            }
+            (Kind::ReversePrivateEndpoint, _) => {
+                let Some(api) = self.management else { return Some(error) };
+                let list = crate::ListReversePrivateEndpoints::new(self.plan.organization_id, self.plan.service_id);
+                let Ok(call) = Call::owned(list, api, &self.retry, self.seed(3), now) else { return Some(error) };
+                let call = call.scrubbing(self.plan.resolved.forms());
+                type Endpoints = crate::Reply<Vec<pipe_api_types::ReversePrivateEndpoint>>;
+                Box::new(Mapped::new(call, move |listed: Result<Endpoints, Error>| {
+                    let found = |endpoint: &&pipe_api_types::ReversePrivateEndpoint| {
+                        endpoint.description.as_deref() == Some(name.as_str())
+                    };
+                    listed.map(|reply| reply.value.iter().find(found).map(|endpoint| endpoint.id.to_string()).into())
                 }))
             }
         };
@@ -267,6 +279,13 @@ enum Listed {
     Absent,
     /// The listing ended before reading every one (why): the resource may exist.
     Incomplete(String),
+}
+
+/// A whole list's answer: the id of the resource of the name, if one is there.
+impl From<Option<String>> for Listed {
+    fn from(id: Option<String>) -> Self {
+        id.map_or(Listed::Absent, Listed::Found)
+    }
 }
 
 /// Every alert, page by page ([`Pages`], as the planner reads them), until one of `name`.
@@ -315,13 +334,6 @@ impl Machine for AlertSearch<'_> {
     ) {
         self.pages.receive(outcome, now, wall, pacer);
     }
-}
-
-/// The id of a resource a listing answered with, by name.
-fn find_by_name(listing: &Value, kind: Kind, name: &str) -> Option<String> {
-    let items = listing.as_array().or_else(|| listing.get("data").and_then(Value::as_array))?;
-    let found = items.iter().find(|item| item.get(kind.name_field()).and_then(Value::as_str) == Some(name))?;
-    found.get("id").and_then(Value::as_str).map(str::to_owned)
 }
 
 fn parse_id<T: std::str::FromStr>(id: &str) -> Result<T, Cause> {
@@ -619,31 +631,6 @@ fn planned_call<'a, A: Api + 'a>(
 ) -> Result<Sub<'a, Result<Value, Error>>, Error> {
     let call = Call::owned(endpoint, api, retry, seed, now)?.scrubbing(resolved.forms());
     Ok(Box::new(Mapped::new(call, |result: Result<crate::Reply<Value>, Error>| result.map(|reply| reply.value))))
-}
-
-/// A boxed machine, as a machine (whose output a [`Mapped`] makes into another).
-struct Boxed<'a, T>(Sub<'a, T>);
-
-impl<T> Machine for Boxed<'_, T> {
-    type Output = T;
-
-    fn next(&mut self, now: Duration, pacer: Option<&mut Pacer>) -> Next<T> {
-        self.0.next(now, pacer)
-    }
-
-    fn take_attempts(&mut self) -> Vec<AttemptRecord> {
-        self.0.take_attempts()
-    }
-
-    fn receive(
-        &mut self,
-        outcome: Result<Response<Vec<u8>>, TransportError>,
-        now: Duration,
-        wall: OffsetDateTime,
-        pacer: Option<&mut Pacer>,
-    ) {
-        self.0.receive(outcome, now, wall, pacer);
-    }
 }
 
 /// A machine whose output is made into another.

@@ -180,24 +180,6 @@ impl Kind {
             Kind::Alert => "alert",
         }
     }
-
-    /// The list operation of the table whose one answer holds every resource of the kind;
-    /// `None` for alerts, which are read page by page ([`Pages`](crate::pages::Pages)).
-    pub(crate) fn list_operation(self) -> Option<&'static str> {
-        match self {
-            Kind::ReversePrivateEndpoint => Some("list_reverse_private_endpoints"),
-            Kind::Pipe => Some("list_pipes"),
-            Kind::Alert => None,
-        }
-    }
-
-    /// The JSON field that names a resource of the kind.
-    pub(crate) fn name_field(self) -> &'static str {
-        match self {
-            Kind::ReversePrivateEndpoint => "description",
-            Kind::Pipe | Kind::Alert => "name",
-        }
-    }
 }
 
 impl fmt::Display for Kind {
