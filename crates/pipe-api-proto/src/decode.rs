@@ -93,7 +93,8 @@ fn read<T: DeserializeOwned>(text: &str, budget: Budget<'_>) -> Result<T, (serde
 }
 
 /// What a success body decodes into: the output of every endpoint. Implemented in this crate,
-/// once for each output model, and sealed; an operation this crate does not model is sent with
+/// once for each output model, and sealed. An operation this crate does not model is a user's
+/// own endpoint whose output is [`Decoded<T>`] for any `T: DeserializeOwned`, or is sent with
 /// [`Raw`](crate::Raw), whose output is a JSON value.
 pub trait Decode: sealed::DecodeBody + fmt::Debug {}
 
@@ -213,6 +214,93 @@ outputs! {
     PipeSchemaDiscoveryResponse [Envelope],
     ReversePrivateEndpoint [Envelope] => status, Vec<ReversePrivateEndpoint> [Envelope],
     Alert [Data] => state, AlertPage [Bare],
+}
+
+/// The output of a user's own endpoint, for an operation this crate does not model: any
+/// `T: DeserializeOwned` (a model of the user's own, or one of `pipe_api_types`), decoded by the
+/// same budgeted, scrubbing reader as every output, in whichever shape the endpoint's
+/// [`success_body`](crate::Endpoint::success_body) says, with the same errors and retries.
+/// Unlike the crate's own outputs its decode is compiled in the user's crate, as it is generic.
+///
+/// ```
+/// use http::Method;
+/// use pipe_api_proto::{BaseUrl, Decoded, Endpoint, EndpointExt, Management, ManagementCredentials};
+///
+/// /// The user's model of an answer this crate lacks.
+/// #[derive(Debug, serde::Deserialize)]
+/// struct Usage {
+///     #[serde(rename = "storageBytes")]
+///     storage_bytes: u64,
+/// }
+///
+/// /// The user's endpoint: `GET /v1/organizations/{org}/usage`.
+/// struct GetUsage(String);
+///
+/// impl Endpoint for GetUsage {
+///     type Api = Management;
+///     type Output = Decoded<Usage>;
+///
+///     fn operation(&self) -> &'static str {
+///         "get_usage"
+///     }
+///     fn method(&self) -> Method {
+///         Method::GET
+///     }
+///     fn path(&self) -> String {
+///         format!("/v1/organizations/{}/usage", self.0)
+///     }
+///     fn path_template(&self) -> &'static str {
+///         "/v1/organizations/{organization_id}/usage"
+///     }
+/// }
+///
+/// let api = Management::new(BaseUrl::parse("https://api.example.com")?, ManagementCredentials::new("key-id", "key-secret")?);
+/// let usage = GetUsage("6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".into());
+/// let request = usage.build_request(&api)?; // authenticated, as every endpoint's
+/// # let _ = request;
+/// let answer = http::Response::new(br#"{"status":200,"requestId":"r-1","result":{"storageBytes":1024}}"#.to_vec());
+/// let reply = usage.parse_response(&api, answer)?; // envelope, budget, typed errors
+/// assert_eq!(reply.value.storage_bytes, 1024);
+/// assert_eq!(reply.request_id.as_deref(), Some("r-1"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decoded<T>(pub T);
+
+impl<T> Decoded<T> {
+    /// The value.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> std::ops::Deref for Decoded<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: DeserializeOwned + fmt::Debug> Decode for Decoded<T> {}
+
+impl<T: DeserializeOwned + fmt::Debug> sealed::DecodeBody for Decoded<T> {
+    fn decode_body(
+        body: &[u8],
+        shape: Shape,
+        secrets: &SentSecrets,
+    ) -> Result<(Self, Option<String>), SuccessDecodeError> {
+        let decoded: Result<(T, Option<String>), SuccessDecodeError> = match shape {
+            Shape::Envelope => decode_as!(Envelope, body, secrets),
+            Shape::Data => decode_as!(Data, body, secrets),
+            Shape::Bare => decode_as!(Bare, body, secrets),
+        };
+        decoded.map(|(value, request_id)| (Decoded(value), request_id))
+    }
+
+    fn from_nothing() -> Option<Self> {
+        nothing().map(Decoded)
+    }
 }
 
 /// A model read from JSON this crate holds (a desired state, a plan's merge of values read),

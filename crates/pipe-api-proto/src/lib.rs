@@ -121,7 +121,7 @@ pub mod wait;
 
 pub use api::{Alerting, Api, Management, USER_AGENT_VALUE};
 pub use auth::{BearerToken, CredentialsError, ManagementCredentials};
-pub use decode::{DECODE_ALLOWANCE, DECODED_BYTES_PER_BODY_BYTE, Decode};
+pub use decode::{DECODE_ALLOWANCE, DECODED_BYTES_PER_BODY_BYTE, Decode, Decoded};
 pub use endpoint::{Endpoint, EndpointExt, Reply};
 pub use operations::SuccessBody;
 // Every endpoint of the table of operations, the alert list and the escape hatch.

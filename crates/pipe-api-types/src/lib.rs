@@ -51,7 +51,8 @@
 //!   sent, reporting every violation with its field path ([what is
 //!   validated](#what-is-validated-before-sending)).
 //! * **Plain serde**: one decode path. Models are `Serialize` and `DeserializeOwned` and own
-//!   their data; a user's own endpoint needs only `type Output: DeserializeOwned`. No decoded
+//!   their data; a user's own endpoint (pipe-api-proto's `Endpoint`) takes any of them, or any
+//!   `DeserializeOwned` type of the user's, as `type Output = Decoded<T>`. No decoded
 //!   value keeps the response body alive.
 //! * **Text** fields are [`Text`]s: an owned string that reads like `&str` (`as_deref()`, `==`
 //!   with `&str`, `Display`), is built from `&str` or `String`, and keeps texts of up to 24 bytes
