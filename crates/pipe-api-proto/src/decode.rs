@@ -223,7 +223,7 @@ outputs! {
 /// Unlike the crate's own outputs its decode is compiled in the user's crate, as it is generic.
 ///
 /// ```
-/// use http::Method;
+/// use pipe_api_proto::http::{Method, Response};
 /// use pipe_api_proto::{BaseUrl, Decoded, Endpoint, EndpointExt, Management, ManagementCredentials};
 ///
 /// /// The user's model of an answer this crate lacks.
@@ -258,7 +258,7 @@ outputs! {
 /// let usage = GetUsage("6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".into());
 /// let request = usage.build_request(&api)?; // authenticated, as every endpoint's
 /// # let _ = request;
-/// let answer = http::Response::new(br#"{"status":200,"requestId":"r-1","result":{"storageBytes":1024}}"#.to_vec());
+/// let answer = Response::new(br#"{"status":200,"requestId":"r-1","result":{"storageBytes":1024}}"#.to_vec());
 /// let reply = usage.parse_response(&api, answer)?; // envelope, budget, typed errors
 /// assert_eq!(reply.value.storage_bytes, 1024);
 /// assert_eq!(reply.request_id.as_deref(), Some("r-1"));
