@@ -6,8 +6,9 @@ use pipe_api_fake::{
     DEMO_ALERTS_TOKEN, DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake,
     Fault, FaultRule,
 };
+use pipe_api_proto::ListAlerts;
 use pipe_api_proto::plan::{DesiredState, PlanError, PlanOptions, Problem, StepOutcome};
-use pipe_api_types::PipeState;
+use pipe_api_types::{AlertChannel, AlertRequest, PipeState};
 use pipe_api_ureq::{Client, VirtualClock};
 
 const BASE: &str = "https://api.example.com";
@@ -255,6 +256,38 @@ fn a_lost_create_is_found_among_four_thousand_pipes() {
     assert_eq!(adopted, 1, "{applied}");
     let clicks = fake.pipes(ORG, SERVICE).into_iter().filter(|p| p.name.as_deref() == Some("clicks")).count();
     assert_eq!(clicks, 1);
+}
+
+/// An alert with two channels on the server, a file naming only its first (`channel`) and a
+/// new threshold: the `PUT` keeps the second channel (one with `channel` alone would cut the
+/// alert down to it), and the next plan is empty.
+#[test]
+fn an_alerts_other_channels_are_kept_when_the_file_names_only_its_first() {
+    let (fake, client) = setup();
+    let service = client.service(ORG, SERVICE);
+    client.apply(&service.plan(&desired(DESIRED), &PlanOptions::default()).unwrap()).unwrap();
+    let first = AlertChannel::webhook("65f1a2b3c4d5e6f708190001");
+    let second = AlertChannel::webhook("65f1a2b3c4d5e6f708190002");
+    let alert = client
+        .alerts()
+        .list_alerts(ListAlerts::new())
+        .unwrap()
+        .alerts
+        .into_iter()
+        .find(|alert| alert.name.as_deref() == Some("clicks stalled"))
+        .unwrap();
+    let both = AlertRequest::from(alert.clone()).channels([first.clone(), second.clone()]);
+    client.update_alert(alert.id.clone(), both).unwrap();
+
+    let changed = DESIRED.replace(r#""threshold": 1,"#, r#""threshold": 3,"#);
+    let plan = service.plan(&desired(&changed), &PlanOptions::default()).unwrap();
+    assert_eq!(plan.steps().len(), 1, "{plan}");
+    client.apply(&plan).unwrap();
+    let after = client.get_alert(alert.id.clone()).unwrap();
+    assert_eq!(after.threshold, Some(3.0));
+    assert_eq!(after.channels, Some(vec![first, second]), "{after:?}");
+    assert!(service.plan(&desired(&changed), &PlanOptions::default()).unwrap().is_empty());
+    let _ = fake;
 }
 
 #[test]

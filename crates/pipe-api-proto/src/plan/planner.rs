@@ -520,12 +520,31 @@ impl Planner<'_> {
                 continue;
             }
             // A `PUT` replaces the whole alert: what the desired state does not name is sent
-            // back as read. The channels are one thing: naming one form drops the other.
+            // back as read. The channels are one list, whose first is the legacy `channel`:
+            // a file naming `channel` alone names the first, and the others are kept (a `PUT`
+            // with `channel` alone would cut the alert down to it); one naming `channels`
+            // names them all.
             let names = |field| desired_json.get(field).is_some();
-            if names("channel") != names("channels") {
-                merged.remove(if names("channel") { "channels" } else { "channel" });
-            }
             merged.extend(desired_json.as_object().into_iter().flatten().map(|(k, v)| (k.clone(), v.clone())));
+            match (names("channel"), names("channels")) {
+                (true, false) => {
+                    if let Some(Value::Array(channels)) = merged.get_mut("channels") {
+                        let first = desired_json["channel"].clone();
+                        match channels.first_mut() {
+                            Some(current) => *current = first,
+                            None => channels.push(first),
+                        }
+                    }
+                }
+                (false, true) => {
+                    let first = desired_json["channels"].get(0).cloned();
+                    match first {
+                        Some(first) if merged.contains_key("channel") => _ = merged.insert("channel".into(), first),
+                        _ => _ = merged.remove("channel"),
+                    }
+                }
+                _ => {}
+            }
             let request: AlertRequest = from_json(&resource, "update_alert", Value::Object(merged))?;
             let id = [("alert_id", Id::Known(alert.id.to_string()))];
             self.step(&resource, "update_alert", &id, Some(&request), differ(&differing))?;

@@ -179,8 +179,12 @@ fn an_alert_is_replaced_whole_keeping_what_the_desired_state_does_not_name() {
     assert_eq!(body["note"], "page the on-call");
     assert_eq!(body["threshold"], 7.0);
     assert_eq!(body["channel"]["webhookId"], "w2");
-    // Naming the single channel replaces the list: the PUT sends what was asked.
-    assert!(body.get("channels").is_none(), "{body}");
+    // `channel` names the first of the channels; the others are kept (a `PUT` with `channel`
+    // alone would cut the alert down to it).
+    assert_eq!(
+        body["channels"],
+        json!([{"type": "webhook", "webhookId": "w2"}, {"type": "webhook", "webhookId": "w3"}])
+    );
 }
 
 #[test]
