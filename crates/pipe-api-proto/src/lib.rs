@@ -118,6 +118,7 @@ pub mod test_util;
 mod transport;
 mod url;
 pub mod wait;
+mod words;
 
 pub use api::{Alerting, Api, Management, USER_AGENT_VALUE};
 pub use auth::{BearerToken, CredentialsError, ManagementCredentials};

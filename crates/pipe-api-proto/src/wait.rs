@@ -323,13 +323,13 @@ impl<T> fmt::Display for WaitError<T> {
             WaitError::Failed { polls, .. } => write!(
                 f,
                 "wait: after {}, the value is in a state it will not leave for the one waited for",
-                Polls(*polls)
+                crate::words::Counted(*polls as usize, "poll")
             )?,
             WaitError::TimedOut { polls, waited, deadline, .. } => write!(
                 f,
                 "wait: no time left before the {:.1} s deadline for another poll, after {} in {:.1} s",
                 deadline.as_secs_f64(),
-                Polls(*polls),
+                crate::words::Counted(*polls as usize, "poll"),
                 waited.as_secs_f64()
             )?,
             // The cause in the one line, as a call's error names its own (bounded and scrubbed
@@ -341,18 +341,6 @@ impl<T> fmt::Display for WaitError<T> {
             Some(state) => write!(f, "; last state {state}"),
             None if self.last().is_some() => f.write_str("; the last value has no state"),
             None => f.write_str("; no poll succeeded"),
-        }
-    }
-}
-
-/// `1 poll`, `3 polls`.
-struct Polls(u32);
-
-impl fmt::Display for Polls {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            1 => f.write_str("1 poll"),
-            n => write!(f, "{n} polls"),
         }
     }
 }

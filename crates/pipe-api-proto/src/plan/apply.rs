@@ -470,7 +470,7 @@ impl Applied {
 impl fmt::Display for Applied {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let adopted = self.steps.iter().filter(|(_, outcome)| *outcome == StepOutcome::Adopted).count();
-        write!(f, "applied {} steps", self.steps.len())?;
+        write!(f, "applied {}", crate::words::Counted(self.steps.len(), "step"))?;
         if adopted > 0 {
             write!(f, " ({adopted} adopted: created by an earlier attempt whose answer was lost)")?;
         }

@@ -188,8 +188,8 @@ impl fmt::Display for Kind {
     }
 }
 
-/// A resource, by kind and name.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A resource, by kind and name. `Debug` cuts the name as `Display` does.
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Resource {
     /// Its kind.
     pub kind: Kind,
@@ -199,6 +199,13 @@ pub struct Resource {
 
 /// The most of a name a message shows (a server's names are not bounded).
 const NAME_SHOWN: usize = 128;
+
+impl fmt::Debug for Resource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = crate::redact::truncate(&self.name, NAME_SHOWN);
+        f.debug_struct("Resource").field("kind", &self.kind).field("name", &name).finish()
+    }
+}
 
 impl fmt::Display for Resource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -451,7 +458,8 @@ impl Plan {
         self.steps.iter().any(|step| step.request.operation.interface == Interface::Alerting)
     }
 
-    /// The plan as JSON, secrets redacted (and every value the desired state's lookup gave):
+    /// The plan as JSON, secrets redacted (and every value the desired state's lookup gave),
+    /// a resource's name cut to 128 bytes as the text cuts it:
     /// `{"steps": [{"operation", "method", "path", "resource", "reason", "destructive", "then",
     /// "body"}], "notes": [...]}`.
     pub fn to_json(&self) -> Value {
@@ -463,7 +471,11 @@ impl Plan {
                     "operation": step.request.operation.name,
                     "method": step.request.operation.method.as_str(),
                     "path": step.request.rendered_path(),
-                    "resource": {"kind": step.resource.kind.as_str(), "name": step.resource.name},
+                    // Cut as the text cuts it: a name a server sent may be of any size.
+                    "resource": {
+                        "kind": step.resource.kind.as_str(),
+                        "name": crate::redact::truncate(&step.resource.name, NAME_SHOWN),
+                    },
                     "reason": step.reason,
                     "destructive": step.destructive,
                     "then": step.then.map(|then| then.to_string()),
@@ -482,7 +494,7 @@ impl Plan {
             f.write_str("no changes\n")?;
         } else {
             let destructive = self.steps.iter().filter(|step| step.destructive.is_some()).count();
-            writeln!(f, "{} steps, {destructive} destructive", self.steps.len())?;
+            writeln!(f, "{}, {destructive} destructive", crate::words::Counted(self.steps.len(), "step"))?;
         }
         for (index, step) in self.steps.iter().enumerate() {
             f.write_str("\n")?;

@@ -427,3 +427,19 @@ fn a_lost_alert_create_whose_listing_ends_early_is_unknown_not_absent() {
     assert!(text.contains("whether it was created is unknown: listing afterwards did not read every alert"), "{text}");
     assert!(!text.contains("applying again creates it"), "{text}");
 }
+
+#[test]
+fn a_plan_counts_in_english_and_cuts_a_servers_huge_name_in_every_rendering() {
+    let huge = "n".repeat(1 << 20);
+    let pipe: Pipe = serde_json::from_value(json!({"id": PIPE_ID, "name": huge, "state": "Running"})).unwrap();
+    let desired = DesiredState::from_json("{}", |_| None).unwrap();
+    let (org, service) = ids();
+    let options = PlanOptions::default().prune(true);
+    let plan = plan(org, service, &desired, &Current::new(Vec::new(), vec![pipe], None), &options).unwrap();
+    let text = plan.to_string();
+    assert!(text.starts_with("1 step, 1 destructive"), "{}", &text[..80]);
+    assert!(text.len() < 4096, "{} bytes of text", text.len());
+    let json = plan.to_json().to_string();
+    assert!(json.len() < 4096, "{} bytes of JSON", json.len());
+    assert!(format!("{plan:?}").len() < 8192);
+}
