@@ -103,8 +103,9 @@
 //! * `native-tls`: TLS with the platform's library, through ureq's `native-tls` (OpenSSL's
 //!   headers on Linux). The agent asks for it when `rustls` is off; with both on, rustls is used.
 //! * `gzip` (default): accepts gzip-compressed responses, through ureq's `gzip`.
-//! * `platform-verifier`: [`TransportConfig::with_platform_verifier`] verifies servers with the
-//!   platform's store and verifier, through ureq's `platform-verifier`.
+//! * `platform-verifier`: [`TransportConfig`]'s `with_platform_verifier` (a method only this
+//!   feature adds) verifies servers with the platform's store and verifier, through ureq's
+//!   `platform-verifier`.
 //!
 //! With neither TLS feature the client speaks plain `http` only (to loopback, or where allowed):
 //! enough for tests against a local server.
