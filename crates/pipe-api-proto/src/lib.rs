@@ -132,7 +132,7 @@ pub use error::{
 };
 pub use snapshot::{redacted_json, render_request};
 pub use transport::{Transport, socket_timeout_within};
-pub use url::{BaseUrl, BaseUrlError, is_loopback_host, path, percent_decode};
+pub use url::{BaseUrl, BaseUrlError};
 
 /// The models, re-exported so one dependency is enough.
 pub use pipe_api_types as types;

@@ -24,7 +24,7 @@
 //! | one exchange, request to last byte of body | 30 s, and never past the retry deadline | [`ClientBuilder::timeout`] |
 //! | response body | 16 MiB; a larger body stops being read and is an error | [`ClientBuilder::body_limit`] |
 //! | redirects | never followed: a 3xx is an error, so credentials never travel to another host | |
-//! | plain `http` | only to loopback ([`is_loopback_host`]: `localhost`, 127.0.0.0/8, `::1`); refused when the client is built, and by the transport (never retried) when used on its own | [`ClientBuilder::allow_insecure_http`] |
+//! | plain `http` | only to loopback ([`BaseUrl::is_loopback`](proto::BaseUrl::is_loopback): `localhost`, 127.0.0.0/8, `::1`); refused when the client is built, and by the transport (never retried) when used on its own | [`ClientBuilder::allow_insecure_http`] |
 //! | retries | per [`RetryPolicy::default`]: up to 4 attempts within 60 s, each started only with 5 s left; full-jitter backoff from 250 ms capped at 8 s; server hints honoured up to 30 s; a `POST` or `PATCH` that may have reached the server is never re-sent | [`ClientBuilder::retry_policy`], [`ClientBuilder::no_retries`] |
 //! | pacing | off; [`Pacer::management`] keeps a key under 10 requests per 10 s (with a 1 s margin) | [`ClientBuilder::pacing`] |
 //!
