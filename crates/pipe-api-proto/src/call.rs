@@ -8,7 +8,7 @@
 //!
 //! use pipe_api_proto::call::{Call, Step};
 //! use pipe_api_proto::retry::RetryPolicy;
-//! use pipe_api_proto::{BaseUrl, GetService, Management, ManagementCredentials};
+//! use pipe_api_proto::{BaseUrl, GetService, Management, ManagementCredentials, http, time};
 //!
 //! let api = Management::new(BaseUrl::parse("https://api.example.com")?, ManagementCredentials::new("id", "secret")?);
 //! let endpoint = GetService::new("6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse()?, "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse()?);
@@ -18,7 +18,7 @@
 //! let mut sent = 0;
 //! let service = loop {
 //!     match call.next(now, None) {
-//!         Step::Send { request, .. } => {
+//!         Step::Send { .. } => {
 //!             sent += 1;
 //!             // Your HTTP client goes here; the first answer is a 503, the second a success.
 //!             let (status, body) = if sent == 1 {

@@ -4,8 +4,8 @@
 //! clock: bring any HTTP client.
 //!
 //! ```
-//! use pipe_api_proto::{BaseUrl, EndpointExt, ListPipes, Management, ManagementCredentials};
-//! use pipe_api_types::{OrganizationId, ServiceId};
+//! use pipe_api_proto::types::{OrganizationId, ServiceId};
+//! use pipe_api_proto::{BaseUrl, EndpointExt, ListPipes, Management, ManagementCredentials, http};
 //!
 //! let api = Management::new(
 //!     BaseUrl::parse("https://api.example.com")?,
@@ -58,7 +58,7 @@
 //! use std::time::{Duration, Instant};
 //! use pipe_api_proto::call::{Call, Step};
 //! use pipe_api_proto::retry::RetryPolicy;
-//! use pipe_api_proto::{BaseUrl, GetService, Management, ManagementCredentials, TransportError};
+//! use pipe_api_proto::{BaseUrl, GetService, Management, ManagementCredentials, TransportError, http, time};
 //! # // Stands in for your HTTP client: the service as the server would answer.
 //! # fn my_http_client_send(_: http::Request<Vec<u8>>, _: Duration) -> Result<http::Response<Vec<u8>>, TransportError> {
 //! #     Ok(http::Response::new(br#"{"status":200,"result":{"id":"4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002","name":"analytics"}}"#.to_vec()))
@@ -133,7 +133,7 @@ pub use error::{
 };
 pub use snapshot::{redacted_json, render_request};
 pub use transport::{Transport, socket_timeout_within};
-pub use url::{BaseUrl, BaseUrlError, is_loopback_host, path, percent_decode};
+pub use url::{BaseUrl, BaseUrlError};
 
 /// The models, re-exported so one dependency is enough.
 pub use pipe_api_types as types;

@@ -6,12 +6,13 @@
 //! ```
 //! use std::time::Duration;
 //!
-//! use http::{Method, StatusCode};
+//! use pipe_api_proto::http::{Method, StatusCode};
 //! use pipe_api_proto::retry::{Attempt, Decision, Outcome, RetryHints, RetryPolicy, SeededJitter, StopReason};
+//! use pipe_api_proto::time::OffsetDateTime;
 //!
 //! let policy = RetryPolicy::default();
 //! let mut jitter = SeededJitter::new(42);
-//! let now = time::macros::datetime!(2024-05-01 12:00:00 UTC);
+//! let now = OffsetDateTime::from_unix_timestamp(1_714_564_800)?; // 2024-05-01 12:00:00 UTC
 //!
 //! // The first GET came back 503 without hints.
 //! let hints = RetryHints::default();
@@ -25,6 +26,7 @@
 //! // The same answer to a POST must not be repeated: the pipe may have been created.
 //! let attempt = Attempt::new(&Method::POST, outcome, 1, Duration::from_millis(80), now);
 //! assert_eq!(policy.decide(&attempt, &mut jitter), Decision::Stop(StopReason::UnsafeToRepeat));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! [`Pacer`] keeps one credential under a request rate (the management interface allows 10

@@ -1,8 +1,11 @@
 //! Transports for users' own tests (feature `test-util`): [`ExpectTransport`] asserts each
 //! expected request and answers a canned response; [`RecordingTransport`] records every
-//! request and replays a sequence of responses. [`every_operation`] reaches every operation of
-//! the table by its name.
+//! request and replays a sequence of responses.
 
+// Every operation of the table by its name, for this workspace's own tests and fuzz target:
+// made from the crate's private table macro, so it lives here, hidden, and is no part of the
+// public API.
+#[doc(hidden)]
 pub mod every_operation;
 
 use std::collections::VecDeque;
@@ -100,7 +103,11 @@ pub fn decode_query(query: &str) -> Vec<(String, String)> {
         .filter(|pair| !pair.is_empty())
         .map(|pair| {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-            let decode = |s: &str| crate::url::percent_decode(s).unwrap_or_else(|| s.to_owned());
+            let decode = |s: &str| {
+                percent_encoding::percent_decode_str(s)
+                    .decode_utf8()
+                    .map_or_else(|_| s.to_owned(), std::borrow::Cow::into_owned)
+            };
             (decode(name), decode(value))
         })
         .collect()
@@ -169,9 +176,9 @@ impl Drop for ExpectTransport {
 /// use pipe_api_proto::test_util::{RecordingTransport, response};
 ///
 /// let recording = RecordingTransport::new().respond(response(200, r#"{"status":200,"result":[]}"#));
-/// let mut transport = recording.clone(); // what the client would own
+/// let transport = recording.clone(); // what the client would own
 /// # use pipe_api_proto::Transport as _;
-/// # transport.send(http::Request::new(Vec::new()))?;
+/// # transport.send(pipe_api_proto::http::Request::new(Vec::new()))?;
 /// assert_eq!(recording.requests().len(), 1);
 /// # Ok::<(), pipe_api_proto::TransportError>(())
 /// ```

@@ -70,7 +70,15 @@ impl BaseUrl {
         self.authority.host()
     }
 
-    /// Whether the host is loopback, by [`is_loopback_host`]'s rule.
+    /// Whether plain `http` to this host stays on this machine: the one loopback rule, used by
+    /// the base URL checks and by the transports of this workspace alike, so that a URL one
+    /// accepts the other never refuses.
+    ///
+    /// Loopback is `localhost` (in any case), an IPv4 address in 127.0.0.0/8, and `::1` (with or
+    /// without brackets). Subdomains of `localhost` (`api.localhost`) are not: RFC 6761 asks
+    /// resolvers to map them to loopback, but common ones (glibc with `hosts: files dns`) send
+    /// them to DNS, whose answer could be any host, and credentials must not cross a network in
+    /// clear text. Neither is `localhost.example.com`, nor an IPv4-mapped IPv6 address.
     pub fn is_loopback(&self) -> bool {
         is_loopback_host(self.host())
     }
@@ -122,15 +130,8 @@ impl std::str::FromStr for BaseUrl {
     }
 }
 
-/// Whether plain `http` to `host` stays on this machine: the one loopback rule, used by the base
-/// URL checks and by transports alike, so that a URL one accepts the other never refuses.
-///
-/// Loopback is `localhost` (in any case), an IPv4 address in 127.0.0.0/8, and `::1` (with or
-/// without brackets). Subdomains of `localhost` (`api.localhost`) are not: RFC 6761 asks
-/// resolvers to map them to loopback, but common ones (glibc with `hosts: files dns`) send them
-/// to DNS, whose answer could be any host, and credentials must not cross a network in clear
-/// text. Neither is `localhost.example.com`, nor an IPv4-mapped IPv6 address.
-pub fn is_loopback_host(host: &str) -> bool {
+/// [`BaseUrl::is_loopback`]'s rule, for a host alone.
+pub(crate) fn is_loopback_host(host: &str) -> bool {
     let host = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
     host.eq_ignore_ascii_case("localhost") || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
@@ -190,13 +191,6 @@ const QUERY_ENCODED: &AsciiSet = &SEGMENT_ENCODED.add(b'&').add(b'=').add(b'+').
 fn encode_into(out: &mut String, text: &str, encoded: &'static AsciiSet) {
     // Borrowed runs of safe text come whole: an id or a literal is one push.
     out.extend(utf8_percent_encode(text, encoded));
-}
-
-/// Builds an encoded path from literal and dynamic segments: `path(&["v1", "organizations",
-/// &id])` is `/v1/organizations/<id encoded>`. Every segment is encoded, so an id can never
-/// add a segment, a query or a fragment.
-pub fn path(segments: &[&str]) -> String {
-    segments.iter().fold(PathBuilder::new(), |path, segment| path.segment(segment)).finish()
 }
 
 /// An encoded path being built segment by segment, in one buffer.
@@ -278,12 +272,6 @@ impl PathParameter for pipe_api_types::AlertId {
     }
 }
 
-/// Decodes a percent-encoded text (for tests and the fake): an invalid escape stays as it is;
-/// `None` when the decoded bytes are not UTF-8.
-pub fn percent_decode(text: &str) -> Option<String> {
-    percent_encoding::percent_decode_str(text).decode_utf8().ok().map(std::borrow::Cow::into_owned)
-}
-
 #[cfg(test)]
 mod tests {
     use super::{PathBuilder, is_loopback_host};
@@ -296,6 +284,27 @@ mod tests {
         let not = ["api.localhost", "localhost.example.com", "localhost.", "128.0.0.1", "::ffff:127.0.0.1", "[::2]"];
         for host in not.into_iter().chain(["", "[", "[]", "10.0.0.1", "example.com", "::1]"]) {
             assert!(!is_loopback_host(host), "{host}");
+        }
+    }
+
+    fn decoded(text: &str) -> String {
+        percent_encoding::percent_decode_str(text).decode_utf8().expect("UTF-8").into_owned()
+    }
+
+    proptest::proptest! {
+        /// Any text is one path segment and any pair one query parameter: sent, they add no
+        /// segment, query or fragment, and decode back to themselves.
+        #[test]
+        fn paths_and_queries_round_trip(segment in "\\PC{0,40}", name in "\\PC{1,20}", value in "\\PC{0,40}") {
+            let path = PathBuilder::new().literal("v1").segment(&segment).finish();
+            let base = super::BaseUrl::parse("https://api.example.com").unwrap();
+            let uri = base.join(path, &[(name.clone(), value.clone())]).unwrap();
+            let sent = uri.path().strip_prefix("/v1/").unwrap();
+            proptest::prop_assert!(!sent.contains('/'), "a segment never adds a segment");
+            proptest::prop_assert_eq!(decoded(sent), segment);
+            let (sent_name, sent_value) = uri.query().unwrap().split_once('=').unwrap();
+            proptest::prop_assert!(!sent_value.contains(['&', '=']), "a value never adds a parameter");
+            proptest::prop_assert_eq!((decoded(sent_name), decoded(sent_value)), (name, value));
         }
     }
 

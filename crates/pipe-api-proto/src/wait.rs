@@ -7,7 +7,7 @@
 //!
 //! use pipe_api_proto::call::{Machine, Next};
 //! use pipe_api_proto::wait::{Wait, WaitPolicy, pipe_settled};
-//! use pipe_api_proto::{BaseUrl, GetPipe, Management, ManagementCredentials};
+//! use pipe_api_proto::{BaseUrl, GetPipe, Management, ManagementCredentials, http, time};
 //! use pipe_api_proto::retry::RetryPolicy;
 //!
 //! let api = Management::new(BaseUrl::parse("https://api.example.com")?, ManagementCredentials::new("id", "secret")?);

@@ -418,7 +418,7 @@ pub(crate) mod rfc3339 {
 }
 
 /// Parses an RFC 3339 date-time; `None` when the text is not one.
-pub fn parse_rfc3339(text: &str) -> Option<OffsetDateTime> {
+pub(crate) fn parse_rfc3339(text: &str) -> Option<OffsetDateTime> {
     OffsetDateTime::parse(text, &Rfc3339Format).ok()
 }
 
@@ -439,14 +439,14 @@ pub(crate) mod zoneless {
 }
 
 /// Parses `YYYY-MM-DDTHH:MM` or `YYYY-MM-DDTHH:MM:SS`.
-pub fn parse_zoneless(text: &str) -> Option<PrimitiveDateTime> {
+pub(crate) fn parse_zoneless(text: &str) -> Option<PrimitiveDateTime> {
     let minutes = format_description!("[year]-[month]-[day]T[hour]:[minute]");
     let seconds = format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]");
     PrimitiveDateTime::parse(text, &minutes).or_else(|_| PrimitiveDateTime::parse(text, &seconds)).ok()
 }
 
 /// Formats as `YYYY-MM-DDTHH:MM`, adding `:SS` only when the seconds are not zero.
-pub fn format_zoneless(value: &PrimitiveDateTime) -> String {
+pub(crate) fn format_zoneless(value: &PrimitiveDateTime) -> String {
     let (year, month, day) = (value.year(), u8::from(value.month()), value.day());
     let (hour, minute, second) = (value.hour(), value.minute(), value.second());
     if second == 0 {

@@ -223,7 +223,9 @@ mod expiry {
         }
         Ok(match json_string(raw.get()).as_deref() {
             Some("") => Read::Value(KeyExpiry::Never),
-            Some(text) => crate::parse_rfc3339(text).map_or(Read::Kept(raw), |at| Read::Value(KeyExpiry::At(at))),
+            Some(text) => {
+                crate::codec::parse_rfc3339(text).map_or(Read::Kept(raw), |at| Read::Value(KeyExpiry::At(at)))
+            }
             None => Read::Kept(raw),
         })
     }

@@ -169,7 +169,6 @@ pub use alert::{
     Alert, AlertChannel, AlertErrorType, AlertExecutionError, AlertInterval, AlertRequest, AlertSilenced, AlertSource,
     AlertState, ChannelType, PaginationMeta, ThresholdType,
 };
-pub use codec::{format_zoneless, parse_rfc3339, parse_zoneless};
 pub use id::{
     AlertId, IdError, KeyId, OrganizationId, PipeId, ReversePrivateEndpointId, RoleId, ScalingScheduleEntryId,
     ServiceId,
@@ -193,7 +192,7 @@ pub use pipe_update::{
     ChangePipeStateRequest, DestinationPatch, KafkaSourcePatch, KinesisSourcePatch, ObjectStorageSourcePatch,
     PipeCommand, PipeSourcePatch, PostgresSettingsPatch, PostgresSourcePatch, UpdatePipeRequest,
 };
-pub use quantity::{CpuMillicores, Gigabytes, MemoryGb, Millicores, Quantity, Unit, parse_kubernetes_quantity};
+pub use quantity::{CpuMillicores, Gigabytes, MemoryGb, Millicores, Quantity, Unit};
 pub use reverse_private_endpoint::{
     CreateReversePrivateEndpointRequest, CustomPrivateDnsMapping, MskAuthentication, ReversePrivateEndpoint,
     ReversePrivateEndpointStatus, ReversePrivateEndpointType, UpdateReversePrivateEndpointRequest,
@@ -211,10 +210,11 @@ pub use service::{
 };
 pub use text::Text;
 pub use unknown::{NOT_YET_KNOWN, UnknownFields, Unrecognized};
-pub use validate::{
-    Rule, Validate, ValidationErrors, Violation, has_control_characters, is_base64_of_32_bytes, is_ip_address_or_cidr,
-};
+pub use validate::{Rule, Validate, ValidationErrors, Violation};
 pub use vouch::Vouch;
+
+#[cfg(test)]
+mod tests;
 
 /// This crate's README, compiled and run as doc tests, so it cannot drift from the API.
 #[doc = include_str!("../README.md")]

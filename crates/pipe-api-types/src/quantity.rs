@@ -222,7 +222,7 @@ impl<U: Unit> fmt::Display for Quantity<U> {
 
 /// Parses a Kubernetes quantity (`"500m"`, `"2Gi"`, `"1.5"`, `"1e3"`) into its base amount
 /// (cores, or bytes). `None` when the text is not a quantity.
-pub fn parse_kubernetes_quantity(text: &str) -> Option<f64> {
+pub(crate) fn parse_kubernetes_quantity(text: &str) -> Option<f64> {
     const SUFFIXES: [(&str, f64); 14] = [
         ("Ki", 1024.0),
         ("Mi", 1_048_576.0),

@@ -446,14 +446,14 @@ fn is_short_printable_ascii_not_blank(bytes: &[u8]) -> bool {
 }
 
 /// Whether `text` holds a control character (C0, DEL or C1).
-pub fn has_control_characters(text: &str) -> bool {
+pub(crate) fn has_control_characters(text: &str) -> bool {
     // Printable ASCII, the usual case, needs no decoding.
     !text.bytes().all(|b| (0x20..0x7F).contains(&b)) && text.chars().any(char::is_control)
 }
 
 /// Whether `text` is an IPv4 or IPv6 address, or a CIDR block of either (`10.0.0.0/8`,
 /// `2001:db8::/32`), as an IP access entry's `source` must be.
-pub fn is_ip_address_or_cidr(text: &str) -> bool {
+pub(crate) fn is_ip_address_or_cidr(text: &str) -> bool {
     let (address, prefix) = match text.split_once('/') {
         Some((address, prefix)) => (address, Some(prefix)),
         None => (text, None),
@@ -473,7 +473,7 @@ pub fn is_ip_address_or_cidr(text: &str) -> bool {
 }
 
 /// Whether `text` is standard base64 (padded) of exactly 32 bytes.
-pub fn is_base64_of_32_bytes(text: &str) -> bool {
+pub(crate) fn is_base64_of_32_bytes(text: &str) -> bool {
     base64::engine::general_purpose::STANDARD.decode(text).is_ok_and(|bytes| bytes.len() == 32)
 }
 

@@ -16,8 +16,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use pipe_api_fake::Fake;
-use pipe_api_ureq::plan::{DesiredState, PlanOptions};
-use pipe_api_ureq::{Client, OrganizationId, ServiceId};
+use pipe_api_ureq::Client;
+use pipe_api_ureq::proto::plan::{DesiredState, PlanOptions};
+use pipe_api_ureq::types::{OrganizationId, ServiceId};
 
 type Outcome = Result<(), Box<dyn std::error::Error>>;
 

@@ -232,7 +232,7 @@ pub struct AlertPages<'c> {
 }
 
 impl AlertPages<'_> {
-    /// Why the listing ended, once it has ([`PagesEnd`](crate::PagesEnd)): a short or empty
+    /// Why the listing ended, once it has ([`proto::pages::End`](pipe_api_proto::pages::End)): a short or empty
     /// page, the total reached, a server that does not page, a page that brought nothing new,
     /// the page limit, or a failed page.
     pub fn end(&self) -> Option<&pipe_api_proto::pages::End> {

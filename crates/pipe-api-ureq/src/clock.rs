@@ -63,12 +63,15 @@ impl Clock for SystemClock {
 ///
 /// ```
 /// use std::time::Duration;
+/// use pipe_api_ureq::proto::time::OffsetDateTime;
 /// use pipe_api_ureq::{Clock, VirtualClock};
 ///
-/// let clock = VirtualClock::new(time::macros::datetime!(2026-01-01 00:00 UTC));
+/// let start = OffsetDateTime::from_unix_timestamp(1_767_225_600)?; // 2026-01-01 00:00 UTC
+/// let clock = VirtualClock::new(start);
 /// clock.sleep(Duration::from_secs(90));
 /// assert_eq!(clock.elapsed(), Duration::from_secs(90));
-/// assert_eq!(clock.now_utc(), time::macros::datetime!(2026-01-01 00:01:30 UTC));
+/// assert_eq!(clock.now_utc(), start + Duration::from_secs(90));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone)]
 pub struct VirtualClock {

@@ -87,7 +87,7 @@ impl ClientBuilder {
     }
 
     /// Allows plain `http` to hosts that are not loopback (default: refused when building).
-    /// Loopback is [`is_loopback_host`](pipe_api_proto::is_loopback_host)'s rule: `localhost`,
+    /// Loopback is [`BaseUrl::is_loopback`](pipe_api_proto::BaseUrl::is_loopback)'s rule: `localhost`,
     /// 127.0.0.0/8 and `::1`.
     pub fn allow_insecure_http(mut self, allow: bool) -> Self {
         self.transport.allow_insecure_http = allow;
@@ -241,7 +241,7 @@ pub enum ConfigError {
     /// A base URL is not acceptable.
     BaseUrl(BaseUrlError),
     /// A plain `http` URL to a host that is not loopback
-    /// ([`is_loopback_host`](pipe_api_proto::is_loopback_host)), without opting in.
+    /// ([`BaseUrl::is_loopback`](pipe_api_proto::BaseUrl::is_loopback)), without opting in.
     InsecureUrl(String),
     /// Credentials are not acceptable.
     Credentials(CredentialsError),

@@ -24,18 +24,19 @@
 //! | one exchange, request to last byte of body | 30 s, and never past the retry deadline | [`ClientBuilder::timeout`] |
 //! | response body | 16 MiB; a larger body stops being read and is an error | [`ClientBuilder::body_limit`] |
 //! | redirects | never followed: a 3xx is an error, so credentials never travel to another host | |
-//! | plain `http` | only to loopback ([`is_loopback_host`]: `localhost`, 127.0.0.0/8, `::1`); refused when the client is built, and by the transport (never retried) when used on its own | [`ClientBuilder::allow_insecure_http`] |
+//! | plain `http` | only to loopback ([`BaseUrl::is_loopback`](proto::BaseUrl::is_loopback): `localhost`, 127.0.0.0/8, `::1`); refused when the client is built, and by the transport (never retried) when used on its own | [`ClientBuilder::allow_insecure_http`] |
 //! | retries | per [`RetryPolicy::default`]: up to 4 attempts within 60 s, each started only with 5 s left; full-jitter backoff from 250 ms capped at 8 s; server hints honoured up to 30 s; a `POST` or `PATCH` that may have reached the server is never re-sent | [`ClientBuilder::retry_policy`], [`ClientBuilder::no_retries`] |
 //! | pacing | off; [`Pacer::management`] keeps a key under 10 requests per 10 s (with a 1 s margin) | [`ClientBuilder::pacing`] |
 //!
 //! 4xx and 5xx are typed errors, not transport errors. What is retried and why, the deadline,
 //! the decode limits and the measured bounds are proto's:
-//! [`pipe_api_proto::reliability`].
+//! [`proto::reliability`].
 //!
 //! # Waiting for a pipe
 //!
 //! ```no_run
-//! use pipe_api_ureq::{Client, PipeCommand, WaitError, WaitPolicy, pipe_running};
+//! use pipe_api_ureq::{Client, WaitError, WaitPolicy, pipe_running};
+//! use pipe_api_ureq::types::PipeCommand;
 //! # let (org, service, pipe) = ("6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse()?, "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse()?, "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e".parse()?);
 //! let client = Client::from_env()?;
 //! let service = client.service(org, service); // the ids, once
@@ -59,8 +60,8 @@
 //! # Pipes as code
 //!
 //! [`ServiceScope::plan`] reads what a service has and plans what a
-//! [`DesiredState`](plan::DesiredState) asks for; [`Client::apply`] applies the plan (see
-//! [`pipe_api_proto::plan`], and the example `pipes_as_code`).
+//! [`DesiredState`](proto::plan::DesiredState) asks for; [`Client::apply`] applies the plan (see
+//! [`proto::plan`], and the example `pipes_as_code`).
 //!
 //! # Tests that do not sleep
 //!
@@ -94,7 +95,7 @@
 //!
 //! No `Debug`, `Display` or log record shows a credential (the workspace's
 //! `tests/tests/it/secret_hygiene.rs` checks them all, at every level; see
-//! [`pipe_api_proto::reliability`]), with one exception, in a dependency: at TRACE level,
+//! [`proto::reliability`]), with one exception, in a dependency: at TRACE level,
 //! `ureq-proto` hex-dumps the raw bytes it sends, `Authorization` header included. Never enable
 //! TRACE logging for `ureq_proto` outside a debugger.
 //!
@@ -103,8 +104,9 @@
 //! * `native-tls`: TLS with the platform's library, through ureq's `native-tls` (OpenSSL's
 //!   headers on Linux). The agent asks for it when `rustls` is off; with both on, rustls is used.
 //! * `gzip` (default): accepts gzip-compressed responses, through ureq's `gzip`.
-//! * `platform-verifier`: [`TransportConfig::with_platform_verifier`] verifies servers with the
-//!   platform's store and verifier, through ureq's `platform-verifier`.
+//! * `platform-verifier`: [`TransportConfig`]'s `with_platform_verifier` (a method only this
+//!   feature adds) verifies servers with the platform's store and verifier, through ureq's
+//!   `platform-verifier`.
 //!
 //! With neither TLS feature the client speaks plain `http` only (to loopback, or where allowed):
 //! enough for tests against a local server.
@@ -113,7 +115,7 @@
 //! Behind a company's TLS inspection, or against a server signed by a private authority, trust
 //! its root too: `TransportConfig::default().with_root_certificates_pem(pem)?`, given to
 //! [`ClientBuilder::transport_config`] (the bundled Mozilla roots stay trusted). A refused
-//! certificate is a [`TransportErrorKind::Connect`] failure: nothing was sent. The proxy comes
+//! certificate is a [`TransportErrorKind::Connect`](proto::TransportErrorKind::Connect) failure: nothing was sent. The proxy comes
 //! from the environment as ureq reads it (`ALL_PROXY`, `HTTPS_PROXY`, `HTTP_PROXY`, less
 //! `NO_PROXY`), or from [`TransportConfig::with_proxy`]; ureq tunnels through it with `CONNECT`.
 
@@ -128,16 +130,23 @@ mod plans;
 mod scopes;
 mod transport;
 
+// The root holds what a client user reaches for: the client, its builder and configuration,
+// its scoped handles, its errors, and what its methods take (the wait policy and conditions,
+// the retry policy, the pacer, the attempt record). Everything else has one path, under
+// `types` (the models, ids and enums) or `proto` (the protocol), as `aws_sdk_s3::types` does.
+// No glob: a new public item of proto or types is not part of this crate's root. The test
+// `tests/root.rs` keeps the root to at most 40 names.
 pub use client::{AlertPages, Client, ClientApi};
 pub use clock::{Clock, SystemClock, VirtualClock};
 pub use config::{
     ClientBuilder, ConfigError, ENV_ALERTS_TOKEN, ENV_ALERTS_URL, ENV_API_KEY_ID, ENV_API_KEY_SECRET, ENV_API_URL,
 };
-pub use pipe_api_proto::attempts::{AttemptOutcome, AttemptRecord, Attempts, WaitCause};
-pub use pipe_api_proto::pages::End as PagesEnd;
+pub use pipe_api_proto::Error;
+pub use pipe_api_proto::attempts::AttemptRecord;
+pub use pipe_api_proto::retry::{Pacer, RetryPolicy};
 pub use pipe_api_proto::wait::{
-    Condition, IdleRecovery, Last, Verdict, WaitError, WaitPolicy, pipe_running, pipe_settled, pipe_stopped,
-    reverse_private_endpoint_ready, reverse_private_endpoint_settled, service_running,
+    Verdict, WaitError, WaitPolicy, pipe_running, pipe_settled, pipe_stopped, reverse_private_endpoint_ready,
+    reverse_private_endpoint_settled, service_running,
 };
 pub use scopes::{
     AlertScope, AlertsScope, KeyScope, OrganizationScope, OrganizationsScope, PipeScope, ReversePrivateEndpointScope,
@@ -145,14 +154,12 @@ pub use scopes::{
 };
 pub use transport::{TransportConfig, UreqTransport};
 
-// Everything the client's methods take and return, one path each: every model, id and enum
-// (`pipe_api_types`), and proto's API (endpoints, errors, policies, `http`, `time`), so that a
-// client user depends on this crate alone and writes `pipe_api_ureq::Pipe`.
-pub use pipe_api_proto::retry::{Pacer, RetryPolicy};
-pub use pipe_api_proto::*;
-pub use pipe_api_types::*;
-
+/// The protocol, `pipe-api-proto`: its endpoints, errors, retry and wait machinery, pipes as
+/// code ([`proto::plan`]), and the `http` and `time` crates it speaks ([`proto::http`],
+/// [`proto::time`]).
 pub use pipe_api_proto as proto;
+/// The models, `pipe-api-types`: every request and response body, id and enum
+/// (`pipe_api_ureq::types::Pipe`).
 pub use pipe_api_types as types;
 
 /// This crate's README, compiled and run as doc tests, so it cannot drift from the API.

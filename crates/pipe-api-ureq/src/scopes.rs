@@ -5,10 +5,12 @@
 //! ```no_run
 //! use std::time::Duration;
 //!
-//! use pipe_api_ureq::{Client, PipeCommand, WaitPolicy, pipe_running};
-//! # fn demo(client: &Client, org: pipe_api_ureq::OrganizationId, svc: pipe_api_ureq::ServiceId, id: pipe_api_ureq::PipeId) -> Result<(), Box<dyn std::error::Error>> {
+//! use pipe_api_ureq::{Client, WaitPolicy, pipe_running};
+//! use pipe_api_ureq::types::PipeCommand;
+//! # fn demo(client: &Client, org: pipe_api_ureq::types::OrganizationId, svc: pipe_api_ureq::types::ServiceId, id: pipe_api_ureq::types::PipeId) -> Result<(), Box<dyn std::error::Error>> {
 //! let service = client.service(org, svc);
 //! let pipes = service.list_pipes()?;
+//! println!("{} pipes", pipes.len());
 //! let pipe = service.pipe(id);
 //! pipe.change_pipe_state(PipeCommand::Start)?;
 //! pipe.wait(pipe_running, WaitPolicy::default().deadline(Duration::from_secs(300)))?;

@@ -4,7 +4,7 @@ use std::io;
 use std::time::Duration;
 
 use http::{Request, Response, Uri};
-use pipe_api_proto::{Transport, TransportError, TransportErrorKind, is_loopback_host};
+use pipe_api_proto::{BaseUrl, Transport, TransportError, TransportErrorKind};
 
 /// How the transport talks to servers. The defaults suit an API client: see each field.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,7 +19,7 @@ pub struct TransportConfig {
     /// Largest response body read; a larger one is an error, without reading it all.
     /// Default 16 MiB.
     pub body_limit: u64,
-    /// Allow plain `http` to hosts that are not loopback ([`is_loopback_host`]). Default
+    /// Allow plain `http` to hosts that are not loopback ([`BaseUrl::is_loopback`]). Default
     /// `false`: credentials must not cross a network in clear text, and such a request fails
     /// with [`TransportErrorKind::Refused`] before anything is sent.
     pub allow_insecure_http: bool,
@@ -181,12 +181,14 @@ impl Transport for UreqTransport {
     }
 }
 
-/// Plain `http` only to loopback hosts (proto's [`is_loopback_host`], the rule the client
+/// Plain `http` only to loopback hosts (proto's [`BaseUrl::is_loopback`], the rule the client
 /// builder also applies), unless allowed. A refusal is [`TransportErrorKind::Refused`]: nothing
 /// was sent, and retrying cannot help.
 pub(crate) fn check_scheme(uri: &Uri, allow_insecure_http: bool) -> Result<(), TransportError> {
     let host = uri.host().unwrap_or("");
-    if uri.scheme_str() == Some("https") || allow_insecure_http || is_loopback_host(host) {
+    // The base URL's rule, for the host alone (a malformed host is not loopback).
+    let is_loopback = || BaseUrl::parse(&format!("http://{host}")).is_ok_and(|base| base.is_loopback());
+    if uri.scheme_str() == Some("https") || allow_insecure_http || is_loopback() {
         return Ok(());
     }
     Err(TransportError::new(

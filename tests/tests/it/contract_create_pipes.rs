@@ -14,7 +14,7 @@ use pipe_api_types::{
     Authentication, CreatePipeRequest, Credentials, DataFormat, Destination, DestinationColumn, FieldMapping,
     IteratorType, KafkaOffset, KafkaSource, KafkaType, KinesisSource, ObjectStorageSource, ObjectStorageType,
     OffsetStrategy, PipeSettings, PipeState, PostgresSettings, PostgresSource, PostgresTableMapping, PostgresType,
-    ReplicationMode, Scaling, SchemaRegistry, TableDefinition, TableEngine, TableEngineType, Validate, parse_zoneless,
+    ReplicationMode, Scaling, SchemaRegistry, TableDefinition, TableEngine, TableEngineType, Validate,
 };
 use pipe_api_ureq::Client;
 use serde_json::Value;
@@ -147,7 +147,7 @@ fn kafka_confluent_plain() {
     .offset(
         KafkaOffset::default()
             .strategy(OffsetStrategy::FromTimestamp)
-            .timestamp(parse_zoneless("2021-01-01T00:00").unwrap()),
+            .timestamp(time::macros::datetime!(2021-01-01 00:00)),
     )
     .schema_registry(
         SchemaRegistry::default()

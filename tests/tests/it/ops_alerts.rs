@@ -3,8 +3,9 @@
 //! and an alert read and written back keeps the fields this crate does not model.
 
 use pipe_api_fake::{AlertingVersion, DEMO_ALERTS_TOKEN, Fake};
-use pipe_api_ureq::{
-    Alert, AlertChannel, AlertId, AlertInterval, AlertRequest, AlertSource, AlertState, Client, ThresholdType,
+use pipe_api_ureq::Client;
+use pipe_api_ureq::types::{
+    Alert, AlertChannel, AlertId, AlertInterval, AlertRequest, AlertSource, AlertState, ThresholdType,
 };
 
 fn client(server: &pipe_api_fake::FakeServer) -> Client {

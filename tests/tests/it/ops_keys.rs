@@ -5,7 +5,8 @@
 use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
 use pipe_api_tests::fast_retries;
 use pipe_api_types::{CreateKeyRequest, IpAccessEntry, KeyRole};
-use pipe_api_ureq::{Client, Error, KeyExpiry, KeyState, UpdateKeyRequest};
+use pipe_api_ureq::types::{KeyExpiry, KeyState, UpdateKeyRequest};
+use pipe_api_ureq::{Client, Error};
 use time::macros::datetime;
 
 fn client(server: &pipe_api_fake::FakeServer, key_id: &str, key_secret: &str) -> Client {

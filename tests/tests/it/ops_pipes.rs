@@ -12,7 +12,8 @@ use pipe_api_types::{
     Authentication, Credentials, FieldMapping, KafkaSourcePatch, PipeSettings, PipeSourcePatch, PipeState,
     PostgresSourcePatch, PostgresTableMapping,
 };
-use pipe_api_ureq::{Client, PipeCommand, UpdatePipeRequest, Verdict, WaitPolicy, pipe_settled, pipe_stopped};
+use pipe_api_ureq::types::{PipeCommand, UpdatePipeRequest};
+use pipe_api_ureq::{Client, Verdict, WaitPolicy, pipe_settled, pipe_stopped};
 
 /// The demo's Kafka pipe, seeded `Running`.
 const DEMO_KAFKA_PIPE: &str = "2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19001";

@@ -5,11 +5,11 @@
 use std::time::Duration;
 
 use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
-use pipe_api_ureq::{
-    Client, CreateReversePrivateEndpointRequest, CustomPrivateDnsMapping, Error, MskAuthentication,
-    ReversePrivateEndpointStatus, ReversePrivateEndpointType, UpdateReversePrivateEndpointRequest, WaitPolicy,
-    reverse_private_endpoint_ready,
+use pipe_api_ureq::types::{
+    CreateReversePrivateEndpointRequest, CustomPrivateDnsMapping, MskAuthentication, ReversePrivateEndpointStatus,
+    ReversePrivateEndpointType, UpdateReversePrivateEndpointRequest,
 };
+use pipe_api_ureq::{Client, Error, WaitPolicy, reverse_private_endpoint_ready};
 
 fn client(server: &pipe_api_fake::FakeServer) -> Client {
     Client::builder().management(&server.base_url(), DEMO_KEY_ID, DEMO_KEY_SECRET).build().unwrap()

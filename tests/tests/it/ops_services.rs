@@ -8,11 +8,12 @@ use std::time::Duration;
 use http::Method;
 use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
 use pipe_api_tests::fast_retries;
-use pipe_api_ureq::{
-    Client, EndpointProtocol, Error, IdleRecovery, IpAccessEntry, IpAccessListPatch, PipeId, ReleaseChannel,
-    ResourceTag, ServiceCommand, ServiceEndpointChange, ServiceFilter, ServiceState, TagsPatch, UpdateServiceRequest,
-    WaitError, WaitPolicy, pipe_settled,
+use pipe_api_ureq::proto::wait::IdleRecovery;
+use pipe_api_ureq::types::{
+    EndpointProtocol, IpAccessEntry, IpAccessListPatch, PipeId, ReleaseChannel, ResourceTag, ServiceCommand,
+    ServiceEndpointChange, ServiceFilter, ServiceState, TagsPatch, UpdateServiceRequest,
 };
+use pipe_api_ureq::{Client, Error, WaitError, WaitPolicy, pipe_settled};
 
 /// The demo's running pipe.
 const RUNNING_PIPE: &str = "2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19001";

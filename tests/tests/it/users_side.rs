@@ -78,7 +78,8 @@ fn policies_are_set_in_one_line() {
 #[test]
 fn ids_are_given_once() {
     use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
-    use pipe_api_ureq::{PipeState, WaitPolicy, pipe_running};
+    use pipe_api_ureq::types::PipeState;
+    use pipe_api_ureq::{WaitPolicy, pipe_running};
 
     let fake = Fake::demo();
     fake.advance_per_request(Duration::from_secs(10));
@@ -103,7 +104,7 @@ fn ids_are_given_once() {
 
 #[test]
 fn literals_as_users_write_them() {
-    use pipe_api_ureq::{ResourceTag, Scaling};
+    use pipe_api_ureq::types::{ResourceTag, Scaling};
 
     let scaling = Scaling::default().replica_memory_gb(2).replica_cpu_millicores(2000).replicas(2);
     let memory = scaling.replica_memory_gb.clone().unwrap();
@@ -115,7 +116,7 @@ fn literals_as_users_write_them() {
 
 #[test]
 fn lists_as_users_write_them() {
-    use pipe_api_ureq::{
+    use pipe_api_ureq::types::{
         IpAccessEntry, KeyRole, PostgresTableMapping, PrivateEndpointIdsPatch, ResourceTag, ScalingScheduleEntry,
         TagsPatch, UpdateKeyRequest, UpdateServiceRequest,
     };
@@ -200,7 +201,7 @@ fn a_shared_client_over_a_custom_transport_sends_from_four_threads_at_once() {
 
 #[test]
 fn an_s3_pipe_built_with_the_destination_constructors_validates() {
-    use pipe_api_ureq::{
+    use pipe_api_ureq::types::{
         CreatePipeRequest, DataFormat, Destination, DestinationColumn, ObjectStorageSource, ObjectStorageType, Validate,
     };
 
@@ -224,7 +225,7 @@ fn an_s3_pipe_built_with_the_destination_constructors_validates() {
 #[test]
 fn tls_for_real_with_a_root_the_user_gives() {
     use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
-    use pipe_api_ureq::TransportErrorKind;
+    use pipe_api_ureq::proto::TransportErrorKind;
 
     // The fake behind a TLS listener whose certificate was made just now, for `localhost`.
     let fake = Fake::demo();

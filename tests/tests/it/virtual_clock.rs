@@ -152,7 +152,8 @@ fn a_wait_that_never_settles_times_out_at_its_deadline_in_virtual_time() {
 
 #[test]
 fn every_attempt_is_recorded_logged_and_observed() {
-    use pipe_api_ureq::{AttemptOutcome, AttemptRecord, WaitCause};
+    use pipe_api_ureq::AttemptRecord;
+    use pipe_api_ureq::proto::attempts::{AttemptOutcome, WaitCause};
 
     let fake = Fake::demo();
     let clock = clock_for(&fake);

@@ -62,7 +62,7 @@ const SERVER_FIELDS: &[&str] = &["id", "teamId", "state", "silenced", "execution
 /// `/api/v2/...`: `segments` is the path after `/api/v2/`, split at `/`.
 pub(super) fn route(state: &mut State, request: &Request<Vec<u8>>, segments: &[&str]) -> Option<Answer> {
     let id = match segments {
-        ["alerts", id] => Some(pipe_api_proto::percent_decode(id).unwrap_or_else(|| (*id).to_owned())),
+        ["alerts", id] => Some(super::percent_decode(id).unwrap_or_else(|| (*id).to_owned())),
         _ => None,
     };
     Some(match (request.method(), segments, id) {

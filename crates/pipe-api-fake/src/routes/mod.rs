@@ -11,7 +11,6 @@ mod services;
 
 use base64::Engine as _;
 use http::{Request, header};
-use pipe_api_proto::percent_decode;
 use pipe_api_types::{OrganizationId, ServiceId};
 use serde::de::DeserializeOwned;
 
@@ -170,4 +169,10 @@ fn alerting(state: &mut State, request: &Request<Vec<u8>>, rest: &str) -> Answer
     let segments: Vec<&str> = rest.split('/').collect();
     alerts::route(state, request, &segments)
         .unwrap_or_else(|| reply::not_modelled(request.method(), request.uri().path()))
+}
+
+/// Decodes a percent-encoded path segment or query value: an invalid escape stays as it is;
+/// `None` when the decoded bytes are not UTF-8.
+pub(crate) fn percent_decode(text: &str) -> Option<String> {
+    percent_encoding::percent_decode_str(text).decode_utf8().ok().map(std::borrow::Cow::into_owned)
 }

@@ -3,11 +3,10 @@
 //! finds the ids every other call needs.
 
 use http::Method;
-use pipe_api_proto::percent_decode;
 use pipe_api_types::OrganizationId;
 use serde_json::{Map, Value, json};
 
-use super::Call;
+use super::{Call, percent_decode};
 use crate::reply::{self, Answer, Refusal};
 use crate::state::State;
 

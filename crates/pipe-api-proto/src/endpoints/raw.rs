@@ -13,11 +13,12 @@ use crate::error::{BuildError, BuildErrorKind};
 /// `result` (or the alerting body) as a JSON value; `null` when there is none (a delete).
 ///
 /// ```
-/// use pipe_api_proto::{EndpointExt, Management, Raw};
+/// use pipe_api_proto::{EndpointExt, Management, Raw, http};
 /// # fn demo(management: &Management) -> Result<(), pipe_api_proto::BuildError> {
 /// let state = Raw::<Management>::new(http::Method::PATCH, "/v1/organizations/o/services/s/pipes/p/state")?
-///     .json(&serde_json::json!({"command": "stop"}))?;
+///     .json(&std::collections::HashMap::from([("command", "stop")]))?;
 /// let request = state.build_request(management)?;
+/// assert_eq!(request.method(), http::Method::PATCH);
 /// # Ok(()) }
 /// ```
 #[derive(Clone, Debug)]

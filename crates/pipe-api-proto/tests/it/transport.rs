@@ -10,7 +10,7 @@ use http::{Method, Request, Response};
 use pipe_api_proto::test_util::{ExpectTransport, Expectation, RecordingTransport, decode_query, management_envelope};
 use pipe_api_proto::{
     CreateKey, CreatePipe, EndpointExt, Error, GetPipe, GetService, ListAlerts, ListPipes, ListReversePrivateEndpoints,
-    Management, Raw, TransportError, TransportErrorKind, percent_decode,
+    Management, Raw, TransportError, TransportErrorKind,
 };
 use pipe_api_types::{
     AlertId, CreateKeyRequest, CreatePipeRequest, DataFormat, Destination, DestinationColumn, KeyRole,
@@ -193,15 +193,12 @@ proptest! {
     }
 
     #[test]
-    fn raw_paths_and_queries_round_trip(segment in "\\PC{0,40}", name in "\\PC{1,20}", value in "\\PC{0,40}") {
-        let path = pipe_api_proto::path(&["v1", &segment]);
-        let raw = Raw::<Management>::new(Method::GET, path.clone()).unwrap().query(name.clone(), value.clone());
+    fn raw_queries_round_trip(name in "\\PC{1,20}", value in "\\PC{0,40}") {
+        // Path segments: the encoder's own property test (`url.rs`).
+        let raw = Raw::<Management>::new(Method::GET, "/v1/x").unwrap().query(name.clone(), value.clone());
         let request = raw.build_request(&management()).unwrap();
-        let uri = request.uri();
-        let sent = uri.path().strip_prefix("/v1/").unwrap();
-        prop_assert!(!sent.contains('/'), "a segment never adds a segment");
-        prop_assert_eq!(percent_decode(sent).unwrap(), segment);
-        prop_assert_eq!(decode_query(uri.query().unwrap()), vec![(name, value)]);
+        prop_assert_eq!(request.uri().path(), "/v1/x");
+        prop_assert_eq!(decode_query(request.uri().query().unwrap()), vec![(name, value)]);
     }
 
     #[test]

@@ -422,7 +422,13 @@ fn generate(kind: &Kind, depth: u32) -> BoxedStrategy<Value> {
             .prop_map(|(seconds, with_seconds)| {
                 let time = time::OffsetDateTime::from_unix_timestamp(seconds).unwrap();
                 let time = if with_seconds { time } else { time.replace_second(0).unwrap() };
-                Value::from(format_zoneless(&time::PrimitiveDateTime::new(time.date(), time.time())))
+                // As the servers write it: seconds only when they are not zero.
+                let (date, clock) = (time.date(), time.time());
+                let mut text = format!("{date}T{:02}:{:02}", clock.hour(), clock.minute());
+                if clock.second() != 0 {
+                    text.push_str(&format!(":{:02}", clock.second()));
+                }
+                Value::from(text)
             })
             .boxed(),
         Kind::UnixSeconds => (0i64..4_102_444_800).prop_map(Value::from).boxed(),

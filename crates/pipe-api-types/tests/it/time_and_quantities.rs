@@ -2,7 +2,7 @@
 
 use pipe_api_types::{
     CpuMillicores, CurrentScaling, Gigabytes, KafkaOffset, Key, KinesisSource, MemoryGb, Millicores, Pipe,
-    PipesCdcScaling, Quantity, Scaling, Service, Unit, format_zoneless, parse_zoneless,
+    PipesCdcScaling, Quantity, Scaling, Service, Unit,
 };
 use serde_json::json;
 use time::macros::datetime;
@@ -32,8 +32,6 @@ fn kafka_offset_timestamps_have_no_zone_with_or_without_seconds() {
     let seconds: KafkaOffset = serde_json::from_value(json!({ "timestamp": "2021-06-30T23:59:58" })).unwrap();
     assert_eq!(seconds.timestamp, Some(datetime!(2021-06-30 23:59:58)));
     assert_eq!(serde_json::to_value(&seconds).unwrap(), json!({ "timestamp": "2021-06-30T23:59:58" }));
-    assert_eq!(parse_zoneless("2021-01-01T00:00Z"), None, "a zone designator is not this format");
-    assert_eq!(format_zoneless(&datetime!(2030-02-03 04:05)), "2030-02-03T04:05");
 }
 
 #[test]
@@ -119,33 +117,6 @@ fn whole_numbers_read_from_any_json_number_form() {
     assert_eq!(service.num_replicas, Some(3.0));
     assert_eq!(service.idle_timeout_minutes, Some(7.5));
     assert_eq!(service.endpoints.unwrap()[0].port, Some(8443));
-}
-
-proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig { cases: 20_000, failure_persistence: None, ..Default::default() })]
-
-    /// `parse_rfc3339` reads its fast form exactly as `time` reads RFC 3339, and leaves every
-    /// other text (offsets, lower case, leap seconds, out-of-range fields, junk) to `time`:
-    /// checked on the servers' form with every field stretched past its range, and with edits.
-    #[test]
-    fn rfc3339_reads_as_time_reads_it(
-        (year, month, day, hour, minute, second) in (0u32..10_000, 0u32..14, 0u32..33, 0u32..26, 0u32..62, 0u32..62),
-        fraction in proptest::option::of("[0-9]{0,11}"),
-        end in proptest::sample::select(vec!["Z", "z", "+00:00", "-01:30", "", "ZZ", " "]),
-        edit in proptest::option::of((0usize..32, "[0-9T:.Zt -]")),
-    ) {
-        let mut text = format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}");
-        if let Some(fraction) = fraction {
-            text = format!("{text}.{fraction}");
-        }
-        text.push_str(end);
-        if let Some((at, piece)) = edit {
-            let at = at.min(text.len());
-            text.replace_range(at..(at + 1).min(text.len()), &piece);
-        }
-        let by_time = time::OffsetDateTime::parse(&text, &time::format_description::well_known::Rfc3339).ok();
-        proptest::prop_assert_eq!(pipe_api_types::parse_rfc3339(&text), by_time, "{}", text);
-    }
 }
 
 /// Reads `sent` as one quantity field of a model and gives the field and whether the model

@@ -10,7 +10,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use base64::Engine as _;
 use pipe_api_types::{
     CreateKeyRequest, CreatePipeRequest, Destination, IpAccessEntry, KafkaSource, KeyHashData, KeyRole, KinesisSource,
-    ObjectStorageSource, PipeSource, PostgresSource, Rule, Validate, is_base64_of_32_bytes, is_ip_address_or_cidr,
+    ObjectStorageSource, PipeSource, PostgresSource, Rule, Validate,
 };
 use proptest::prelude::*;
 
@@ -75,7 +75,6 @@ proptest! {
 
     #[test]
     fn every_address_and_block_is_accepted(source in valid_source()) {
-        prop_assert!(is_ip_address_or_cidr(&source), "{}", source);
         let mut request = valid_key();
         request.ip_access_list = Some(vec![IpAccessEntry::new(source, "")]);
         prop_assert_eq!(violations(&request), vec![]);
@@ -90,7 +89,6 @@ proptest! {
         ],
         at in 0usize..3,
     ) {
-        prop_assert_eq!(is_ip_address_or_cidr(&source), oracle_source(&source), "{}", source);
         let mut entries = vec![IpAccessEntry::new("10.0.0.0/8", ""), IpAccessEntry::new("::1", "")];
         entries.insert(at, IpAccessEntry::new(source.clone(), ""));
         let mut request = valid_key();
@@ -106,10 +104,8 @@ proptest! {
     #[test]
     fn hash_data_is_base64_of_exactly_32_bytes(bytes in prop::collection::vec(any::<u8>(), 0..48), noise in "[ -~]{0,4}") {
         let encoded = base64::engine::general_purpose::STANDARD.encode(&bytes);
-        prop_assert_eq!(is_base64_of_32_bytes(&encoded), bytes.len() == 32);
         let garbled = format!("{encoded}{noise}");
         let decodes_to_32 = base64::engine::general_purpose::STANDARD.decode(&garbled).is_ok_and(|b| b.len() == 32);
-        prop_assert_eq!(is_base64_of_32_bytes(&garbled), decodes_to_32);
 
         let good = base64::engine::general_purpose::STANDARD.encode([7u8; 32]);
         let request = valid_key().hash_data(
