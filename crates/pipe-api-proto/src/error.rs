@@ -308,8 +308,7 @@ impl TransportFailure {
 
 /// Says the operation, the kind of failure and its cause in one line (`get_service: the
 /// connection failed: peer disconnected (after 4 attempts)`), the cause bounded and without
-/// user info; the transport's own error is also the [`source`](StdError::source), for code that
-/// looks into it.
+/// user info; the [`source`](StdError::source) is what lies below that cause.
 impl fmt::Display for TransportFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.operation, self.error)?;
@@ -326,9 +325,11 @@ impl fmt::Display for TransportFailure {
     }
 }
 
+/// What lies below the cause the one line already shows, so that a report prints nothing twice;
+/// the transport's own error is [`TransportFailure::error`], its cause that error's source.
 impl StdError for TransportFailure {
     fn source(&self) -> Option<&(dyn StdError + 'static)> {
-        self.error.source()
+        self.error.source().and_then(StdError::source)
     }
 }
 

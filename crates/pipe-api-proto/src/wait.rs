@@ -333,7 +333,7 @@ impl<T> fmt::Display for WaitError<T> {
                 waited.as_secs_f64()
             )?,
             // The cause in the one line, as a call's error names its own (bounded and scrubbed
-            // like every error); it is also the source, for code that looks into it.
+            // like every error).
             WaitError::Call { error, .. } => write!(f, "wait: a poll failed: {error}")?,
             WaitError::ServiceStopped { .. } => f.write_str("wait: the service is stopped and is not woken")?,
         }
@@ -345,10 +345,12 @@ impl<T> fmt::Display for WaitError<T> {
     }
 }
 
+/// A failed poll's error is in the one line; the source is what lies below it, so that a report
+/// prints nothing twice (the error itself: [`WaitError::Call`]'s `error`).
 impl<T: fmt::Debug> std::error::Error for WaitError<T> {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            WaitError::Call { error, .. } => Some(error),
+            WaitError::Call { error, .. } => std::error::Error::source(error),
             _ => None,
         }
     }

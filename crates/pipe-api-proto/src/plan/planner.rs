@@ -528,12 +528,16 @@ impl Planner<'_> {
             merged.extend(desired_json.as_object().into_iter().flatten().map(|(k, v)| (k.clone(), v.clone())));
             match (names("channel"), names("channels")) {
                 (true, false) => {
-                    if let Some(Value::Array(channels)) = merged.get_mut("channels") {
-                        let first = desired_json["channel"].clone();
-                        match channels.first_mut() {
-                            Some(current) => *current = first,
-                            None => channels.push(first),
+                    let kept = match merged.get_mut("channels") {
+                        Some(Value::Array(channels)) if channels.len() > 1 => {
+                            channels[0] = desired_json["channel"].clone();
+                            true
                         }
+                        _ => false,
+                    };
+                    // One channel is `channel` alone, as a fresh alert is sent.
+                    if !kept {
+                        merged.remove("channels");
                     }
                 }
                 (false, true) => {
