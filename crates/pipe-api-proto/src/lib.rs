@@ -106,7 +106,6 @@ mod endpoint;
 pub mod operations;
 mod endpoints;
 mod error;
-mod error_body;
 pub mod pages;
 pub mod plan;
 mod redact;
