@@ -98,6 +98,7 @@
 mod api;
 pub mod attempts;
 mod auth;
+mod budget;
 pub mod call;
 mod decode;
 mod endpoint;
@@ -120,7 +121,8 @@ pub mod wait;
 
 pub use api::{Alerting, Api, Management, USER_AGENT_VALUE};
 pub use auth::{BearerToken, CredentialsError, ManagementCredentials};
-pub use decode::{DECODE_ALLOWANCE, DECODED_BYTES_PER_BODY_BYTE, Decode};
+pub use budget::{DECODE_ALLOWANCE, DECODED_BYTES_PER_BODY_BYTE};
+pub use decode::Decode;
 pub use endpoint::{Endpoint, EndpointExt, Reply};
 pub use operations::SuccessBody;
 // Every endpoint of the table of operations, the alert list and the escape hatch.
