@@ -155,10 +155,9 @@ macro_rules! outputs {
     };
 }
 
-use crate::endpoints::AlertPage;
 use pipe_api_types::{
-    Alert, CreateKeyResponse, Key, Organization, Pipe, PipeSchemaDiscoveryResponse, PipeSettings, PipesCdcScaling,
-    ReversePrivateEndpoint, Service,
+    Alert, AlertPage, CreateKeyResponse, Key, Organization, Pipe, PipeSchemaDiscoveryResponse, PipeSettings,
+    PipesCdcScaling, ReversePrivateEndpoint, Service,
 };
 
 /// Decodes a body of a shape.

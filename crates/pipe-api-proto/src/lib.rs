@@ -131,6 +131,8 @@ pub use error::{
     ApiError, BODY_KEPT, BuildError, BuildErrorKind, DecodeError, ERROR_TEXT_MAX, Error, TransportError,
     TransportErrorKind, TransportFailure,
 };
+/// The alert list's output, a model of `pipe_api_types`, re-exported beside its endpoint.
+pub use pipe_api_types::AlertPage;
 pub use snapshot::{redacted_json, render_request};
 pub use transport::{Transport, socket_timeout_within};
 pub use url::{BaseUrl, BaseUrlError, is_loopback_host, path, percent_decode};

@@ -165,8 +165,8 @@ pub(crate) mod validate;
 mod vouch;
 
 pub use alert::{
-    Alert, AlertChannel, AlertErrorType, AlertExecutionError, AlertInterval, AlertRequest, AlertSilenced, AlertSource,
-    AlertState, ChannelType, PaginationMeta, ThresholdType,
+    Alert, AlertChannel, AlertErrorType, AlertExecutionError, AlertInterval, AlertPage, AlertRequest, AlertSilenced,
+    AlertSource, AlertState, ChannelType, PaginationMeta, ThresholdType,
 };
 pub use codec::{format_zoneless, parse_rfc3339, parse_zoneless};
 pub use id::{
