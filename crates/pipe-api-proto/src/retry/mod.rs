@@ -242,7 +242,8 @@ impl<F: FnMut() -> f64> Jitter for F {
     }
 }
 
-/// A small seedable pseudo-random source (SplitMix64), the default [`Jitter`].
+/// A small seedable pseudo-random source (SplitMix64), the default [`Jitter`], and the
+/// workspace's one deterministic generator (the fake draws its ids and secrets from it).
 ///
 /// The caller seeds it (a driver may seed it from the clock or an address; this crate reads
 /// no clock). Not for cryptography.
@@ -257,7 +258,8 @@ impl SeededJitter {
         Self { state: seed }
     }
 
-    fn next_u64(&mut self) -> u64 {
+    /// The next 64 bits of the sequence.
+    pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
