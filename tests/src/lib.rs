@@ -9,34 +9,14 @@ pub mod requests;
 pub mod workloads;
 
 use pipe_api_proto::retry::RetryPolicy;
+// The sample ids and the interfaces of tests that only parse answers have one home, proto's
+// `test-util`.
+pub use pipe_api_proto::test_util::every_operation::{ORG, PIPE, SERVICE, alerting, management};
 use pipe_api_types::{OrganizationId, PipeId, ServiceId};
-
-/// The organization of tests that need no particular one.
-pub const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
-/// The service of tests that need no particular one.
-pub const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
-/// The pipe of tests that need no particular one.
-pub const PIPE: &str = "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e";
 
 /// [`ORG`], [`SERVICE`] and [`PIPE`] as ids.
 pub fn ids() -> (OrganizationId, ServiceId, PipeId) {
     (ORG.parse().expect("a uuid"), SERVICE.parse().expect("a uuid"), PIPE.parse().expect("a uuid"))
-}
-
-/// The management interface of tests that only parse answers (an example base URL, a key).
-pub fn management() -> pipe_api_proto::Management {
-    let credentials =
-        pipe_api_proto::ManagementCredentials::new("test-key-id", "test-key-secret").expect("credentials");
-    pipe_api_proto::Management::new(
-        pipe_api_proto::BaseUrl::parse("https://api.example.com").expect("a URL"),
-        credentials,
-    )
-}
-
-/// The alerting interface of tests that only parse answers (an example base URL, a token).
-pub fn alerting() -> pipe_api_proto::Alerting {
-    let token = pipe_api_proto::BearerToken::new("test-alerting-token").expect("a token");
-    pipe_api_proto::Alerting::new(pipe_api_proto::BaseUrl::parse("https://alerts.example.com").expect("a URL"), token)
 }
 
 /// The overall deadline of [`fast_retries`].

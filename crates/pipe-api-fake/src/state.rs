@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use std::time::Duration;
 
+use pipe_api_proto::retry::SeededJitter;
 use pipe_api_types::{OrganizationId, ServiceId};
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
@@ -305,21 +306,17 @@ fn constant_time_eq(a: &str, b: &str) -> bool {
 /// Deterministic ids and secrets: the same seed gives the same sequence, so snapshot tests of
 /// what the fake answers are stable.
 pub(crate) struct Sequence {
-    state: u64,
+    /// The client's own SplitMix64, so the workspace writes the generator once.
+    source: SeededJitter,
 }
 
 impl Sequence {
     fn new(seed: u64) -> Sequence {
-        Sequence { state: seed ^ 0x005e_ed0f_fa4e_0001 }
+        Sequence { source: SeededJitter::new(seed ^ 0x005e_ed0f_fa4e_0001) }
     }
 
-    /// splitmix64: tiny, and every output differs for a long time.
     fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.source.next_u64()
     }
 
     /// A version-4-shaped UUID.

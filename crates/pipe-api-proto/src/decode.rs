@@ -1,5 +1,6 @@
 //! The one way a success body is decoded: serde_json into the endpoint's output, within a memory
-//! budget proportional to the body.
+//! budget proportional to the body. This file holds the registry of outputs and the decode entry
+//! points; the budgeted reader itself is `crate::budget`.
 //!
 //! Why a budget: a hostile body of minimal elements (`[{"id":""},...]`, 10 bytes each) would
 //! decode into models of hundreds of bytes each, a gigabyte from a 16 MiB body. The budget is
@@ -18,33 +19,12 @@
 //! that calls an endpoint. Generic all the way down, it was compiled into the client and into
 //! every test binary once per operation, which cost most of their build time.
 
-use std::cell::{Cell, RefCell};
-use std::fmt::{self, Write as _};
-use std::mem::size_of;
+use std::fmt;
 
-use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
 
+use crate::budget::{Budget, read};
 use crate::redact::SentSecrets;
-
-/// How many bytes of decoded values a body may become, per byte of body. Real answers need
-/// about two (`memory` section of `cargo bench -p pipe-api-tests --bench ratios`); a hostile
-/// body of minimal elements would need seventy and more.
-pub const DECODED_BYTES_PER_BODY_BYTE: usize = 6;
-
-/// What any body may decode into beyond its rate per byte. Charging by the byte alone refused
-/// small lists the contracts allow (a hundred alerts of an id, a name and a state: each model
-/// is far larger than its few bytes of JSON); with this, a thousand models of every kind fit,
-/// whatever their size in the body, and a hostile body of the 16 MiB a response may hold still
-/// decodes into at most about 4 times its size.
-pub const DECODE_ALLOWANCE: usize = 8 * 1024 * 1024;
-
-/// What a kept unknown field costs beyond its text: its name and the lengths written before both
-/// in its object's buffer (`UnknownFields`), and that buffer's share of an allocation; rounded up,
-/// as a model's unknown fields are few.
-const UNKNOWN_FIELD_COST: usize = 64;
-
-/// What an allocation costs beyond its bytes (the allocator's header and rounding).
-const ALLOCATION_COST: usize = 16;
 
 /// Decodes `body` as `T` within the body's budget. Only when that fails does it read the body
 /// again, within the same budget, tracking the JSON path to say where (tracking costs time on
@@ -81,15 +61,6 @@ fn decode<T: DeserializeOwned>(body: &[u8], secrets: &SentSecrets) -> Result<T, 
 fn decode_quietly<T: DeserializeOwned>(body: &[u8], secrets: &SentSecrets) -> Option<T> {
     let text = std::str::from_utf8(body).ok()?;
     read::<T>(text, Budget::for_body(body, false, secrets)).ok()
-}
-
-/// Reads `text` as a whole `T` within `budget`; a failure comes with its path (`.` unless the
-/// budget tracks it).
-fn read<T: DeserializeOwned>(text: &str, budget: Budget<'_>) -> Result<T, (serde_json::Error, String)> {
-    let mut json = serde_json::Deserializer::from_str(text);
-    T::deserialize(Budgeted::new(&mut json, &budget))
-        .and_then(|value| json.end().map(|()| value))
-        .map_err(|error| (error, budget.path()))
 }
 
 /// What a success body decodes into: the output of every endpoint. Implemented in this crate,
@@ -185,10 +156,9 @@ macro_rules! outputs {
     };
 }
 
-use crate::endpoints::AlertPage;
 use pipe_api_types::{
-    Alert, CreateKeyResponse, Key, Organization, Pipe, PipeSchemaDiscoveryResponse, PipeSettings, PipesCdcScaling,
-    ReversePrivateEndpoint, Service,
+    Alert, AlertPage, CreateKeyResponse, Key, Organization, Pipe, PipeSchemaDiscoveryResponse, PipeSettings,
+    PipesCdcScaling, ReversePrivateEndpoint, Service,
 };
 
 /// Decodes a body of a shape.
@@ -339,7 +309,7 @@ struct InData<T> {
 /// status is the one that counts.
 #[derive(serde::Deserialize)]
 struct Envelope<T> {
-    #[serde(rename = "requestId", default, deserialize_with = "crate::error_body::server_text")]
+    #[serde(rename = "requestId", default, deserialize_with = "crate::error::body::server_text")]
     request_id: Option<String>,
     #[serde(default = "Option::default")]
     result: Option<T>,
@@ -349,7 +319,7 @@ struct Envelope<T> {
 /// budgeted reader, skipping everything else.
 #[derive(serde::Deserialize)]
 struct EnvelopeId {
-    #[serde(rename = "requestId", default, deserialize_with = "crate::error_body::server_text")]
+    #[serde(rename = "requestId", default, deserialize_with = "crate::error::body::server_text")]
     request_id: Option<String>,
 }
 
@@ -414,377 +384,4 @@ pub(crate) fn says_nothing(body: &[u8]) -> bool {
 
     let text = body.trim_ascii();
     text.is_empty() || text.eq_ignore_ascii_case(b"ok") || decode_quietly::<Nothing>(text, &SentSecrets::NONE).is_some()
-}
-
-/// Bytes of decoded values still allowed, what every text read is scrubbed of, and, on a
-/// reading that tracks it, where a failure is.
-struct Budget<'s> {
-    left: Cell<usize>,
-    /// `None` unless the reading tracks the path of a failure.
-    path: Option<Path>,
-    /// What the call sent: taken out of every text read (values and names) before the model,
-    /// the JSON value or an error sees it.
-    secrets: &'s SentSecrets,
-}
-
-/// The path of a failure, gathered as the error passes out through each list and object.
-#[derive(Default)]
-struct Path {
-    /// The last object key read.
-    key: RefCell<String>,
-    /// The keys of the values being read, outermost first.
-    open: RefCell<Vec<String>>,
-    /// The failure's path, innermost segment first.
-    segments: RefCell<Vec<Segment>>,
-}
-
-enum Segment {
-    Key(String),
-    Index(usize),
-}
-
-impl<'s> Budget<'s> {
-    fn for_body(body: &[u8], track: bool, secrets: &'s SentSecrets) -> Budget<'s> {
-        let left = Cell::new(body.len().saturating_mul(DECODED_BYTES_PER_BODY_BYTE).saturating_add(DECODE_ALLOWANCE));
-        Budget { left, path: track.then(Path::default), secrets }
-    }
-
-    fn charge<E: de::Error>(&self, bytes: usize) -> Result<(), E> {
-        match self.left.get().checked_sub(bytes) {
-            Some(left) => {
-                self.left.set(left);
-                Ok(())
-            }
-            None => Err(E::custom(format_args!(
-                "the response would decode into more than {DECODED_BYTES_PER_BODY_BYTE} times its size and {} MiB; refused",
-                DECODE_ALLOWANCE / (1024 * 1024)
-            ))),
-        }
-    }
-
-    /// Notes an object key just read, when tracking.
-    fn key_read(&self, key: &str) {
-        if let Some(path) = &self.path {
-            let mut last = path.key.borrow_mut();
-            last.clear();
-            last.push_str(key);
-        }
-    }
-
-    /// Enters the value of the last key read (not generic: compiled once, not per field).
-    fn enter_value(&self) {
-        if let Some(path) = &self.path {
-            let key = path.key.borrow().clone();
-            path.open.borrow_mut().push(key);
-        }
-    }
-
-    /// Leaves the value entered last; a failure passed out through its key.
-    fn leave_value(&self, failed: bool) {
-        if let Some(path) = &self.path {
-            let key = path.open.borrow_mut().pop();
-            if let (true, Some(key)) = (failed, key) {
-                path.segments.borrow_mut().push(Segment::Key(key));
-            }
-        }
-    }
-
-    /// Notes that a failure passed out through `segment`.
-    fn failed_in(&self, segment: Segment) {
-        if let Some(path) = &self.path {
-            path.segments.borrow_mut().push(segment);
-        }
-    }
-
-    /// The failure's path (`result[3].source.kafka`, `.` for the root).
-    fn path(&self) -> String {
-        let Some(path) = &self.path else { return ".".to_owned() };
-        let segments = path.segments.borrow();
-        if segments.is_empty() {
-            return ".".to_owned();
-        }
-        let mut text = String::new();
-        for (i, segment) in segments.iter().rev().enumerate() {
-            match segment {
-                Segment::Index(index) => {
-                    let _ = write!(text, "[{index}]");
-                }
-                Segment::Key(key) => {
-                    if i > 0 {
-                        text.push('.');
-                    }
-                    text.push_str(key);
-                }
-            }
-        }
-        text
-    }
-}
-
-/// A deserializer (or a visitor, seed or access) that passes the budget on to everything it
-/// reaches.
-struct Budgeted<'b, X> {
-    inner: X,
-    budget: &'b Budget<'b>,
-    /// A list's next index (for the path of a failure).
-    index: usize,
-    /// Whether text read here is kept: not for an object's key, which a model matches against
-    /// its field names (an unknown field's name is charged with its value).
-    keeps_text: bool,
-    /// Whether what is read here is a JSON value (whose every object, member, slot and name is
-    /// a node of its own), charged as such.
-    value: bool,
-}
-
-/// What an object of a JSON value costs besides its members: the first node of its B-tree
-/// (eleven names and values, about 640 bytes) and its allocation, charged at what it may
-/// take at most, as a value's tree outlives its reading.
-const VALUE_OBJECT_COST: usize = 1024;
-
-/// What a member of an object of a JSON value costs besides its name's and value's texts: its
-/// slots in the tree's node (a `String` and a `Value`), the node's share of them, and the
-/// name's allocation.
-const VALUE_MEMBER_COST: usize = 160;
-
-/// What an element of a list of a JSON value costs besides its slot: the list's growth by
-/// doubling (twice the slots, three times while it moves).
-const VALUE_ELEMENT_COST: usize = 2 * size_of::<serde_json::Value>();
-
-impl<'b, X> Budgeted<'b, X> {
-    fn new(inner: X, budget: &'b Budget<'b>) -> Self {
-        Budgeted { inner, budget, index: 0, keeps_text: true, value: false }
-    }
-
-    fn wrap<Y>(&self, inner: Y) -> Budgeted<'b, Y> {
-        Budgeted { inner, budget: self.budget, index: 0, keeps_text: self.keeps_text, value: self.value }
-    }
-
-    fn charge_text<E: de::Error>(&self, len: usize) -> Result<(), E> {
-        if (self.keeps_text || self.value) && len > 0 { self.budget.charge(len + ALLOCATION_COST) } else { Ok(()) }
-    }
-
-    /// Notes text read as an object's key.
-    fn key_read(&self, text: &str) {
-        if !self.keeps_text {
-            self.budget.key_read(text);
-        }
-    }
-
-    /// The text the call sent taken out of `text`, when it holds any: what reaches the model,
-    /// the value and every error instead.
-    fn scrubbed(&self, text: &str) -> Option<String> {
-        self.budget.secrets.scrubbed(text)
-    }
-}
-
-/// Forwards `deserialize_*` methods, wrapping the visitor.
-macro_rules! forward {
-    ($($method:ident($($arg:ident: $ty:ty),*)),* $(,)?) => {
-        $(
-                        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Self::Error> {
-                let visitor = self.wrap(visitor);
-                self.inner.$method($($arg,)* visitor)
-            }
-        )*
-    };
-}
-
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for Budgeted<'_, D> {
-    type Error = D::Error;
-
-    /// A JSON value (the output of `Raw`, a value a model keeps, and each of their parts): its
-    /// objects, members, names and list slots are charged as the nodes of its tree. Known by
-    /// its type's name: models read their fields through `deserialize_any` too (their lenient
-    /// codec), and are charged as models.
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        let value = std::any::type_name::<V::Value>() == std::any::type_name::<serde_json::Value>();
-        let visitor = Budgeted { value, ..self.wrap(visitor) };
-        self.inner.deserialize_any(visitor)
-    }
-
-    forward! {
-        deserialize_bool(), deserialize_i8(), deserialize_i16(), deserialize_i32(),
-        deserialize_i64(), deserialize_i128(), deserialize_u8(), deserialize_u16(), deserialize_u32(),
-        deserialize_u64(), deserialize_u128(), deserialize_f32(), deserialize_f64(), deserialize_char(),
-        deserialize_str(), deserialize_string(), deserialize_bytes(), deserialize_byte_buf(),
-        deserialize_option(), deserialize_unit(), deserialize_unit_struct(name: &'static str),
-        deserialize_seq(), deserialize_tuple(len: usize),
-        deserialize_tuple_struct(name: &'static str, len: usize), deserialize_identifier(),
-        deserialize_ignored_any(),
-        deserialize_enum(name: &'static str, variants: &'static [&'static str]),
-    }
-
-    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        self.budget.charge(size_of::<V::Value>())?;
-        let visitor = Budgeted { value: false, ..self.wrap(visitor) };
-        self.inner.deserialize_map(visitor)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.budget.charge(size_of::<V::Value>())?;
-        let visitor = Budgeted { value: false, ..self.wrap(visitor) };
-        self.inner.deserialize_struct(name, fields, visitor)
-    }
-
-    /// Not wrapped: serde_json reads a raw value (an unknown field's text) through a newtype
-    /// of its own, which must see serde_json's own access. Its text is charged as a kept
-    /// unknown field.
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.budget.charge(UNKNOWN_FIELD_COST)?;
-        self.inner.deserialize_newtype_struct(name, visitor)
-    }
-
-    fn is_human_readable(&self) -> bool {
-        self.inner.is_human_readable()
-    }
-}
-
-/// Forwards `visit_*` methods of scalars unchanged.
-macro_rules! visit_scalars {
-    ($($method:ident($ty:ty)),* $(,)?) => {
-        $(
-                        fn $method<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
-                self.inner.$method(v)
-            }
-        )*
-    };
-}
-
-impl<'de, V: Visitor<'de>> Visitor<'de> for Budgeted<'_, V> {
-    type Value = V::Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.expecting(f)
-    }
-
-    visit_scalars! {
-        visit_bool(bool), visit_i8(i8), visit_i16(i16), visit_i32(i32), visit_i64(i64), visit_i128(i128),
-        visit_u8(u8), visit_u16(u16), visit_u32(u32), visit_u64(u64), visit_u128(u128), visit_f32(f32),
-        visit_f64(f64), visit_char(char), visit_bytes(&[u8]), visit_borrowed_bytes(&'de [u8]),
-        visit_byte_buf(Vec<u8>),
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        if let Some(scrubbed) = self.scrubbed(v) {
-            return self.visit_string(scrubbed);
-        }
-        self.charge_text(v.len())?;
-        self.key_read(v);
-        self.inner.visit_str(v)
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        if let Some(scrubbed) = self.scrubbed(v) {
-            return self.visit_string(scrubbed);
-        }
-        self.charge_text(v.len())?;
-        self.key_read(v);
-        self.inner.visit_borrowed_str(v)
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        let v = self.scrubbed(&v).unwrap_or(v);
-        self.charge_text(v.len())?;
-        self.key_read(&v);
-        self.inner.visit_string(v)
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        self.inner.visit_none()
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        self.inner.visit_unit()
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        let deserializer = self.wrap(deserializer);
-        self.inner.visit_some(deserializer)
-    }
-
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        let deserializer = self.wrap(deserializer);
-        self.inner.visit_newtype_struct(deserializer)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        let seq = self.wrap(seq);
-        self.inner.visit_seq(seq)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        if self.value {
-            self.budget.charge(VALUE_OBJECT_COST)?;
-        }
-        let map = self.wrap(map);
-        self.inner.visit_map(map)
-    }
-
-    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
-        // No model is a serde enum; an enum's payload is left unbudgeted rather than mis-read.
-        self.inner.visit_enum(data)
-    }
-}
-
-impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Budgeted<'_, S> {
-    type Value = S::Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        let deserializer = self.wrap(deserializer);
-        self.inner.deserialize(deserializer)
-    }
-}
-
-impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Budgeted<'_, A> {
-    type Error = A::Error;
-
-    /// Each element charges its slot in the list, whatever it holds.
-    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>, Self::Error> {
-        let index = self.index;
-        self.index += 1;
-        let seed = self.wrap(seed);
-        let slot = size_of::<S::Value>() + if self.value { VALUE_ELEMENT_COST } else { 0 };
-        let element = self.budget.charge(slot).and_then(|()| self.inner.next_element_seed(seed));
-        if element.is_err() {
-            self.budget.failed_in(Segment::Index(index));
-        }
-        element
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        self.inner.size_hint()
-    }
-}
-
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for Budgeted<'_, A> {
-    type Error = A::Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Self::Error> {
-        let seed = Budgeted { keeps_text: false, ..self.wrap(seed) };
-        self.inner.next_key_seed(seed)
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Self::Error> {
-        if self.value {
-            self.budget.charge(VALUE_MEMBER_COST)?;
-        }
-        self.budget.enter_value();
-        let seed = Budgeted { keeps_text: true, ..self.wrap(seed) };
-        let value = self.inner.next_value_seed(seed);
-        self.budget.leave_value(value.is_err());
-        value
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        self.inner.size_hint()
-    }
 }

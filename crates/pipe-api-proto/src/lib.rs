@@ -98,6 +98,7 @@
 mod api;
 pub mod attempts;
 mod auth;
+mod budget;
 pub mod call;
 mod decode;
 mod endpoint;
@@ -106,7 +107,6 @@ mod endpoint;
 pub mod operations;
 mod endpoints;
 mod error;
-mod error_body;
 pub mod pages;
 pub mod plan;
 mod redact;
@@ -122,7 +122,8 @@ mod words;
 
 pub use api::{Alerting, Api, Management, USER_AGENT_VALUE};
 pub use auth::{BearerToken, CredentialsError, ManagementCredentials};
-pub use decode::{DECODE_ALLOWANCE, DECODED_BYTES_PER_BODY_BYTE, Decode, Decoded};
+pub use budget::{DECODE_ALLOWANCE, DECODED_BYTES_PER_BODY_BYTE};
+pub use decode::{Decode, Decoded};
 pub use endpoint::{Endpoint, EndpointExt, Reply};
 pub use operations::SuccessBody;
 // Every endpoint of the table of operations, the alert list and the escape hatch.
@@ -131,6 +132,8 @@ pub use error::{
     ApiError, BODY_KEPT, BuildError, BuildErrorKind, DecodeError, ERROR_TEXT_MAX, Error, TransportError,
     TransportErrorKind, TransportFailure,
 };
+/// The alert list's output, a model of `pipe_api_types`, re-exported beside its endpoint.
+pub use pipe_api_types::AlertPage;
 pub use snapshot::{redacted_json, render_request};
 pub use transport::{Transport, socket_timeout_within};
 pub use url::{BaseUrl, BaseUrlError};

@@ -16,12 +16,13 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Duration;
 
 use http::Response;
+use pipe_api_types::AlertPage;
 use time::OffsetDateTime;
 
 use crate::api::Alerting;
 use crate::attempts::AttemptRecord;
 use crate::call::{Call, Machine, Next};
-use crate::endpoints::{AlertPage, ListAlerts};
+use crate::endpoints::ListAlerts;
 use crate::error::{Error, TransportError};
 use crate::retry::{Pacer, RetryPolicy};
 

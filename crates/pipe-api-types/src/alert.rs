@@ -530,3 +530,26 @@ model! {
         "offset" offset: u64,
     }
 }
+
+/// A page of alerts.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AlertPage {
+    /// The alerts.
+    #[serde(rename = "data")]
+    pub alerts: Vec<Alert>,
+    /// The pagination summary (newer servers).
+    #[serde(default)]
+    pub meta: Option<PaginationMeta>,
+    /// How many alerts exist in all, when the server says (`meta.total` or `X-Total-Count`):
+    /// not in the body's `data`, so filled in by the client that read the answer's headers.
+    #[serde(skip)]
+    pub total: Option<u64>,
+}
+
+impl crate::Vouch for AlertPage {
+    fn vouch(&mut self) {
+        self.alerts.vouch();
+        self.meta.vouch();
+    }
+}

@@ -166,8 +166,8 @@ pub(crate) mod validate;
 mod vouch;
 
 pub use alert::{
-    Alert, AlertChannel, AlertErrorType, AlertExecutionError, AlertInterval, AlertRequest, AlertSilenced, AlertSource,
-    AlertState, ChannelType, PaginationMeta, ThresholdType,
+    Alert, AlertChannel, AlertErrorType, AlertExecutionError, AlertInterval, AlertPage, AlertRequest, AlertSilenced,
+    AlertSource, AlertState, ChannelType, PaginationMeta, ThresholdType,
 };
 pub use id::{
     AlertId, IdError, KeyId, OrganizationId, PipeId, ReversePrivateEndpointId, RoleId, ScalingScheduleEntryId,

@@ -11,7 +11,6 @@ use pipe_api_tests::fast_retries;
 use pipe_api_tests::requests::create_pipe_requests;
 use pipe_api_types::{CreateKeyRequest, KeyRole, PipeState};
 use pipe_api_ureq::Client;
-use std::time::Duration;
 
 fn admin(server: &pipe_api_fake::FakeServer) -> Client {
     Client::builder()
@@ -172,24 +171,4 @@ fn a_create_whose_answer_is_lost_is_sent_once_and_reported_as_unknown() {
     // It was created, once: listing shows it, as the error tells the user to check.
     let pipes = server.fake().pipes(ORG, SERVICE);
     assert_eq!(pipes.iter().filter(|p| p.name.as_deref() == Some("kafka-events")).count(), 1);
-}
-
-#[test]
-fn pacing_keeps_a_credential_under_its_window() {
-    use pipe_api_proto::retry::Pacer;
-    let server = Fake::demo().serve().unwrap();
-    let window = Duration::from_millis(200);
-    let client = Client::builder()
-        .management(&server.base_url(), DEMO_KEY_ID, DEMO_KEY_SECRET)
-        .pacing(Pacer::new(2, window))
-        .build()
-        .unwrap();
-    let started = std::time::Instant::now();
-    for _ in 0..5 {
-        client.get_service(ORG, SERVICE).unwrap();
-    }
-    // Five requests at two per window: the fifth cannot start before two windows have passed.
-    // (A sleep never ends early, so this lower bound cannot flake.)
-    assert!(started.elapsed() >= window * 2, "{:?}", started.elapsed());
-    assert_eq!(server.fake().request_count(), 5);
 }

@@ -1,8 +1,7 @@
 //! `GET /api/v2/alerts`: the one endpoint written by hand, for its query and its total.
 
 use http::{HeaderMap, Method};
-use pipe_api_types::{Alert, PaginationMeta, Rule, ValidationErrors, Violation};
-use serde::Deserialize;
+use pipe_api_types::{AlertPage, Rule, ValidationErrors, Violation};
 
 use crate::api::Alerting;
 use crate::endpoint::Endpoint;
@@ -42,28 +41,6 @@ impl ListAlerts {
     pub fn offset(mut self, offset: u64) -> Self {
         self.offset = Some(offset);
         self
-    }
-}
-
-/// A page of alerts.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[non_exhaustive]
-pub struct AlertPage {
-    /// The alerts.
-    #[serde(rename = "data")]
-    pub alerts: Vec<Alert>,
-    /// The pagination summary (newer servers).
-    #[serde(default)]
-    pub meta: Option<PaginationMeta>,
-    /// How many alerts exist in all, when the server says (`meta.total` or `X-Total-Count`).
-    #[serde(skip)]
-    pub total: Option<u64>,
-}
-
-impl pipe_api_types::Vouch for AlertPage {
-    fn vouch(&mut self) {
-        self.alerts.vouch();
-        self.meta.vouch();
     }
 }
 

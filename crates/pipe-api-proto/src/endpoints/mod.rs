@@ -7,7 +7,7 @@ mod macros;
 mod alerts;
 mod raw;
 
-pub use alerts::{AlertPage, ListAlerts, MAX_ALERTS_LIMIT};
+pub use alerts::{ListAlerts, MAX_ALERTS_LIMIT};
 pub use raw::Raw;
 
 // The table names types as these export them.

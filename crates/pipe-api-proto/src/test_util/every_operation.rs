@@ -9,6 +9,13 @@ use pipe_api_types::*;
 
 use crate::*;
 
+/// The organization of every sample path, and of tests that need no particular one.
+pub const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
+/// The service of every sample path, and of tests that need no particular one.
+pub const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
+/// The pipe of every sample path, and of tests that need no particular one.
+pub const PIPE: &str = "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e";
+
 /// A value for a path parameter of any operation.
 trait Sample {
     fn sample() -> Self;
@@ -16,19 +23,19 @@ trait Sample {
 
 impl Sample for OrganizationId {
     fn sample() -> Self {
-        "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse().expect("a uuid")
+        ORG.parse().expect("a uuid")
     }
 }
 
 impl Sample for ServiceId {
     fn sample() -> Self {
-        "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse().expect("a uuid")
+        SERVICE.parse().expect("a uuid")
     }
 }
 
 impl Sample for PipeId {
     fn sample() -> Self {
-        "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e".parse().expect("a uuid")
+        PIPE.parse().expect("a uuid")
     }
 }
 
@@ -227,13 +234,13 @@ pub const KEY_SECRET: &str = "sample-key-secret-5e1f";
 /// The token of [`alerting`].
 pub const TOKEN: &str = "sample-alerting-token-9c2d";
 
-/// The management interface [`parse`] parses for.
+/// The management interface [`parse`] parses for, and tests that only parse answers.
 pub fn management() -> Management {
     let credentials = ManagementCredentials::new("sample-key-id", KEY_SECRET).expect("credentials");
     Management::new(BaseUrl::parse("https://api.example.com").expect("a URL"), credentials)
 }
 
-/// The alerting interface [`parse`] parses for.
+/// The alerting interface [`parse`] parses for, and tests that only parse answers.
 pub fn alerting() -> Alerting {
     let token = BearerToken::new(TOKEN).expect("a token");
     Alerting::new(BaseUrl::parse("https://alerts.example.com").expect("a URL"), token)

@@ -5,6 +5,7 @@ use crate::common;
 
 use common::*;
 use http::Method;
+use pipe_api_proto::test_util::every_operation::TOKEN;
 use pipe_api_proto::{
     Alerting, BaseUrl, BearerToken, BuildErrorKind, CreateKey, CreatePipe, EndpointExt, GetPipe, GetService,
     ListAlerts, ListPipes, ListReversePrivateEndpoints, Management, ManagementCredentials, Raw, render_request,
@@ -159,8 +160,8 @@ fn headers_of_every_request() {
     assert_eq!(headers["accept"], "application/json");
     assert!(headers.get("content-type").is_none(), "no body, no content type");
     assert_eq!(headers["user-agent"], concat!("pipe-api-proto/", env!("CARGO_PKG_VERSION")));
-    // base64("kZ3pQ8wV1xY2:s3cr3t-v4lue")
-    assert_eq!(headers["authorization"], "Basic a1ozcFE4d1YxeFkyOnMzY3IzdC12NGx1ZQ==");
+    // base64("sample-key-id:sample-key-secret-5e1f"), the sample key of `common::management`.
+    assert_eq!(headers["authorization"], "Basic c2FtcGxlLWtleS1pZDpzYW1wbGUta2V5LXNlY3JldC01ZTFm");
     assert!(headers["authorization"].is_sensitive());
 
     let post = CreateKey::new(org(), full_key_request()).build_request(&management()).unwrap();
@@ -168,9 +169,9 @@ fn headers_of_every_request() {
     assert_eq!(post.method(), Method::POST);
 
     let alerts = ListAlerts::new().build_request(&alerting()).unwrap();
-    assert_eq!(alerts.headers()["authorization"], "Bearer 0c4e9a7e-7f51-4a8c-b0a5-9b3d2e1f0a11");
+    assert_eq!(alerts.headers()["authorization"], format!("Bearer {TOKEN}"));
     assert!(alerts.headers()["authorization"].is_sensitive());
-    assert!(!format!("{alerts:?}").contains("0c4e9a7e-7f51"), "a sensitive header is not in Debug");
+    assert!(!format!("{alerts:?}").contains(TOKEN), "a sensitive header is not in Debug");
 }
 
 #[test]

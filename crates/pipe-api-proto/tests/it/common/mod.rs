@@ -2,12 +2,10 @@
 #![allow(dead_code)]
 
 use http::Response;
-use pipe_api_proto::{Alerting, BaseUrl, BearerToken, Management, ManagementCredentials};
+use pipe_api_proto::Management;
+// The sample ids and interfaces have one home, the `test-util` feature's.
+pub use pipe_api_proto::test_util::every_operation::{ORG, PIPE, SERVICE, alerting, management};
 use pipe_api_types::{OrganizationId, PipeId, ServiceId};
-
-pub const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
-pub const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
-pub const PIPE: &str = "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e";
 
 pub fn org() -> OrganizationId {
     ORG.parse().unwrap()
@@ -19,20 +17,6 @@ pub fn service() -> ServiceId {
 
 pub fn pipe() -> PipeId {
     PIPE.parse().unwrap()
-}
-
-pub fn management() -> Management {
-    Management::new(
-        BaseUrl::parse("https://api.example.com").unwrap(),
-        ManagementCredentials::new("kZ3pQ8wV1xY2", "s3cr3t-v4lue").unwrap(),
-    )
-}
-
-pub fn alerting() -> Alerting {
-    Alerting::new(
-        BaseUrl::parse("https://alerts.example.com").unwrap(),
-        BearerToken::new("0c4e9a7e-7f51-4a8c-b0a5-9b3d2e1f0a11").unwrap(),
-    )
 }
 
 pub fn response(status: u16, body: &[u8]) -> Response<Vec<u8>> {

@@ -1,0 +1,213 @@
+//! `source.postgres`: Postgres replication, its settings and table mappings, and the rules a
+//! table mapping follows.
+
+use super::{Authentication, Credentials};
+use crate::Text;
+use crate::validate::{Checker, Rule, one_of};
+
+open_enum! {
+    /// The flavour of a Postgres source.
+    pub enum PostgresType {
+        /// PostgreSQL.
+        Postgres => "postgres",
+        /// Supabase.
+        Supabase => "supabase",
+        /// Neon.
+        Neon => "neon",
+        /// AlloyDB.
+        AlloyDb => "alloydb",
+        /// PlanetScale.
+        PlanetScale => "planetscale",
+        /// Amazon RDS for PostgreSQL.
+        RdsPostgres => "rdspostgres",
+        /// Amazon Aurora PostgreSQL.
+        AuroraPostgres => "aurorapostgres",
+        /// Cloud SQL for PostgreSQL.
+        CloudSqlPostgres => "cloudsqlpostgres",
+        /// Azure Database for PostgreSQL.
+        AzurePostgres => "azurepostgres",
+        /// Crunchy Bridge.
+        CrunchyBridge => "crunchybridge",
+        /// Tiger Data.
+        TigerData => "tigerdata",
+    }
+}
+
+open_enum! {
+    /// How a Postgres pipe replicates.
+    pub enum ReplicationMode {
+        /// Change data capture after an initial snapshot.
+        Cdc => "cdc",
+        /// A one-time snapshot.
+        Snapshot => "snapshot",
+        /// Change data capture without a snapshot.
+        CdcOnly => "cdc_only",
+    }
+}
+
+model! {
+    /// `source.postgres.settings`.
+    pub struct PostgresSettings {
+        /// Seconds between CDC syncs.
+        "syncIntervalSeconds" sync_interval_seconds: u32,
+        /// Rows per pulled batch.
+        "pullBatchSize" pull_batch_size: u32,
+        /// The publication to replicate.
+        "publicationName" publication_name: Text,
+        /// The replication mode.
+        "replicationMode" replication_mode: ReplicationMode,
+        /// The replication slot (for `cdc_only`).
+        "replicationSlotName" replication_slot_name: Text,
+        /// Keep columns' nullability in the destination.
+        "allowNullableColumns" allow_nullable_columns: bool,
+        /// Parallel workers per table in the initial load.
+        "initialLoadParallelism" initial_load_parallelism: u32,
+        /// Rows per partition in the snapshot.
+        "snapshotNumRowsPerPartition" snapshot_num_rows_per_partition: u64,
+        /// Tables snapshotted in parallel.
+        "snapshotNumberOfParallelTables" snapshot_number_of_parallel_tables: u32,
+        /// Failover replication slots (Postgres 17+).
+        "enableFailoverSlots" enable_failover_slots: bool,
+        /// Whether a Postgres `DELETE` deletes rows for good in a `ReplacingMergeTree` table.
+        "deleteOnMerge" delete_on_merge: bool,
+    }
+}
+
+open_enum! {
+    /// A destination table engine.
+    pub enum TableEngineType {
+        /// Append-only.
+        MergeTree => "MergeTree",
+        /// Keeps the latest version of each row.
+        ReplacingMergeTree => "ReplacingMergeTree",
+        /// Sums numeric columns of equal keys.
+        SummingMergeTree => "SummingMergeTree",
+        /// Stores nothing; feeds materialized views.
+        Null => "Null",
+    }
+}
+
+model! {
+    /// One table replicated by a Postgres pipe. For a request, build it with
+    /// [`PostgresTableMapping::new`].
+    pub struct PostgresTableMapping {
+        /// The source schema.
+        "sourceSchemaName" source_schema_name: Text,
+        /// The source table.
+        "sourceTable" source_table: Text,
+        /// The destination table.
+        "targetTable" target_table: Text,
+        /// Columns not replicated.
+        "excludedColumns" excluded_columns: Vec<Text>,
+        /// Whether `sortingKeys` replaces the primary key as sorting key.
+        "useCustomSortingKey" use_custom_sorting_key: bool,
+        /// The custom sorting key.
+        "sortingKeys" sorting_keys: Vec<Text>,
+        /// The column used to split the initial snapshot into parallel parts (an indexed
+        /// integer, date or timestamp column; unrelated to the table's partitioning).
+        "partitionKey" partition_key: Text,
+        /// The `PARTITION BY` expression of the destination table the pipe creates.
+        "partitionByExpr" partition_by_expr: Text,
+        /// The destination table's engine.
+        "tableEngine" table_engine: TableEngineType,
+    }
+}
+
+impl PostgresTableMapping {
+    /// Replicates `source_schema_name.source_table` into the table `target_table`: the three
+    /// names every mapping needs (to add it, and to remove it again). `Default` is for reading.
+    pub fn new(
+        source_schema_name: impl Into<Text>,
+        source_table: impl Into<Text>,
+        target_table: impl Into<Text>,
+    ) -> Self {
+        PostgresTableMapping {
+            source_schema_name: Some(source_schema_name.into()),
+            source_table: Some(source_table.into()),
+            target_table: Some(target_table.into()),
+            ..Default::default()
+        }
+    }
+}
+
+model! {
+    /// `source.postgres`: Postgres replication. For a request, build it with
+    /// [`PostgresSource::new`] (`Default` is what a read starts from).
+    pub struct PostgresSource {
+        /// The Postgres flavour.
+        "type" kind: PostgresType,
+        /// The server's host.
+        "host" host: Text,
+        /// The server's port.
+        "port" port: u16,
+        /// The database to replicate.
+        "database" database: Text,
+        /// How to authenticate (`basic` or `IAM_ROLE`).
+        "authentication" authentication: Authentication,
+        /// The IAM role for `IAM_ROLE`.
+        "iamRole" iam_role: Text,
+        /// CA certificate (PEM) to verify the server.
+        "caCertificate" ca_certificate: Text,
+        /// The host name the server's TLS certificate names, when it differs from `host`.
+        "tlsHost" tls_host: Text,
+        /// Connect without TLS.
+        "disableTls" disable_tls: bool,
+        /// Do not verify the server's certificate.
+        "skipCertVerification" skip_cert_verification: bool,
+        /// User name and password (requests only).
+        "credentials" credentials: Credentials,
+        /// Replication settings.
+        "settings" settings: PostgresSettings,
+        /// The tables to replicate.
+        "tableMappings" table_mappings: Vec<PostgresTableMapping>,
+    }
+}
+
+impl PostgresSource {
+    /// Replication of the tables `table_mappings` (at least one) of `database` on `host:port`:
+    /// what the service requires of a Postgres source. The default `basic` authentication needs
+    /// [`credentials`](Self::credentials); `type` defaults to `postgres` on the service.
+    /// `Default` is for reading; build a request with this.
+    pub fn new(
+        host: impl Into<Text>,
+        port: u16,
+        database: impl Into<Text>,
+        table_mappings: impl IntoIterator<Item = PostgresTableMapping>,
+    ) -> Self {
+        PostgresSource {
+            host: Some(host.into()),
+            port: Some(port),
+            database: Some(database.into()),
+            table_mappings: Some(table_mappings.into_iter().collect()),
+            ..Default::default()
+        }
+    }
+}
+
+/// `PipePostgresPipeTableMapping.tableEngine` (no `SummingMergeTree` for database pipes).
+const POSTGRES_TABLE_ENGINES: &[&str] = &["MergeTree", "ReplacingMergeTree", "Null"];
+
+/// A table mapping names its source schema, source table and target table.
+pub(crate) fn check_table_names(c: &mut Checker, mapping: &PostgresTableMapping) {
+    c.required_text("sourceSchemaName", &mapping.source_schema_name);
+    c.required_text("sourceTable", &mapping.source_table);
+    c.required_text("targetTable", &mapping.target_table);
+}
+
+/// `PipePostgresPipeTableMapping`: its names, unique `excludedColumns` and `sortingKeys`
+/// (`uniqueItems`), `sortingKeys` when `useCustomSortingKey` is true ("If true, sortingKeys must
+/// be provided"), and the engines a database pipe may create.
+pub(crate) fn check_table_mapping(c: &mut Checker, mapping: &PostgresTableMapping) {
+    check_table_names(c, mapping);
+    for (name, list) in [("excludedColumns", &mapping.excluded_columns), ("sortingKeys", &mapping.sorting_keys)] {
+        if let Some(list) = list {
+            if list.iter().enumerate().any(|(i, item)| list[..i].contains(item)) {
+                c.fail_at(name, Rule::UniqueItems);
+            }
+        }
+    }
+    if mapping.use_custom_sorting_key == Some(true) && mapping.sorting_keys.as_ref().is_none_or(Vec::is_empty) {
+        c.fail_at("sortingKeys", Rule::RequiredBecause("when useCustomSortingKey is true"));
+    }
+    one_of::<TableEngineType>(c, "tableEngine", &mapping.table_engine, POSTGRES_TABLE_ENGINES);
+}
