@@ -107,7 +107,7 @@ fn a_field_no_update_can_change_is_a_replacement_refused_unless_allowed() {
     match &refused {
         PlanError::ReplacementRefused { resource, fields, .. } => {
             assert_eq!(resource.name, "clicks");
-            assert_eq!(fields, &["source.kafka.brokers"]);
+            assert_eq!(fields.iter().map(|field| field.path.as_str()).collect::<Vec<_>>(), ["source.kafka.brokers"]);
         }
         other => panic!("{other}"),
     }

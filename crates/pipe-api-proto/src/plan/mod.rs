@@ -69,7 +69,7 @@ use crate::redact::redact_json;
 
 pub use apply::{Applied, Apply, ApplyError, StepOutcome};
 pub use desired::{DesiredPipe, DesiredPipeState, DesiredState, DesiredStateError, Problem};
-pub use planner::{Current, PlanError, PlanOptions, plan};
+pub use planner::{Current, PlanError, PlanOptions, Unchangeable, plan};
 
 /// The values a desired state's lookup gave, to be taken out of everything the desired state,
 /// its plan and its apply show: each as written, and as `Debug` and JSON escape it (a text is

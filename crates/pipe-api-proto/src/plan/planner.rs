@@ -89,8 +89,8 @@ pub enum PlanError {
     ReplacementRefused {
         /// The resource.
         resource: Resource,
-        /// The fields that differ (`source.kafka.brokers`).
-        fields: Vec<String>,
+        /// The fields that differ, each with why no update can change it.
+        fields: Vec<Unchangeable>,
         /// What replacing it would cost.
         cost: String,
     },
@@ -130,7 +130,7 @@ impl fmt::Display for PlanError {
             PlanError::ReplacementRefused { resource, fields, cost } => write!(
                 f,
                 "plan: {resource} must be replaced ({} cannot be updated), and replacement is not allowed: {cost}",
-                fields.join(", ")
+                listed(fields)
             ),
             PlanError::Invalid { resource, operation, errors } => write!(f, "plan: {operation} {resource}: {errors}"),
             PlanError::Malformed { resource, operation, message } => {
@@ -268,6 +268,7 @@ impl Planner<'_> {
             let updatable = UpdateReversePrivateEndpointRequest::FIELDS;
             let (update, fixed): (Vec<String>, Vec<String>) =
                 differing.into_iter().partition(|field| updatable.contains(&field.as_str()));
+            let fixed: Vec<Unchangeable> = fixed.into_iter().map(Unchangeable::field).collect();
             if !fixed.is_empty() {
                 let cost = "pipes that reach their source through it lose the connection until they use the new one";
                 self.refuse_replacement(&resource, &fixed, cost)?;
@@ -295,7 +296,7 @@ impl Planner<'_> {
         Ok(())
     }
 
-    fn refuse_replacement(&self, resource: &Resource, fields: &[String], cost: &str) -> Result<(), PlanError> {
+    fn refuse_replacement(&self, resource: &Resource, fields: &[Unchangeable], cost: &str) -> Result<(), PlanError> {
         if self.options.allow_replacement {
             return Ok(());
         }
@@ -613,7 +614,7 @@ struct PipeChanges {
     /// Whether a database pipe's tables change.
     tables_change: bool,
     /// The fields that differ and that no update can change.
-    fixed: Vec<String>,
+    fixed: Vec<Unchangeable>,
 }
 
 impl PipeChanges {
@@ -646,7 +647,7 @@ impl PipeChanges {
                             member_of(&mut changes.update, "destination").insert(member.clone(), value.clone());
                             changes.updated.push(format!("destination.{member}"));
                         } else {
-                            changes.fixed.push(format!("destination.{member}"));
+                            changes.fixed.push(Unchangeable::field(format!("destination.{member}")));
                         }
                     }
                 }
@@ -655,7 +656,7 @@ impl PipeChanges {
                     changes.update.insert(field.to_owned(), wanted.clone());
                     changes.updated.push(field.to_owned());
                 }
-                field => changes.fixed.push(field.to_owned()),
+                field => changes.fixed.push(Unchangeable::field(field.to_owned())),
             }
         }
         changes
@@ -665,7 +666,8 @@ impl PipeChanges {
     fn source(&mut self, wanted: &Value, had: &Value) {
         for (kind, members) in wanted.as_object().into_iter().flatten() {
             let Some(had) = had.get(kind).filter(|had| had.is_object()) else {
-                self.fixed.push(format!("source (the pipe reads from another kind than {kind})"));
+                let why = format!("the pipe reads from another kind than {kind}");
+                self.fixed.push(Unchangeable { path: "source".to_owned(), why });
                 continue;
             };
             let patchable = match kind.as_str() {
@@ -696,7 +698,7 @@ impl PipeChanges {
                                 member_of(source, "settings").insert(setting.clone(), value.clone());
                                 self.updated.push(format!("{path}.{setting}"));
                             } else {
-                                self.fixed.push(format!("{path}.{setting}"));
+                                self.fixed.push(Unchangeable::field(format!("{path}.{setting}")));
                             }
                         }
                     }
@@ -704,7 +706,7 @@ impl PipeChanges {
                         member_of(member_of(&mut self.update, "source"), kind).insert(member.to_owned(), value.clone());
                         self.updated.push(path);
                     }
-                    _ => self.fixed.push(path),
+                    _ => self.fixed.push(Unchangeable::field(path)),
                 }
             }
         }
@@ -805,8 +807,45 @@ fn differ(fields: &[String]) -> String {
     format!("{} differ{}", fields.join(", "), if fields.len() == 1 { "s" } else { "" })
 }
 
-fn replaced_because(fields: &[String]) -> String {
-    format!("replaced: {} cannot be updated", fields.join(", "))
+fn replaced_because(fields: &[Unchangeable]) -> String {
+    format!("replaced: {} cannot be updated", listed(fields))
+}
+
+/// `source.kafka.topics, source (the pipe reads from another kind than kinesis)`.
+fn listed(fields: &[Unchangeable]) -> String {
+    fields.iter().map(Unchangeable::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// A field that differs and that no update can change: its path and why, apart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Unchangeable {
+    /// Its JSON path in the resource (`source.kafka.topics`, `source`).
+    pub path: String,
+    /// Why no update changes it (`no update can change it`, `the pipe reads from another kind
+    /// than kinesis`).
+    pub why: String,
+}
+
+/// What no update changes, with no other reason.
+const NO_UPDATE: &str = "no update can change it";
+
+impl Unchangeable {
+    /// A field that no patch model has.
+    fn field(path: impl Into<String>) -> Self {
+        Unchangeable { path: path.into(), why: NO_UPDATE.to_owned() }
+    }
+}
+
+/// The path, and why when it is more than that no update can change it.
+impl fmt::Display for Unchangeable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.path)?;
+        if self.why != NO_UPDATE {
+            write!(f, " ({})", self.why)?;
+        }
+        Ok(())
+    }
 }
 
 /// A model as a JSON value, through the serializer that writes request bodies and the reader

@@ -77,7 +77,9 @@ fn a_schema_registry_change_is_a_replacement_never_an_update() {
     let current = current_kafka(registry("https://registry-a.example.com"), json!({}));
     match planned(&desired, &current).unwrap_err() {
         PlanError::ReplacementRefused { fields, cost, .. } => {
-            assert_eq!(fields, ["source.kafka.schemaRegistry"]);
+            let paths: Vec<&str> = fields.iter().map(|field| field.path.as_str()).collect();
+            assert_eq!(paths, ["source.kafka.schemaRegistry"]);
+            assert_eq!(fields[0].why, "no update can change it");
             assert!(cost.contains("offsets"), "{cost}");
         }
         other => panic!("{other}"),
@@ -101,6 +103,12 @@ fn another_source_kind_is_a_replacement() {
     .unwrap();
     let error = planned(&desired, &current_kafka(json!({}), json!({}))).unwrap_err();
     assert!(error.to_string().contains("source (the pipe reads from another kind than kinesis)"), "{error}");
+    // The path and the reason apart, for code that reads them.
+    let PlanError::ReplacementRefused { fields, .. } = &error else { panic!("{error}") };
+    assert_eq!(
+        (fields[0].path.as_str(), fields[0].why.as_str()),
+        ("source", "the pipe reads from another kind than kinesis")
+    );
 }
 
 #[test]
@@ -221,7 +229,7 @@ fn an_endpoints_mappings_are_updated_and_another_type_replaces_it() {
     .unwrap();
     let error = planned(&moved, &current).unwrap_err();
     assert!(
-        matches!(&error, PlanError::ReplacementRefused { fields, .. } if fields == &["vpcEndpointServiceName"]),
+        matches!(&error, PlanError::ReplacementRefused { fields, .. } if fields[0].path == "vpcEndpointServiceName"),
         "{error}"
     );
 }
