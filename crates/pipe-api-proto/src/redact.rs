@@ -155,6 +155,10 @@ pub struct SentSecrets {
     /// A filter over each form's first two bytes: a text that has none of them at any place
     /// holds no form, which is what almost every text is (checked a byte at a time).
     pairs: [u64; PAIR_WORDS],
+    /// A filter over every two neighbouring bytes of every form: a text is sampled every
+    /// `shortest - 1` bytes against it, as a form there covers one sample at least, and only
+    /// around a sample it passes are the places checked one by one.
+    inner: [u64; PAIR_WORDS],
 }
 
 /// The words of [`SentSecrets`]'s filter (4,096 bits).
@@ -174,7 +178,8 @@ impl Default for SentSecrets {
 
 impl SentSecrets {
     /// Nothing to take out: for JSON this crate wrote itself.
-    pub(crate) const NONE: SentSecrets = SentSecrets { forms: Vec::new(), shortest: 0, pairs: [0; PAIR_WORDS] };
+    pub(crate) const NONE: SentSecrets =
+        SentSecrets { forms: Vec::new(), shortest: 0, pairs: [0; PAIR_WORDS], inner: [0; PAIR_WORDS] };
 
     /// What a request with these headers and this body sends: the one definition of "what the
     /// call sent".
@@ -206,9 +211,14 @@ impl SentSecrets {
         self.forms.dedup();
         self.shortest = self.forms.last().map_or(0, String::len);
         self.pairs = [0; PAIR_WORDS];
+        self.inner = [0; PAIR_WORDS];
         for form in &self.forms {
             let bit = pair_bit(form.as_bytes()[0], form.as_bytes()[1]);
             self.pairs[bit / 64] |= 1 << (bit % 64);
+            for pair in form.as_bytes().windows(2) {
+                let bit = pair_bit(pair[0], pair[1]);
+                self.inner[bit / 64] |= 1 << (bit % 64);
+            }
         }
     }
 
@@ -218,12 +228,35 @@ impl SentSecrets {
     }
 
     /// The first form in `bytes` at or after `from`: where it starts and how long it is.
+    ///
+    /// A form of length `L` at `p` covers the pairs starting at `p` to `p + L - 2`, so sampling
+    /// every `shortest - 1` bytes meets one of them; the leftmost form is then the first one
+    /// starting within `longest - 2` bytes before the first sample that passes the filter (one
+    /// further left would have covered an earlier sample).
     fn find(&self, bytes: &[u8], from: usize) -> Option<(usize, usize)> {
-        if self.forms.is_empty() || bytes.len() < self.shortest {
+        if self.forms.is_empty() || bytes.len() < from.saturating_add(self.shortest) {
             return None;
         }
-        let last = bytes.len() - self.shortest;
-        (from..=last).find_map(|at| {
+        let stride = self.shortest - 1;
+        let reach = self.longest() - 2;
+        let mut sample = from;
+        while sample + 1 < bytes.len() {
+            let bit = pair_bit(bytes[sample], bytes[sample + 1]);
+            if self.inner[bit / 64] & (1 << (bit % 64)) != 0 {
+                let found = self.find_between(bytes, sample.saturating_sub(reach).max(from), sample);
+                if found.is_some() {
+                    return found;
+                }
+            }
+            sample += stride;
+        }
+        None
+    }
+
+    /// The first form starting at a place from `first` to `last`.
+    fn find_between(&self, bytes: &[u8], first: usize, last: usize) -> Option<(usize, usize)> {
+        let last = last.min(bytes.len().checked_sub(self.shortest)?);
+        (first..=last).find_map(|at| {
             let bit = pair_bit(bytes[at], bytes[at + 1]);
             if self.pairs[bit / 64] & (1 << (bit % 64)) == 0 {
                 return None;
@@ -457,6 +490,54 @@ pub(crate) fn decode_message(path: &str, message: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// The sampled search finds what a search at every place finds, forms of every length and
+    /// overlapping ones included, wherever they fall.
+    mod sampled_search {
+        use super::super::{REDACTED, SentSecrets};
+        use proptest::prelude::*;
+
+        /// Every place, forms longest first: what `find` must agree with.
+        fn replaced_everywhere(text: &[u8], forms: &[String]) -> Vec<u8> {
+            let mut forms: Vec<&String> = forms.iter().filter(|form| form.len() >= 6).collect();
+            forms.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+            let (mut out, mut at) = (Vec::new(), 0);
+            while at < text.len() {
+                match forms.iter().find(|form| text[at..].starts_with(form.as_bytes())) {
+                    Some(form) => {
+                        out.extend_from_slice(REDACTED.as_bytes());
+                        at += form.len();
+                    }
+                    None => {
+                        out.push(text[at]);
+                        at += 1;
+                    }
+                }
+            }
+            out
+        }
+
+        proptest! {
+            #[test]
+            fn agrees_with_a_search_at_every_place(
+                forms in prop::collection::vec("[ab]{6,14}", 1..4),
+                pieces in prop::collection::vec(("[abc]{0,9}", 0usize..4), 0..12),
+            ) {
+                let mut text = Vec::new();
+                for (filler, form) in &pieces {
+                    text.extend_from_slice(filler.as_bytes());
+                    if let Some(form) = forms.get(*form) {
+                        text.extend_from_slice(form.as_bytes());
+                    }
+                }
+                let mut secrets = SentSecrets::NONE;
+                secrets.add(forms.clone());
+                let expected = replaced_everywhere(&text, &forms);
+                let got = secrets.scrubbed_bytes(&text).unwrap_or_else(|| text.clone());
+                prop_assert_eq!(String::from_utf8_lossy(&got), String::from_utf8_lossy(&expected));
+            }
+        }
+    }
+
     use super::{REDACTED, SECRET_CONTAINERS, SECRET_FIELDS, redact_text};
 
     /// Every name of the one list is found by the cut of a text that is not JSON, in every
