@@ -7,6 +7,8 @@
 use std::path::Path;
 
 use pipe_api_proto::plan::{DesiredState, Problem};
+
+use crate::strict_requests::{at, join};
 use pipe_api_types::Rule;
 use serde_json::{Value, json};
 
@@ -63,7 +65,7 @@ fn walk(value: &Value, path: &str, objects: &mut Vec<String>, scalars: &mut Vec<
         Value::Object(members) => {
             objects.push(path.to_owned());
             for (name, child) in members {
-                let at = if path.is_empty() { name.clone() } else { format!("{path}.{name}") };
+                let at = join(path, name);
                 if matches!(child, Value::Object(_) | Value::Array(_)) {
                     walk(child, &at, objects, scalars);
                 } else {
@@ -78,18 +80,6 @@ fn walk(value: &Value, path: &str, objects: &mut Vec<String>, scalars: &mut Vec<
         }
         _ => {}
     }
-}
-
-fn at<'a>(value: &'a mut Value, path: &str) -> &'a mut Value {
-    let mut current = value;
-    for segment in path.split('.').filter(|s| !s.is_empty()) {
-        let (name, indices) = segment.split_once('[').unwrap_or((segment, ""));
-        current = &mut current[name];
-        for index in indices.split('[').filter(|i| !i.is_empty()) {
-            current = &mut current[index.trim_end_matches(']').parse::<usize>().unwrap()];
-        }
-    }
-    current
 }
 
 #[test]
