@@ -135,21 +135,21 @@ impl UnknownFields {
     /// Vouches for every field: a server sent them (see [`Vouch`](crate::Vouch)). The
     /// separators are rewritten in place, so a decoded value allocates nothing more.
     pub(crate) fn vouch(&mut self) {
-        if !self.fields.as_bytes().contains(&(UNVOUCHED as u8)) {
-            return;
-        }
-        let mut bytes = std::mem::take(&mut self.fields).into_bytes();
         let mut at = 0;
-        while at < bytes.len() {
-            // A part: its length in digits, its separator, itself.
-            let digits = bytes[at..].iter().take_while(|b| b.is_ascii_digit()).count();
-            let len: usize =
-                std::str::from_utf8(&bytes[at..at + digits]).ok().and_then(|n| n.parse().ok()).unwrap_or(0);
-            bytes[at + digits] = VOUCHED as u8;
-            at += digits + 1 + len;
+        while at < self.fields.len() {
+            // A name, then its value: each its length in digits, its separator, itself.
+            for part in 0..2 {
+                let bytes = &self.fields.as_bytes()[at..];
+                let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+                let len = bytes[..digits].iter().fold(0, |len, digit| len * 10 + usize::from(digit - b'0'));
+                let separator = at + digits;
+                if part == 0 && bytes.get(digits) == Some(&(UNVOUCHED as u8)) {
+                    // One ASCII byte for another, in place: nothing moves or is checked again.
+                    self.fields.replace_range(separator..=separator, VOUCHED.encode_utf8(&mut [0; 4]));
+                }
+                at = separator + 1 + len;
+            }
         }
-        // Only ASCII separators changed, to ASCII: still UTF-8.
-        self.fields = String::from_utf8(bytes).unwrap_or_default();
     }
 
     /// Writes `len` in decimal digits.
