@@ -219,32 +219,33 @@ impl<'a> Apply<'a> {
             // Typed, as the planner reads them: a JSON value of a long list would cost many
             // times its body, and the decode budget refuses that.
             (Kind::Pipe, _) => {
-                let Some(api) = self.management else { return Some(error) };
                 let list = crate::ListPipes::new(self.plan.organization_id, self.plan.service_id);
-                let Ok(call) = Call::owned(list, api, &self.retry, self.seed(3), now) else { return Some(error) };
-                let call = call.scrubbing(self.plan.resolved.forms());
-                Box::new(Mapped::new(call, move |listed: Result<crate::Reply<Vec<pipe_api_types::Pipe>>, Error>| {
-                    let found = |pipe: &pipe_api_types::Pipe| pipe.name.as_deref() == Some(name.as_str());
-                    listed
-                        .map(|reply| reply.value.iter().find(|pipe| found(pipe)).map(|pipe| pipe.id.to_string()).into())
-                }))
+                let Some(search) = self.search(list, name, now) else { return Some(error) };
+                search
             }
             (Kind::ReversePrivateEndpoint, _) => {
-                let Some(api) = self.management else { return Some(error) };
                 let list = crate::ListReversePrivateEndpoints::new(self.plan.organization_id, self.plan.service_id);
-                let Ok(call) = Call::owned(list, api, &self.retry, self.seed(3), now) else { return Some(error) };
-                let call = call.scrubbing(self.plan.resolved.forms());
-                type Endpoints = crate::Reply<Vec<pipe_api_types::ReversePrivateEndpoint>>;
-                Box::new(Mapped::new(call, move |listed: Result<Endpoints, Error>| {
-                    let found = |endpoint: &&pipe_api_types::ReversePrivateEndpoint| {
-                        endpoint.description.as_deref() == Some(name.as_str())
-                    };
-                    listed.map(|reply| reply.value.iter().find(found).map(|endpoint| endpoint.id.to_string()).into())
-                }))
+                let Some(search) = self.search(list, name, now) else { return Some(error) };
+                search
             }
         };
         self.phase = Phase::Checking { error, listing };
         None
+    }
+
+    /// The call of a whole list of the service, and the id of its element named `name`;
+    /// `None` when it cannot be made.
+    fn search<E, T>(&self, list: E, name: String, now: Duration) -> Option<Sub<'a, Result<Listed, Error>>>
+    where
+        E: Endpoint<Api = Management, Output = Vec<T>> + 'a,
+        T: Named + 'a,
+    {
+        let call = Call::owned(list, self.management?, &self.retry, self.seed(3), now).ok()?;
+        let call = call.scrubbing(self.plan.resolved.forms());
+        Some(Box::new(Mapped::new(call, move |listed: Result<crate::Reply<Vec<T>>, Error>| {
+            let named = |element: &T| element.name() == Some(name.as_str());
+            listed.map(|reply| reply.value.into_iter().find(named).map(Named::id).into())
+        })))
     }
 
     /// Ends the apply with the step under way failed for `cause`.
@@ -279,6 +280,34 @@ enum Listed {
     Absent,
     /// The listing ended before reading every one (why): the resource may exist.
     Incomplete(String),
+}
+
+/// A resource a service lists, known by a name (a pipe's `name`, an endpoint's `description`).
+trait Named {
+    /// Its name.
+    fn name(&self) -> Option<&str>;
+    /// Its id.
+    fn id(self) -> String;
+}
+
+impl Named for pipe_api_types::Pipe {
+    fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    fn id(self) -> String {
+        self.id.to_string()
+    }
+}
+
+impl Named for pipe_api_types::ReversePrivateEndpoint {
+    fn name(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+
+    fn id(self) -> String {
+        self.id.to_string()
+    }
 }
 
 /// A whole list's answer: the id of the resource of the name, if one is there.
