@@ -54,6 +54,11 @@ pub(crate) struct Budget<'s> {
     /// What the call sent: taken out of every text read (values and names) before the model,
     /// the JSON value or an error sees it.
     secrets: &'s SentSecrets,
+    /// Whether the body holds none of `secrets` as written: then a text read as a slice of the
+    /// body (one without escapes) holds none either, and only an escaped text, which the
+    /// body's bytes do not show as it reads, is searched. One pass over the body instead of a
+    /// search per text.
+    body_is_clean: bool,
 }
 
 /// The path of a failure, gathered as the error passes out through each list and object.
@@ -75,7 +80,8 @@ enum Segment {
 impl<'s> Budget<'s> {
     pub(crate) fn for_body(body: &[u8], track: bool, secrets: &'s SentSecrets) -> Budget<'s> {
         let left = Cell::new(body.len().saturating_mul(DECODED_BYTES_PER_BODY_BYTE).saturating_add(DECODE_ALLOWANCE));
-        Budget { left, path: track.then(Path::default), secrets }
+        let body_is_clean = !secrets.is_in(body);
+        Budget { left, path: track.then(Path::default), secrets, body_is_clean }
     }
 
     fn charge<E: de::Error>(&self, bytes: usize) -> Result<(), E> {
@@ -194,7 +200,7 @@ impl<'b, X> Budgeted<'b, X> {
 
     /// Notes text read as an object's key.
     fn key_read(&self, text: &str) {
-        if !self.keeps_text {
+        if !self.keeps_text && self.budget.path.is_some() {
             self.budget.key_read(text);
         }
     }
@@ -311,9 +317,13 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Budgeted<'_, V> {
         self.inner.visit_str(v)
     }
 
+    /// A text borrowed from the body is a slice of it, as written: searched only when the
+    /// body holds something the call sent.
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        if let Some(scrubbed) = self.scrubbed(v) {
-            return self.visit_string(scrubbed);
+        if !self.budget.body_is_clean {
+            if let Some(scrubbed) = self.scrubbed(v) {
+                return self.visit_string(scrubbed);
+            }
         }
         self.charge_text(v.len())?;
         self.key_read(v);
@@ -406,8 +416,13 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Budgeted<'_, A> {
         if self.value {
             self.budget.charge(VALUE_MEMBER_COST)?;
         }
-        self.budget.enter_value();
         let seed = Budgeted { keeps_text: true, ..self.wrap(seed) };
+        // The path is tracked only when reading again for a failure's path: the common reading
+        // does not call out for it.
+        if self.budget.path.is_none() {
+            return self.inner.next_value_seed(seed);
+        }
+        self.budget.enter_value();
         let value = self.inner.next_value_seed(seed);
         self.budget.leave_value(value.is_err());
         value
@@ -415,5 +430,40 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Budgeted<'_, A> {
 
     fn size_hint(&self) -> Option<usize> {
         self.inner.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Budget, read};
+    use crate::redact::{REDACTED, SentSecrets};
+
+    fn secrets() -> SentSecrets {
+        let mut secrets = SentSecrets::NONE;
+        secrets.add(["hunter2-secret".to_owned()]);
+        secrets
+    }
+
+    /// A body that holds no secret as written skips the search of the texts borrowed from it,
+    /// but a text with an escape is read unescaped, which the body's bytes do not show: it is
+    /// still searched, and an escaped secret is taken out.
+    #[test]
+    fn an_escaped_secret_is_taken_out_of_a_clean_body() {
+        let secrets = secrets();
+        let body = r#"["plain text", "h\u0075nter2-secret", "before hunter2\u002dsecret after"]"#;
+        assert!(!secrets.is_in(body.as_bytes()));
+        let texts: Vec<String> = read(body, Budget::for_body(body.as_bytes(), false, &secrets)).unwrap();
+        assert_eq!(texts, ["plain text", REDACTED, &format!("before {REDACTED} after")]);
+    }
+
+    /// A body that holds a secret as written has it taken out of every text, escaped or not.
+    #[test]
+    fn a_written_secret_is_taken_out_of_every_text() {
+        let secrets = secrets();
+        let body = r#"{"hunter2-secret": "hunter2-secret", "b": "x\nhunter2-secret"}"#;
+        let map: std::collections::BTreeMap<String, String> =
+            read(body, Budget::for_body(body.as_bytes(), false, &secrets)).unwrap();
+        assert_eq!(map.get(REDACTED).map(String::as_str), Some(REDACTED));
+        assert_eq!(map.get("b").map(String::as_str), Some(&*format!("x\n{REDACTED}")));
     }
 }

@@ -152,17 +152,51 @@ pub struct SentSecrets {
     forms: Vec<String>,
     /// The shortest form's length (0 when there is none).
     shortest: usize,
-    /// A filter over each form's first two bytes: a text that has none of them at any place
-    /// holds no form, which is what almost every text is (checked a byte at a time).
-    pairs: [u64; PAIR_WORDS],
-    /// A filter over every two neighbouring bytes of every form: a text is sampled every
-    /// `shortest - 1` bytes against it, as a form there covers one sample at least, and only
-    /// around a sample it passes are the places checked one by one.
-    inner: [u64; PAIR_WORDS],
+    /// Each form's first four bytes: a place whose four bytes are not among them starts no
+    /// form.
+    starts: Windows,
+    /// Every four neighbouring bytes of every form: a text is sampled every `shortest - 3`
+    /// bytes against it, as a form there covers one sample at least, and only around a sample
+    /// it passes are the places checked one by one. Four bytes, not two: pairs of letters
+    /// (`se`, `re`) are in almost every text, and sampling on them checked most places.
+    inner: Windows,
 }
 
-/// The words of [`SentSecrets`]'s filter (4,096 bits).
-const PAIR_WORDS: usize = 64;
+/// A set of four-byte windows, as bits (a filter: a window may pass that is in no form).
+#[derive(Clone)]
+struct Windows([u64; WINDOW_WORDS]);
+
+/// The bytes of a window.
+const WINDOW: usize = 4;
+
+/// The words of a [`Windows`] filter (16,384 bits: a few forms set under one percent of them,
+/// a long secret, a key of some kilobytes, still leaves most clear).
+const WINDOW_WORDS: usize = 256;
+
+impl Windows {
+    const EMPTY: Windows = Windows([0; WINDOW_WORDS]);
+
+    /// The bit of a window (its four bytes, little-endian).
+    fn bit(window: u32) -> usize {
+        // Fibonacci hashing: the top bits of the product mix all four bytes.
+        (window.wrapping_mul(0x9E37_79B1) >> (32 - 14)) as usize
+    }
+
+    /// The window at the start of `bytes` (at least [`WINDOW`] long).
+    fn at(bytes: &[u8]) -> u32 {
+        u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+    }
+
+    fn insert(&mut self, window: u32) {
+        let bit = Windows::bit(window);
+        self.0[bit / 64] |= 1 << (bit % 64);
+    }
+
+    fn holds(&self, window: u32) -> bool {
+        let bit = Windows::bit(window);
+        self.0[bit / 64] & (1 << (bit % 64)) != 0
+    }
+}
 
 impl std::fmt::Debug for SentSecrets {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -179,7 +213,7 @@ impl Default for SentSecrets {
 impl SentSecrets {
     /// Nothing to take out: for JSON this crate wrote itself.
     pub(crate) const NONE: SentSecrets =
-        SentSecrets { forms: Vec::new(), shortest: 0, pairs: [0; PAIR_WORDS], inner: [0; PAIR_WORDS] };
+        SentSecrets { forms: Vec::new(), shortest: 0, starts: Windows::EMPTY, inner: Windows::EMPTY };
 
     /// What a request with these headers and this body sends: the one definition of "what the
     /// call sent".
@@ -210,14 +244,12 @@ impl SentSecrets {
         self.forms.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         self.forms.dedup();
         self.shortest = self.forms.last().map_or(0, String::len);
-        self.pairs = [0; PAIR_WORDS];
-        self.inner = [0; PAIR_WORDS];
+        self.starts = Windows::EMPTY;
+        self.inner = Windows::EMPTY;
         for form in &self.forms {
-            let bit = pair_bit(form.as_bytes()[0], form.as_bytes()[1]);
-            self.pairs[bit / 64] |= 1 << (bit % 64);
-            for pair in form.as_bytes().windows(2) {
-                let bit = pair_bit(pair[0], pair[1]);
-                self.inner[bit / 64] |= 1 << (bit % 64);
+            self.starts.insert(Windows::at(form.as_bytes()));
+            for window in form.as_bytes().windows(WINDOW) {
+                self.inner.insert(Windows::at(window));
             }
         }
     }
@@ -227,22 +259,26 @@ impl SentSecrets {
         self.forms.first().map_or(0, String::len)
     }
 
+    /// Whether `bytes` hold any form as written.
+    pub(crate) fn is_in(&self, bytes: &[u8]) -> bool {
+        self.find(bytes, 0).is_some()
+    }
+
     /// The first form in `bytes` at or after `from`: where it starts and how long it is.
     ///
-    /// A form of length `L` at `p` covers the pairs starting at `p` to `p + L - 2`, so sampling
-    /// every `shortest - 1` bytes meets one of them; the leftmost form is then the first one
-    /// starting within `longest - 2` bytes before the first sample that passes the filter (one
-    /// further left would have covered an earlier sample).
+    /// A form of length `L` at `p` covers the windows starting at `p` to `p + L - 4`, so
+    /// sampling every `shortest - 3` bytes meets one of them; the leftmost form is then the
+    /// first one starting within `longest - 4` bytes before the first sample that passes the
+    /// filter (one further left would have covered an earlier sample).
     fn find(&self, bytes: &[u8], from: usize) -> Option<(usize, usize)> {
         if self.forms.is_empty() || bytes.len() < from.saturating_add(self.shortest) {
             return None;
         }
-        let stride = self.shortest - 1;
-        let reach = self.longest() - 2;
+        let stride = self.shortest - (WINDOW - 1);
+        let reach = self.longest() - WINDOW;
         let mut sample = from;
-        while sample + 1 < bytes.len() {
-            let bit = pair_bit(bytes[sample], bytes[sample + 1]);
-            if self.inner[bit / 64] & (1 << (bit % 64)) != 0 {
+        while let Some(&[a, b, c, d]) = bytes.get(sample..sample + WINDOW) {
+            if self.inner.holds(u32::from_le_bytes([a, b, c, d])) {
                 let found = self.find_between(bytes, sample.saturating_sub(reach).max(from), sample);
                 if found.is_some() {
                     return found;
@@ -257,11 +293,10 @@ impl SentSecrets {
     fn find_between(&self, bytes: &[u8], first: usize, last: usize) -> Option<(usize, usize)> {
         let last = last.min(bytes.len().checked_sub(self.shortest)?);
         (first..=last).find_map(|at| {
-            let bit = pair_bit(bytes[at], bytes[at + 1]);
-            if self.pairs[bit / 64] & (1 << (bit % 64)) == 0 {
+            let rest = &bytes[at..];
+            if !self.starts.holds(Windows::at(rest)) {
                 return None;
             }
-            let rest = &bytes[at..];
             self.forms.iter().find(|form| rest.starts_with(form.as_bytes())).map(|form| (at, form.len()))
         })
     }
@@ -307,11 +342,6 @@ impl SentSecrets {
             None => truncate(text, max).into_owned(),
         }
     }
-}
-
-/// A bit of [`SentSecrets`]'s filter for two bytes.
-fn pair_bit(first: u8, second: u8) -> usize {
-    (usize::from(first) * 67 + usize::from(second)) % (PAIR_WORDS * 64)
 }
 
 /// Every string value under a secret field (the list above) of a JSON request body, at any
