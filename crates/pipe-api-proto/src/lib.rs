@@ -134,9 +134,10 @@ pub use error::{
 };
 /// The alert list's output, a model of `pipe_api_types`, re-exported beside its endpoint.
 pub use pipe_api_types::AlertPage;
+pub use redact::{REDACTED, is_secret_field};
 pub use snapshot::{redacted_json, render_request};
 pub use transport::{Transport, socket_timeout_within};
-pub use url::{BaseUrl, BaseUrlError};
+pub use url::{BaseUrl, BaseUrlError, PathBuilder};
 
 /// The models, re-exported so one dependency is enough.
 pub use pipe_api_types as types;
