@@ -40,8 +40,6 @@
 //! * [`EndpointExt`]: the shared work (headers, auth, envelope, status routing, errors).
 //! * [`Raw`]: the escape hatch for operations not modelled yet.
 //! * [`call`], [`wait`], [`pages`]: a call's whole policy, waiting and paging as state machines.
-//! * [`plan`]: pipes as code: a desired state, the plan that makes a service so, and its
-//!   [`Apply`](plan::Apply) machine.
 //! * [`retry`]: retry and rate-limit decisions as pure functions.
 //! * [`reliability`]: what a call promises, what is retried, the timeouts, limits and measured
 //!   bounds, pacing, secrets, fuzzing.
@@ -108,7 +106,6 @@ pub mod operations;
 mod endpoints;
 mod error;
 pub mod pages;
-pub mod plan;
 mod redact;
 pub mod reliability;
 pub mod retry;
