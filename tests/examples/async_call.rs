@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use http::{Request, Response};
 use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID, Fake};
+use pipe_api_plan::{Apply, Current, DesiredState, PlanOptions, plan};
 use pipe_api_proto::call::{Call, Machine, Next};
-use pipe_api_proto::plan::{Apply, Current, DesiredState, PlanOptions, plan};
 use pipe_api_proto::retry::RetryPolicy;
 use pipe_api_proto::wait::{Wait, WaitPolicy, pipe_settled};
 use pipe_api_proto::{

@@ -273,21 +273,6 @@ impl<T: DeserializeOwned + fmt::Debug> sealed::DecodeBody for Decoded<T> {
     }
 }
 
-/// A model read from JSON this crate holds (a desired state, a plan's merge of values read),
-/// through the budgeted reader of success bodies, so that the models' parts compiled for the
-/// outputs serve it too. A failure says where (`source.kafka.type: ...`) and what.
-pub(crate) fn read_model<T: DeserializeOwned>(json: &[u8]) -> Result<T, String> {
-    decode(json, &SentSecrets::NONE).map_err(|error| match error.path.as_str() {
-        "." => error.message,
-        path => format!("{path}: {}", error.message),
-    })
-}
-
-/// JSON this crate holds as a JSON value, read within its budget; `None` when it is not JSON.
-pub(crate) fn json_value(body: &[u8]) -> Option<serde_json::Value> {
-    decode_quietly(body, &SentSecrets::NONE)
-}
-
 /// A response's body as a JSON value, read within its budget and scrubbed of `secrets` (a
 /// decode error's preview redacts its secret fields from it); `None` when it is not JSON.
 pub(crate) fn scrubbed_json_value(body: &[u8], secrets: &SentSecrets) -> Option<serde_json::Value> {

@@ -40,8 +40,6 @@
 //! * [`EndpointExt`]: the shared work (headers, auth, envelope, status routing, errors).
 //! * [`Raw`]: the escape hatch for operations not modelled yet.
 //! * [`call`], [`wait`], [`pages`]: a call's whole policy, waiting and paging as state machines.
-//! * [`plan`]: pipes as code: a desired state, the plan that makes a service so, and its
-//!   [`Apply`](plan::Apply) machine.
 //! * [`retry`]: retry and rate-limit decisions as pure functions.
 //! * [`reliability`]: what a call promises, what is retried, the timeouts, limits and measured
 //!   bounds, pacing, secrets, fuzzing.
@@ -108,7 +106,6 @@ pub mod operations;
 mod endpoints;
 mod error;
 pub mod pages;
-pub mod plan;
 mod redact;
 pub mod reliability;
 pub mod retry;
@@ -134,9 +131,10 @@ pub use error::{
 };
 /// The alert list's output, a model of `pipe_api_types`, re-exported beside its endpoint.
 pub use pipe_api_types::AlertPage;
+pub use redact::{REDACTED, is_secret_field};
 pub use snapshot::{redacted_json, render_request};
 pub use transport::{Transport, socket_timeout_within};
-pub use url::{BaseUrl, BaseUrlError};
+pub use url::{BaseUrl, BaseUrlError, PathBuilder};
 
 /// The models, re-exported so one dependency is enough.
 pub use pipe_api_types as types;

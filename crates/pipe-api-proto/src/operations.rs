@@ -312,3 +312,27 @@ macro_rules! body_type {
 }
 
 operations!(list_operations);
+
+/// Names each row by its endpoint type (`CreatePipe::OPERATION`), so that code naming a row
+/// breaks the build when the row is renamed or removed, where a name in a string would only
+/// fail when looked up.
+macro_rules! endpoint_rows {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident : $endpoint:ident $fields:tt $api:ident $method:ident $($segment:tt)/+ -> $output:ty $(, $shape:ident)?;
+    )*) => {
+        /// The rows' places in [`OPERATIONS`], in the table's order.
+        enum Row {
+            $($endpoint,)*
+        }
+
+        $(
+            impl crate::$endpoint {
+                #[doc = concat!("Its row of [`OPERATIONS`], `", stringify!($name), "`.")]
+                pub const OPERATION: &'static Operation = &OPERATIONS[Row::$endpoint as usize];
+            }
+        )*
+    };
+}
+
+operations!(endpoint_rows);

@@ -25,13 +25,22 @@ const SECRET_FIELDS: &[&str] = &[
     "clientSecret",
 ];
 
-/// Whether a JSON field of this name holds a secret (or a container of secrets).
-pub(crate) fn is_secret_field(name: &str) -> bool {
+/// Whether a JSON field of this name holds a secret (or a container of secrets): the one list
+/// that [`redacted_json`](crate::redacted_json), [`render_request`](crate::render_request) and
+/// every error redact by, public so that code showing or checking JSON of its own (a desired
+/// state that must hold no secret in clear) follows the same rule.
+///
+/// ```
+/// assert!(pipe_api_proto::is_secret_field("password"));
+/// assert!(!pipe_api_proto::is_secret_field("username"));
+/// ```
+pub fn is_secret_field(name: &str) -> bool {
     SECRET_FIELDS.contains(&name) || SECRET_CONTAINERS.contains(&name)
 }
 
-/// What a secret value is shown as.
-pub(crate) const REDACTED: &str = "[redacted]";
+/// What a secret value is shown as, wherever this crate redacts one; the same mark for text
+/// that code of its own takes a secret out of.
+pub const REDACTED: &str = "[redacted]";
 
 /// Replaces the value of every secret-bearing field, at any depth.
 pub(crate) fn redact_json(value: &mut serde_json::Value) {

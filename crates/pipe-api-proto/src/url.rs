@@ -193,16 +193,33 @@ fn encode_into(out: &mut String, text: &str, encoded: &'static AsciiSet) {
     out.extend(utf8_percent_encode(text, encoded));
 }
 
-/// An encoded path being built segment by segment, in one buffer.
-pub(crate) struct PathBuilder(String);
+/// An encoded path being built segment by segment, in one buffer: what
+/// [`Endpoint::path`](crate::Endpoint::path) returns, for an endpoint of your own as for the
+/// table's, each segment encoded by the same rule.
+///
+/// ```
+/// use pipe_api_proto::PathBuilder;
+///
+/// let path = PathBuilder::new().segment("v1").segment("a b/c").segment("..").finish();
+/// assert_eq!(path, "/v1/a%20b%2Fc/%2E%2E");
+/// ```
+#[derive(Debug)]
+pub struct PathBuilder(String);
+
+impl Default for PathBuilder {
+    fn default() -> Self {
+        PathBuilder::new()
+    }
+}
 
 impl PathBuilder {
-    pub(crate) fn new() -> Self {
+    /// An empty path.
+    pub fn new() -> Self {
         PathBuilder(String::with_capacity(128))
     }
 
-    /// Appends `/segment`, encoded.
-    pub(crate) fn segment(mut self, segment: &str) -> Self {
+    /// Appends `/segment`, encoded (a dot segment included: it cannot move up the path).
+    pub fn segment(mut self, segment: &str) -> Self {
         self.0.push('/');
         match segment {
             // Dot segments would move up the path: their dots are escaped.
@@ -233,7 +250,8 @@ impl PathBuilder {
         self
     }
 
-    pub(crate) fn finish(self) -> String {
+    /// The encoded path, starting with `/` (empty when no segment was added).
+    pub fn finish(self) -> String {
         self.0
     }
 }

@@ -9,7 +9,7 @@
 //! then only plans, and applies with `-- --apply`.
 //!
 //! ```sh
-//! cargo run -p pipe-api-ureq --example pipes_as_code
+//! cargo run -p pipe-api-ureq --features plan --example pipes_as_code
 //! ```
 
 use std::process::ExitCode;
@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use pipe_api_fake::Fake;
 use pipe_api_ureq::Client;
-use pipe_api_ureq::proto::plan::{DesiredState, PlanOptions};
+use pipe_api_ureq::plan::{DesiredState, PlanOptions};
 use pipe_api_ureq::types::{OrganizationId, ServiceId};
 
 type Outcome = Result<(), Box<dyn std::error::Error>>;
@@ -79,7 +79,7 @@ fn run(
         return Ok(());
     }
 
-    let applied = client.apply(&plan)?;
+    let applied = service.apply(&plan)?;
     println!("== {applied}");
 
     let again = service.plan(&desired, &PlanOptions::default())?;

@@ -57,11 +57,12 @@
 //! [`Client::wait_for_reverse_private_endpoint`] are the same without a scope, and
 //! [`Client::wait`] polls any endpoint until any condition holds.
 //!
-//! # Pipes as code
+//! # Pipes as code (feature `plan`)
 //!
-//! [`ServiceScope::plan`] reads what a service has and plans what a
-//! [`DesiredState`](proto::plan::DesiredState) asks for; [`Client::apply`] applies the plan (see
-//! [`proto::plan`], and the example `pipes_as_code`).
+//! With the feature `plan`, the service handle reads what a service has and plans what a
+//! desired state asks for (`ServiceScope::plan`), then applies the plan
+//! (`ServiceScope::apply`): see the `plan` module (`pipe-api-plan`) and the example
+//! `pipes_as_code`. Off by default: a client that only calls the API does not compile it.
 //!
 //! # Tests that do not sleep
 //!
@@ -107,6 +108,8 @@
 //! * `platform-verifier`: [`TransportConfig`]'s `with_platform_verifier` (a method only this
 //!   feature adds) verifies servers with the platform's store and verifier, through ureq's
 //!   `platform-verifier`.
+//! * `plan`: pipes as code, `pipe-api-plan`, as the module `plan`, and `current_state`, `plan`,
+//!   `apply` and `apply_with` on [`ServiceScope`].
 //!
 //! With neither TLS feature the client speaks plain `http` only (to loopback, or where allowed):
 //! enough for tests against a local server.
@@ -126,6 +129,7 @@ mod client;
 mod clock;
 mod config;
 mod methods;
+#[cfg(feature = "plan")]
 mod plans;
 mod scopes;
 mod transport;
@@ -154,9 +158,13 @@ pub use scopes::{
 };
 pub use transport::{TransportConfig, UreqTransport};
 
-/// The protocol, `pipe-api-proto`: its endpoints, errors, retry and wait machinery, pipes as
-/// code ([`proto::plan`]), and the `http` and `time` crates it speaks ([`proto::http`],
-/// [`proto::time`]).
+/// Pipes as code, `pipe-api-plan` (feature `plan`): a desired state, the plan that makes a
+/// service so, and its apply, which the service handle runs ([`ServiceScope::plan`],
+/// [`ServiceScope::apply`]).
+#[cfg(feature = "plan")]
+pub use pipe_api_plan as plan;
+/// The protocol, `pipe-api-proto`: its endpoints, errors, retry and wait machinery, and the
+/// `http` and `time` crates it speaks ([`proto::http`], [`proto::time`]).
 pub use pipe_api_proto as proto;
 /// The models, `pipe-api-types`: every request and response body, id and enum
 /// (`pipe_api_ureq::types::Pipe`).

@@ -1,7 +1,7 @@
-//! Pipes as code on the client: read what a service has, plan, apply
-//! ([`pipe_api_proto::plan`]).
+//! Pipes as code on the service handle (feature `plan`): read what a service has, plan, apply
+//! ([`pipe_api_plan`], re-exported as [`crate::plan`]).
 
-use pipe_api_proto::plan::{Applied, Apply, ApplyError, Current, DesiredState, Plan, PlanError, PlanOptions, plan};
+use pipe_api_plan::{Applied, Apply, ApplyError, Current, DesiredState, Plan, PlanError, PlanOptions, plan};
 use pipe_api_proto::wait::WaitPolicy;
 use pipe_api_proto::{Alerting, Error, Management};
 
@@ -21,28 +21,30 @@ impl ServiceScope<'_> {
 
     /// The plan that makes the service what `desired` says: reads what it has (the alerts too
     /// when `desired` names any, or when pruning alerts), then
-    /// [`plan`](pipe_api_proto::plan::plan()).
+    /// [`plan`](pipe_api_plan::plan()).
     pub fn plan(&self, desired: &DesiredState, options: &PlanOptions) -> Result<Plan, PlanError> {
         let alerts = !desired.alerts.is_empty() || options.prune_alerts;
         let current = self.current_state(alerts).map_err(PlanError::Read)?;
         plan(self.organization_id(), self.service_id(), desired, &current, options)
     }
-}
 
-impl Client {
-    /// Applies `plan`: each step in order, each request with the client's retries and pacing,
-    /// each wait under the default [`WaitPolicy`]; see [`Apply`].
+    /// Applies `plan` (made by [`ServiceScope::plan`]): each step in order, each request with
+    /// the client's retries and pacing, each wait under the default [`WaitPolicy`]; see
+    /// [`Apply`]. The steps' paths are the plan's own, made for the service it was planned for.
     pub fn apply(&self, plan: &Plan) -> Result<Applied, ApplyError> {
         self.apply_with(plan, WaitPolicy::default())
     }
 
-    /// As [`Client::apply`], waiting under `wait`.
+    /// As [`ServiceScope::apply`], waiting under `wait`.
     pub fn apply_with(&self, plan: &Plan, wait: WaitPolicy) -> Result<Applied, ApplyError> {
-        let management = self.api::<Management>("apply").ok();
-        let alerting = self.api::<Alerting>("apply").ok();
-        self.drive(Apply::new(plan, management, alerting, self.retry.clone(), wait, self.next_seed()))
+        let client = self.client();
+        let management = client.api::<Management>("apply").ok();
+        let alerting = client.api::<Alerting>("apply").ok();
+        client.drive(Apply::new(plan, management, alerting, client.retry.clone(), wait, client.next_seed()))
     }
+}
 
+impl Client {
     /// Every alert, page by page; `None` when the listing ended before reading every one.
     fn every_alert(&self) -> Result<Option<Vec<pipe_api_types::Alert>>, Error> {
         let mut alerts = Vec::new();

@@ -141,7 +141,8 @@ impl<'c> ServiceScope<'c> {
         ReversePrivateEndpointScope { client, organization_id, service_id, endpoint_id }
     }
 
-    /// The client.
+    /// The client (for pipes as code, which reads and applies through it).
+    #[cfg(feature = "plan")]
     pub(crate) fn client(&self) -> &'c Client {
         self.client
     }

@@ -7,8 +7,8 @@ use pipe_api_fake::{
     Fault, FaultRule,
 };
 use pipe_api_proto::ListAlerts;
-use pipe_api_proto::plan::{DesiredState, PlanError, PlanOptions, Problem, StepOutcome};
 use pipe_api_types::{AlertChannel, AlertRequest, PipeState};
+use pipe_api_ureq::plan::{DesiredState, PlanError, PlanOptions, Problem, StepOutcome};
 use pipe_api_ureq::{Client, VirtualClock};
 
 const BASE: &str = "https://api.example.com";
@@ -53,7 +53,7 @@ fn a_first_apply_creates_everything_and_a_second_plan_is_empty() {
     assert!(!plan.to_json().to_string().contains("kafka-password-from-the-vault"));
     assert!(!format!("{plan:?}").contains("kafka-password-from-the-vault"));
 
-    let applied = client.apply(&plan).unwrap();
+    let applied = service.apply(&plan).unwrap();
     assert_eq!(applied.steps().len(), plan.steps().len());
     assert!(applied.steps().iter().all(|(_, outcome)| *outcome == StepOutcome::Done));
 
@@ -79,7 +79,7 @@ fn a_first_apply_creates_everything_and_a_second_plan_is_empty() {
 fn a_changed_desired_state_gives_the_minimal_plan_and_then_none() {
     let (_fake, client) = setup();
     let service = client.service(ORG, SERVICE);
-    client.apply(&service.plan(&desired(DESIRED), &PlanOptions::default()).unwrap()).unwrap();
+    service.apply(&service.plan(&desired(DESIRED), &PlanOptions::default()).unwrap()).unwrap();
 
     let changed = DESIRED
         .replace(r#""sourceField": "click_id""#, r#""sourceField": "click""#)
@@ -91,7 +91,7 @@ fn a_changed_desired_state_gives_the_minimal_plan_and_then_none() {
     let operations: Vec<&str> = plan.steps().iter().map(|s| s.request().operation().name).collect();
     assert_eq!(operations, ["update_pipe", "update_pipe_scaling", "change_pipe_state", "update_alert"]);
 
-    client.apply(&plan).unwrap();
+    service.apply(&plan).unwrap();
     let again = service.plan(&desired(&changed), &PlanOptions::default()).unwrap();
     assert!(again.is_empty(), "{again}");
 }
@@ -100,7 +100,7 @@ fn a_changed_desired_state_gives_the_minimal_plan_and_then_none() {
 fn a_field_no_update_can_change_is_a_replacement_refused_unless_allowed() {
     let (_fake, client) = setup();
     let service = client.service(ORG, SERVICE);
-    client.apply(&service.plan(&desired(DESIRED), &PlanOptions::default()).unwrap()).unwrap();
+    service.apply(&service.plan(&desired(DESIRED), &PlanOptions::default()).unwrap()).unwrap();
     let moved = desired(&DESIRED.replace("b-1.ingest.internal:9096", "b-2.ingest.internal:9096"));
 
     let refused = service.plan(&moved, &PlanOptions::default()).unwrap_err();
@@ -118,7 +118,7 @@ fn a_field_no_update_can_change_is_a_replacement_refused_unless_allowed() {
     assert_eq!(operations, ["delete_pipe", "create_pipe"]);
     assert!(plan.steps()[0].destructive().is_some());
     assert!(plan.to_string().contains("DESTRUCTIVE"), "{plan}");
-    client.apply(&plan).unwrap();
+    service.apply(&plan).unwrap();
     assert!(service.plan(&moved, &PlanOptions::default()).unwrap().is_empty());
 }
 
@@ -132,7 +132,7 @@ fn pruning_deletes_what_is_not_named_only_when_asked() {
     let plan = service.plan(&desired, &PlanOptions::default()).unwrap();
     assert!(plan.steps().iter().all(|s| !s.request().operation().name.starts_with("delete_")));
     assert_eq!(plan.notes().len(), 2 + 2 + 3, "{plan}");
-    client.apply(&plan).unwrap();
+    service.apply(&plan).unwrap();
     assert_eq!(fake.pipes(ORG, SERVICE).len(), 4);
 
     // Pruning the service leaves the team's alerts alone; pruning alerts is asked apart.
@@ -153,7 +153,7 @@ fn pruning_deletes_what_is_not_named_only_when_asked() {
         ]
     );
     assert!(prune.steps().iter().all(|s| s.destructive().is_some()));
-    client.apply(&prune).unwrap();
+    service.apply(&prune).unwrap();
     let names: Vec<String> =
         fake.pipes(ORG, SERVICE).into_iter().filter_map(|p| p.name.map(|n| n.to_string())).collect();
     assert_eq!(names, ["clicks", "archive"]);
@@ -169,7 +169,7 @@ fn a_503_on_a_create_that_did_nothing_stops_the_apply_and_says_what_was_done() {
     let plan = service.plan(&desired, &PlanOptions::default()).unwrap();
     _fake.inject(FaultRule::path_ends_with("/pipes", Fault::unavailable("1")).method(http::Method::POST).times(1));
 
-    let error = client.apply(&plan).unwrap_err();
+    let error = service.apply(&plan).unwrap_err();
     assert_eq!(error.failed(), r#"create_pipe pipe "clicks""#);
     assert_eq!(error.done().len(), 1, "{error}");
     assert_eq!(error.not_started().len(), plan.steps().len() - 2, "{error}");
@@ -181,7 +181,7 @@ fn a_503_on_a_create_that_did_nothing_stops_the_apply_and_says_what_was_done() {
     // The create was not sent again; a new plan picks up where it stopped.
     let rest = service.plan(&desired, &PlanOptions::default()).unwrap();
     assert_eq!(rest.steps()[0].request().operation().name, "create_pipe");
-    client.apply(&rest).unwrap();
+    service.apply(&rest).unwrap();
     assert!(service.plan(&desired, &PlanOptions::default()).unwrap().is_empty());
 }
 
@@ -194,7 +194,7 @@ fn a_create_whose_answer_was_lost_is_adopted_not_sent_again() {
     let lost = Fault::unavailable("1").after_handling();
     fake.inject(FaultRule::path_ends_with("/pipes", lost).method(http::Method::POST).times(1));
 
-    let applied = client.apply(&plan).unwrap();
+    let applied = service.apply(&plan).unwrap();
     let adopted: Vec<&str> =
         applied.steps().iter().filter(|(_, o)| *o == StepOutcome::Adopted).map(|(s, _)| s.as_str()).collect();
     assert_eq!(adopted, [r#"create_pipe pipe "clicks""#]);
@@ -223,7 +223,7 @@ fn a_lost_create_of_every_kind_is_adopted() {
         let lost = Fault::status(502).after_handling();
         fake.inject(FaultRule::path_ends_with(path, lost).method(http::Method::POST).times(1));
 
-        let applied = client.apply(&plan).unwrap();
+        let applied = service.apply(&plan).unwrap();
         let adopted: Vec<&str> =
             applied.steps().iter().filter(|(_, o)| *o == StepOutcome::Adopted).map(|(s, _)| s.as_str()).collect();
         assert_eq!(adopted, [step]);
@@ -251,7 +251,7 @@ fn a_lost_create_is_found_among_four_thousand_pipes() {
     let lost = Fault::status(502).after_handling();
     fake.inject(FaultRule::path_ends_with("/pipes", lost).method(http::Method::POST).times(1));
 
-    let applied = client.apply(&plan).unwrap();
+    let applied = service.apply(&plan).unwrap();
     let adopted = applied.steps().iter().filter(|(_, o)| *o == StepOutcome::Adopted).count();
     assert_eq!(adopted, 1, "{applied}");
     let clicks = fake.pipes(ORG, SERVICE).into_iter().filter(|p| p.name.as_deref() == Some("clicks")).count();
@@ -265,7 +265,7 @@ fn a_lost_create_is_found_among_four_thousand_pipes() {
 fn an_alerts_other_channels_are_kept_when_the_file_names_only_its_first() {
     let (fake, client) = setup();
     let service = client.service(ORG, SERVICE);
-    client.apply(&service.plan(&desired(DESIRED), &PlanOptions::default()).unwrap()).unwrap();
+    service.apply(&service.plan(&desired(DESIRED), &PlanOptions::default()).unwrap()).unwrap();
     let first = AlertChannel::webhook("65f1a2b3c4d5e6f708190001");
     let second = AlertChannel::webhook("65f1a2b3c4d5e6f708190002");
     let alert = client
@@ -282,7 +282,7 @@ fn an_alerts_other_channels_are_kept_when_the_file_names_only_its_first() {
     let changed = DESIRED.replace(r#""threshold": 1,"#, r#""threshold": 3,"#);
     let plan = service.plan(&desired(&changed), &PlanOptions::default()).unwrap();
     assert_eq!(plan.steps().len(), 1, "{plan}");
-    client.apply(&plan).unwrap();
+    service.apply(&plan).unwrap();
     let after = client.get_alert(alert.id.clone()).unwrap();
     assert_eq!(after.threshold, Some(3.0));
     assert_eq!(after.channels, Some(vec![first, second]), "{after:?}");
@@ -298,7 +298,7 @@ fn a_429_in_the_middle_is_waited_out() {
     let plan = service.plan(&desired, &PlanOptions::default()).unwrap();
     fake.inject(FaultRule::path_ends_with("/pipes", Fault::rate_limited("2")).method(http::Method::POST).times(1));
 
-    client.apply(&plan).unwrap();
+    service.apply(&plan).unwrap();
     assert!(service.plan(&desired, &PlanOptions::default()).unwrap().is_empty());
 }
 
@@ -309,7 +309,7 @@ fn an_idle_service_stops_the_apply_at_its_first_step() {
     let plan = service.plan(&desired(DESIRED), &PlanOptions::default()).unwrap();
     fake.set_service_idle(ORG, SERVICE, true);
 
-    let error = client.apply(&plan).unwrap_err();
+    let error = service.apply(&plan).unwrap_err();
     assert!(error.done().is_empty());
     assert_eq!(error.call_error().and_then(|e| e.status()).map(|s| s.as_u16()), Some(424));
     assert!(error.to_string().contains("idle"), "{error}");
@@ -329,7 +329,7 @@ fn a_database_pipes_tables_change_while_it_is_paused() {
         "credentials": {"username": "replicator", "password": {"env": "KAFKA_PASSWORD"}},
         "tableMappings": [{"sourceSchemaName": "public", "sourceTable": "orders", "targetTable": "orders"}]}},
       "destination": {"database": "shop"}}]}"#;
-    client.apply(&service.plan(&desired(cdc), &PlanOptions::default()).unwrap()).unwrap();
+    service.apply(&service.plan(&desired(cdc), &PlanOptions::default()).unwrap()).unwrap();
 
     let more = cdc.replace(
         r#""targetTable": "orders"}]"#,
@@ -340,7 +340,7 @@ fn a_database_pipes_tables_change_while_it_is_paused() {
     let operations: Vec<&str> = plan.steps().iter().map(|s| s.request().operation().name).collect();
     assert_eq!(operations, ["change_pipe_state", "update_pipe", "change_pipe_state"]);
 
-    client.apply(&plan).unwrap();
+    service.apply(&plan).unwrap();
     assert!(service.plan(&desired(&more), &PlanOptions::default()).unwrap().is_empty());
 }
 
@@ -420,7 +420,7 @@ fn an_apply_error_reads_as_a_message_bounded_however_long_the_plan() {
     let plan = service.plan(&many, &PlanOptions::default()).unwrap();
     // The first create is refused: nothing done, eleven steps not started.
     fake.inject(FaultRule::path_ends_with("/pipes", Fault::status(400)).method(http::Method::POST).times(1));
-    let error = client.apply(&plan).unwrap_err();
+    let error = service.apply(&plan).unwrap_err();
     let (display, debug) = (error.to_string(), format!("{error:?}"));
     assert_eq!(display, debug);
     assert!(display.starts_with(r#"apply: step 1 (create_pipe pipe "p0") failed: create_pipe: HTTP 400"#), "{display}");
@@ -452,7 +452,7 @@ fn a_400_quoting_resolved_values_shows_none_of_them() {
     let refused = Fault::status(400).header("Content-Type", "application/json").body(quoting.to_string());
     fake.inject(FaultRule::path_ends_with("/pipes", refused).method(http::Method::POST).times(1));
 
-    let error = client.apply(&plan).unwrap_err();
+    let error = service.apply(&plan).unwrap_err();
     // The values were resolved and sent; the server quoted them.
     let sent = fake.requests().into_iter().find(|r| r.method == http::Method::POST && r.path.ends_with("/pipes"));
     assert!(String::from_utf8_lossy(&sent.unwrap().body).contains(brokers));
@@ -489,14 +489,14 @@ fn a_lost_alert_create_is_found_past_the_first_page_and_never_made_twice() {
     let lost = Fault::status(502).after_handling();
     fake.inject(FaultRule::path_ends_with("/api/v2/alerts", lost).method(http::Method::POST).times(1));
 
-    let applied = client.apply(&plan).unwrap();
+    let applied = service.apply(&plan).unwrap();
     let adopted: Vec<&str> =
         applied.steps().iter().filter(|(_, o)| *o == StepOutcome::Adopted).map(|(s, _)| s.as_str()).collect();
     assert_eq!(adopted, [r#"create_alert alert "clicks stalled""#]);
 
     let again = service.plan(&desired, &PlanOptions::default()).unwrap();
     assert!(again.is_empty(), "{again}");
-    client.apply(&again).unwrap();
+    service.apply(&again).unwrap();
     let creates =
         fake.requests().iter().filter(|r| r.method == http::Method::POST && r.path.ends_with("/alerts")).count();
     assert_eq!(creates, 1);

@@ -103,12 +103,12 @@ fn scalar_members(value: &Value, path: &str, out: &mut Vec<String>) {
 }
 
 /// `path.name`, or `name` at the root.
-pub(crate) fn join(path: &str, name: &str) -> String {
+fn join(path: &str, name: &str) -> String {
     if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") }
 }
 
 /// The value at `path` (as [`objects`] writes them).
-pub(crate) fn at<'a>(value: &'a mut Value, path: &str) -> &'a mut Value {
+fn at<'a>(value: &'a mut Value, path: &str) -> &'a mut Value {
     if path.is_empty() {
         return value;
     }

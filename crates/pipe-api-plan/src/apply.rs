@@ -6,21 +6,21 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::time::Duration;
 
-use http::{Method, Response};
+use pipe_api_proto::attempts::AttemptRecord;
+use pipe_api_proto::call::{Call, Machine, Next};
+use pipe_api_proto::http::{Method, Response};
+use pipe_api_proto::operations::{Interface, Operation, SuccessBody};
+use pipe_api_proto::pages::Pages;
+use pipe_api_proto::retry::{Pacer, RetryPolicy};
+use pipe_api_proto::time::OffsetDateTime;
+use pipe_api_proto::wait::{Wait, WaitPolicy, pipe_stopped, reverse_private_endpoint_ready};
+use pipe_api_proto::{
+    Alerting, Api, BuildError, BuildErrorKind, Endpoint, Error, GetPipe, GetReversePrivateEndpoint, ListPipes,
+    ListReversePrivateEndpoints, MAX_ALERTS_LIMIT, Management, Reply, TransportError,
+};
 use serde_json::Value;
-use time::OffsetDateTime;
 
-use super::{Awaited, Id, Kind, Plan, PlanStep, PlannedRequest, Resolved, Resource};
-use crate::api::{Alerting, Api, Management};
-use crate::attempts::AttemptRecord;
-use crate::call::{Call, Machine, Next};
-use crate::endpoint::Endpoint;
-use crate::endpoints::{GetPipe, GetReversePrivateEndpoint};
-use crate::error::{BuildError, BuildErrorKind, Error, TransportError};
-use crate::operations::{Interface, Operation, SuccessBody};
-use crate::pages::Pages;
-use crate::retry::{Pacer, RetryPolicy};
-use crate::wait::{Wait, WaitPolicy, pipe_stopped, reverse_private_endpoint_ready};
+use crate::{Awaited, Id, Kind, Plan, PlanStep, PlannedRequest, Resolved, Resource, steps, truncate};
 
 /// What a failed step ends with: the call's error, or the wait's.
 type Cause = Box<dyn std::error::Error + Send + Sync>;
@@ -39,7 +39,8 @@ type Sub<'a, T> = Box<dyn Machine<Output = T> + 'a>;
 /// each request's [`Call`] takes them out of its error ([`Call::scrubbing`]), and the
 /// [`ApplyError`]'s text passes the plan's redaction.
 ///
-/// Run it like a [`Call`] ([`Machine`]); `pipe-api-ureq`'s `Client::apply` does.
+/// Run it like a [`Call`] ([`Machine`]); `pipe-api-ureq`'s `ServiceScope::apply` (feature
+/// `plan`) does.
 pub struct Apply<'a> {
     plan: &'a Plan,
     management: Option<&'a Management>,
@@ -135,7 +136,7 @@ impl<'a> Apply<'a> {
             || Error::Build(BuildError::new(operation.name, BuildErrorKind::InvalidPath("names an id no step made")));
         let path = request.path(|id| self.resolve(id)).ok_or_else(unknown_id)?;
         let body = request.body(|text| {
-            let resource = self.created.iter().find(|(resource, _)| super::placeholder(resource) == text);
+            let resource = self.created.iter().find(|(resource, _)| crate::placeholder(resource) == text);
             resource.map(|(_, id)| id.clone())
         });
         let body = body.map(|body| serde_json::to_vec(&body).expect("JSON serializes"));
@@ -212,19 +213,19 @@ impl<'a> Apply<'a> {
         let (kind, name) = (step.resource.kind, step.resource.name.clone());
         let listing: Sub<'a, Result<Listed, Error>> = match (kind, self.alerting) {
             (Kind::Alert, Some(api)) => {
-                let pages = Pages::new(api, crate::endpoints::MAX_ALERTS_LIMIT, self.retry.clone(), self.seed(3));
+                let pages = Pages::new(api, MAX_ALERTS_LIMIT, self.retry.clone(), self.seed(3));
                 Box::new(AlertSearch { pages, name })
             }
             (Kind::Alert, None) => return Some(error),
             // Typed, as the planner reads them: a JSON value of a long list would cost many
             // times its body, and the decode budget refuses that.
             (Kind::Pipe, _) => {
-                let list = crate::ListPipes::new(self.plan.organization_id, self.plan.service_id);
+                let list = ListPipes::new(self.plan.organization_id, self.plan.service_id);
                 let Some(search) = self.search(list, name, now) else { return Some(error) };
                 search
             }
             (Kind::ReversePrivateEndpoint, _) => {
-                let list = crate::ListReversePrivateEndpoints::new(self.plan.organization_id, self.plan.service_id);
+                let list = ListReversePrivateEndpoints::new(self.plan.organization_id, self.plan.service_id);
                 let Some(search) = self.search(list, name, now) else { return Some(error) };
                 search
             }
@@ -242,7 +243,7 @@ impl<'a> Apply<'a> {
     {
         let call = Call::owned(list, self.management?, &self.retry, self.seed(3), now).ok()?;
         let call = call.scrubbing(self.plan.resolved.forms());
-        Some(Box::new(Mapped::new(call, move |listed: Result<crate::Reply<Vec<T>>, Error>| {
+        Some(Box::new(Mapped::new(call, move |listed: Result<Reply<Vec<T>>, Error>| {
             let named = |element: &T| element.name() == Some(name.as_str());
             listed.map(|reply| reply.value.into_iter().find(named).map(Named::id).into())
         })))
@@ -366,7 +367,7 @@ impl Machine for AlertSearch<'_> {
 }
 
 fn parse_id<T: std::str::FromStr>(id: &str) -> Result<T, Cause> {
-    id.parse().map_err(|_| Cause::from(format!("the server's id {:?} is not a UUID", crate::redact::truncate(id, 64))))
+    id.parse().map_err(|_| Cause::from(format!("the server's id {:?} is not a UUID", truncate(id, 64))))
 }
 
 impl Machine for Apply<'_> {
@@ -499,7 +500,7 @@ impl Applied {
 impl fmt::Display for Applied {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let adopted = self.steps.iter().filter(|(_, outcome)| *outcome == StepOutcome::Adopted).count();
-        write!(f, "applied {}", crate::words::Counted(self.steps.len(), "step"))?;
+        write!(f, "applied {}", steps(self.steps.len()))?;
         if adopted > 0 {
             write!(f, " ({adopted} adopted: created by an earlier attempt whose answer was lost)")?;
         }
@@ -534,7 +535,7 @@ impl ApplyError {
     }
 
     /// Why it failed: a call's [`Error`] or a wait's
-    /// [`WaitError`](crate::wait::WaitError).
+    /// [`WaitError`](pipe_api_proto::wait::WaitError).
     pub fn cause(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
         &*self.cause
     }
@@ -659,7 +660,7 @@ fn planned_call<'a, A: Api + 'a>(
     resolved: &Resolved,
 ) -> Result<Sub<'a, Result<Value, Error>>, Error> {
     let call = Call::owned(endpoint, api, retry, seed, now)?.scrubbing(resolved.forms());
-    Ok(Box::new(Mapped::new(call, |result: Result<crate::Reply<Value>, Error>| result.map(|reply| reply.value))))
+    Ok(Box::new(Mapped::new(call, |result: Result<Reply<Value>, Error>| result.map(|reply| reply.value))))
 }
 
 /// A machine whose output is made into another.

@@ -6,8 +6,9 @@ use std::fmt;
 use pipe_api_types::{AlertRequest, CreatePipeRequest, CreateReversePrivateEndpointRequest, Validate};
 use serde_json::Value;
 
-use super::Resolved;
-use crate::redact;
+use pipe_api_proto::is_secret_field;
+
+use crate::{Resolved, truncate};
 
 /// What a service should have: its reverse private endpoints, its pipes, and the alerts of the
 /// alerting interface. Each is known by its name (an endpoint's `description`, a pipe's and an
@@ -48,7 +49,7 @@ pub struct DesiredState {
     /// The alerts (alerting interface), each named by its `name`.
     pub alerts: Vec<AlertRequest>,
     /// The values the lookup gave, redacted wherever the state or its plan is shown.
-    pub(super) resolved: Resolved,
+    pub(crate) resolved: Resolved,
 }
 
 impl fmt::Debug for DesiredState {
@@ -209,9 +210,9 @@ fn items<T>(
     }
 }
 
-/// A model read from a JSON value (by the reader every model has in this crate).
+/// A model read from a JSON value.
 fn from_value<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ItemError> {
-    crate::decode::read_model(&serde_json::to_vec(&value).expect("a JSON value serializes")).map_err(|e| ("", e))
+    crate::planner::read_model(value).map_err(|e| ("", e))
 }
 
 /// A desired pipe: its `state`, and the rest as its create request.
@@ -279,7 +280,7 @@ fn resolve_secrets(
                     path.push('.');
                 }
                 path.push_str(key);
-                if redact::is_secret_field(key) && child.is_string() {
+                if is_secret_field(key) && child.is_string() {
                     return Err(DesiredStateError::new(path.clone(), Problem::SecretInClear));
                 }
                 resolve_secrets(child, path, secrets, resolved)?;
@@ -388,19 +389,19 @@ impl DesiredStateError {
             write!(f, "{}: ", self.path)?;
         }
         match &self.problem {
-            Problem::NotJson(message) => write!(f, "not JSON: {}", redact::truncate(message, MESSAGE_SHOWN)),
-            Problem::Malformed(message) => f.write_str(&redact::truncate(message, MESSAGE_SHOWN)),
+            Problem::NotJson(message) => write!(f, "not JSON: {}", truncate(message, MESSAGE_SHOWN)),
+            Problem::Malformed(message) => f.write_str(&truncate(message, MESSAGE_SHOWN)),
             Problem::SecretInClear => {
                 f.write_str(r#"a secret is never written in the desired state: write a reference, {"env": "NAME"}"#)
             }
             Problem::SecretNotFound(name) => {
-                write!(f, "the secret {:?} is not set", redact::truncate(name, 64))
+                write!(f, "the secret {:?} is not set", truncate(name, 64))
             }
             Problem::SameName { name, first } => {
                 let (kind, _) = self.path.split_once('[').unwrap_or((&self.path, ""));
-                write!(f, "the name {:?} is already {kind}[{first}]'s", redact::truncate(name, 64))
+                write!(f, "the name {:?} is already {kind}[{first}]'s", truncate(name, 64))
             }
-            Problem::Invalid(errors) => write!(f, "{}", redact::truncate(&errors.to_string(), 2 * MESSAGE_SHOWN)),
+            Problem::Invalid(errors) => write!(f, "{}", truncate(&errors.to_string(), 2 * MESSAGE_SHOWN)),
         }
     }
 }

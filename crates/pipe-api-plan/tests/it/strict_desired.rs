@@ -1,21 +1,35 @@
 //! Strict in, for a desired state: a member this crate does not know, at any level of a desired
 //! pipe (each source kind), endpoint or alert, is refused with its whole path from the root and
 //! the nearest known name, and a value of the wrong type says what its field takes; nothing is
-//! planned from it. The desired state is made of the operations' request fixtures, their
-//! secrets written as references.
+//! planned from it. The desired state is made of the operations' request fixtures (proto's,
+//! written from the contracts), their secrets written as references.
 
 use std::path::Path;
 
-use pipe_api_proto::plan::{DesiredState, Problem};
-
-use crate::strict_requests::{at, join};
-use pipe_api_types::Rule;
+use pipe_api_plan::types::Rule;
+use pipe_api_plan::{DesiredState, DesiredStateError, Problem};
 use serde_json::{Value, json};
 
 fn fixture(operation: &str, name: &str) -> Value {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/it/fixtures/operations/{operation}/{name}.json"));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../pipe-api-proto/tests/it/fixtures/operations/{operation}/{name}.json"));
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// `path.name`, or `name` at the root.
+fn join(path: &str, name: &str) -> String {
+    if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") }
+}
+
+/// The value at `path` (`pipes[0].source.kafka`, as [`walk`] writes them), through its JSON
+/// pointer (`/pipes/0/source/kafka`).
+fn at<'a>(value: &'a mut Value, path: &str) -> &'a mut Value {
+    let pointer: String = path
+        .split(['.', '['])
+        .filter(|part| !part.is_empty())
+        .map(|part| "/".to_owned() + part.trim_end_matches(']'))
+        .collect();
+    value.pointer_mut(&pointer).unwrap_or_else(|| panic!("{path}: not in the desired state"))
 }
 
 /// Every secret written in clear made a reference, as a desired state must hold it.
@@ -53,7 +67,7 @@ fn desired() -> Value {
     state
 }
 
-fn read(state: &Value) -> Result<DesiredState, pipe_api_proto::plan::DesiredStateError> {
+fn read(state: &Value) -> Result<DesiredState, DesiredStateError> {
     DesiredState::from_json(&state.to_string(), |_| Some("from-the-vault".into()))
 }
 

@@ -11,8 +11,16 @@ use pipe_api_types::{
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{Awaited, DesiredPipe, DesiredPipeState, DesiredState, Id, Kind, Plan, PlanStep, PlannedRequest, Resource};
-use crate::redact;
+use pipe_api_proto::operations::Operation;
+use pipe_api_proto::{
+    ChangePipeState, CreateAlert, CreatePipe, CreateReversePrivateEndpoint, DeleteAlert, DeletePipe,
+    DeleteReversePrivateEndpoint, UpdateAlert, UpdatePipe, UpdatePipeScaling, UpdateReversePrivateEndpoint,
+    is_secret_field,
+};
+
+use crate::{
+    Awaited, DesiredPipe, DesiredPipeState, DesiredState, Id, Kind, Plan, PlanStep, PlannedRequest, Resource, truncate,
+};
 
 /// What the service has: what its list operations returned.
 #[derive(Clone, Debug, Default)]
@@ -117,7 +125,7 @@ pub enum PlanError {
     /// one was: a listing that ended early).
     AlertsNotRead,
     /// Reading the current state failed (a client that lists before it plans).
-    Read(crate::Error),
+    Read(pipe_api_proto::Error),
 }
 
 impl fmt::Display for PlanError {
@@ -162,7 +170,7 @@ impl std::error::Error for PlanError {
 }
 
 /// The steps that make the service `service_id` of `organization_id` what `desired` says,
-/// from what it has (`current`), in the order the services need (see [the module](super)).
+/// from what it has (`current`), in the order the services need (see [the crate](crate)).
 pub fn plan(
     organization_id: OrganizationId,
     service_id: ServiceId,
@@ -217,14 +225,17 @@ impl Planner<'_> {
     fn step<B: Validate + Serialize>(
         &mut self,
         resource: &Resource,
-        operation: &'static str,
+        row: &'static Operation,
         ids: &[(&'static str, Id)],
         body: Option<&B>,
         reason: impl Into<String>,
     ) -> Result<&mut PlanStep, PlanError> {
-        let row = crate::operations::operation(operation).expect("the table has every operation a plan makes");
         if let Some(body) = body {
-            body.validate().map_err(|errors| PlanError::Invalid { resource: resource.clone(), operation, errors })?;
+            body.validate().map_err(|errors| PlanError::Invalid {
+                resource: resource.clone(),
+                operation: row.name,
+                errors,
+            })?;
         }
         let ids = self.scope.iter().chain(ids).cloned().collect();
         self.steps.push(PlanStep {
@@ -246,11 +257,11 @@ impl Planner<'_> {
     fn bare(
         &mut self,
         resource: &Resource,
-        operation: &'static str,
+        row: &'static Operation,
         ids: &[(&'static str, Id)],
         reason: impl Into<String>,
     ) -> &mut PlanStep {
-        self.step::<NoBody>(resource, operation, ids, None, reason).expect("no body, nothing to refuse")
+        self.step::<NoBody>(resource, row, ids, None, reason).expect("no body, nothing to refuse")
     }
 
     fn endpoints(&mut self) -> Result<(), PlanError> {
@@ -272,13 +283,13 @@ impl Planner<'_> {
             if !fixed.is_empty() {
                 let cost = "pipes that reach their source through it lose the connection until they use the new one";
                 self.refuse_replacement(&resource, &fixed, cost)?;
-                let step = self.bare(&resource, "delete_reverse_private_endpoint", &id, replaced_because(&fixed));
+                let step = self.bare(&resource, DeleteReversePrivateEndpoint::OPERATION, &id, replaced_because(&fixed));
                 step.destructive = Some(cost.to_owned());
                 self.create_endpoint(&resource, desired, "created again")?;
             } else if !update.is_empty() {
                 let mappings = desired.custom_private_dns_mappings.clone().unwrap_or_default();
                 let request = UpdateReversePrivateEndpointRequest::new(mappings);
-                self.step(&resource, "update_reverse_private_endpoint", &id, Some(&request), differ(&update))?;
+                self.step(&resource, UpdateReversePrivateEndpoint::OPERATION, &id, Some(&request), differ(&update))?;
             }
         }
         Ok(())
@@ -290,7 +301,7 @@ impl Planner<'_> {
         desired: &pipe_api_types::CreateReversePrivateEndpointRequest,
         reason: &str,
     ) -> Result<(), PlanError> {
-        let step = self.step(resource, "create_reverse_private_endpoint", &[], Some(desired), reason)?;
+        let step = self.step(resource, CreateReversePrivateEndpoint::OPERATION, &[], Some(desired), reason)?;
         step.then = Some(Awaited::ReversePrivateEndpointReady);
         self.pending.push(resource.name.clone());
         Ok(())
@@ -328,7 +339,7 @@ impl Planner<'_> {
             let id = entry.as_str().and_then(|name| self.endpoint_id(name));
             match id {
                 Some(Id::Known(id)) => *entry = Value::String(id),
-                Some(Id::CreatedBy(resource)) => *entry = Value::String(super::placeholder(&resource)),
+                Some(Id::CreatedBy(resource)) => *entry = Value::String(crate::placeholder(&resource)),
                 None => {}
             }
         }
@@ -355,13 +366,13 @@ impl Planner<'_> {
         json: &Value,
         reason: &str,
     ) -> Result<(), PlanError> {
-        let request: CreatePipeRequest = from_json(resource, "create_pipe", json.clone())?;
-        self.step(resource, "create_pipe", &[], Some(&request), reason)?;
+        let request: CreatePipeRequest = from_json(resource, CreatePipe::OPERATION, json.clone())?;
+        self.step(resource, CreatePipe::OPERATION, &[], Some(&request), reason)?;
         if desired.state == DesiredPipeState::Stopped {
             let id = [("pipe_id", Id::CreatedBy(resource.clone()))];
             let stop = pipe_api_types::ChangePipeStateRequest::new(PipeCommand::Stop);
             let reason = "should be stopped (a pipe starts running when created)";
-            let step = self.step(resource, "change_pipe_state", &id, Some(&stop), reason)?;
+            let step = self.step(resource, ChangePipeState::OPERATION, &id, Some(&stop), reason)?;
             step.then = Some(Awaited::PipeStopped);
         }
         Ok(())
@@ -385,7 +396,7 @@ impl Planner<'_> {
                 "ingestion stops, and the pipe created again starts reading where its source settings say (offsets and progress are lost)"
             };
             self.refuse_replacement(resource, &changes.fixed, cost)?;
-            let step = self.bare(resource, "delete_pipe", &id, replaced_because(&changes.fixed));
+            let step = self.bare(resource, DeletePipe::OPERATION, &id, replaced_because(&changes.fixed));
             step.destructive = Some(cost.to_owned());
             return self.create_pipe(resource, desired, json, "created again");
         }
@@ -408,7 +419,7 @@ impl Planner<'_> {
         if pause {
             let step = self.step(
                 resource,
-                "change_pipe_state",
+                ChangePipeState::OPERATION,
                 &id,
                 Some(&stop),
                 "its tables change only while it is paused",
@@ -417,26 +428,32 @@ impl Planner<'_> {
         }
         if !changes.update.is_empty() {
             let reason = differ(&changes.updated);
-            let request: UpdatePipeRequest = from_json(resource, "update_pipe", Value::Object(changes.update))?;
-            self.step(resource, "update_pipe", &id, Some(&request), reason)?;
+            let request: UpdatePipeRequest = from_json(resource, UpdatePipe::OPERATION, Value::Object(changes.update))?;
+            self.step(resource, UpdatePipe::OPERATION, &id, Some(&request), reason)?;
         }
         if let Some(scaling) = changes.scaling {
-            let request: pipe_api_types::Scaling = from_json(resource, "update_pipe_scaling", scaling)?;
-            self.step(resource, "update_pipe_scaling", &id, Some(&request), "scaling differs")?;
+            let request: pipe_api_types::Scaling = from_json(resource, UpdatePipeScaling::OPERATION, scaling)?;
+            self.step(resource, UpdatePipeScaling::OPERATION, &id, Some(&request), "scaling differs")?;
         }
         let stopping = matches!(state, Some(PipeState::Stopping | PipeState::Pausing));
         match desired.state {
             DesiredPipeState::Running if pause => {
-                self.step(resource, "change_pipe_state", &id, Some(&start), "started again after its tables changed")?;
+                self.step(
+                    resource,
+                    ChangePipeState::OPERATION,
+                    &id,
+                    Some(&start),
+                    "started again after its tables changed",
+                )?;
             }
             DesiredPipeState::Running if resting || state == Some(PipeState::Failed) => {
                 let reason = format!("should run, and is {}", state.as_ref().map_or("", |s| s.as_str()));
-                self.step(resource, "change_pipe_state", &id, Some(&start), reason)?;
+                self.step(resource, ChangePipeState::OPERATION, &id, Some(&start), reason)?;
             }
             DesiredPipeState::Stopped if !pause && !resting && !stopping => {
                 let reason =
                     format!("should be stopped, and is {}", state.as_ref().map_or("in no state", |s| s.as_str()));
-                let step = self.step(resource, "change_pipe_state", &id, Some(&stop), reason)?;
+                let step = self.step(resource, ChangePipeState::OPERATION, &id, Some(&stop), reason)?;
                 step.then = Some(Awaited::PipeStopped);
             }
             // A start is refused until the pipe has stopped: the next plan starts it.
@@ -462,7 +479,7 @@ impl Planner<'_> {
             self.prune(
                 self.options.prune,
                 &resource,
-                "delete_pipe",
+                DeletePipe::OPERATION,
                 ("pipe_id", pipe.id.to_string()),
                 "what it loaded stays in its table",
             );
@@ -479,7 +496,7 @@ impl Planner<'_> {
             self.prune(
                 self.options.prune,
                 &resource,
-                "delete_reverse_private_endpoint",
+                DeleteReversePrivateEndpoint::OPERATION,
                 ("endpoint_id", endpoint.id.to_string()),
                 cost,
             );
@@ -491,12 +508,12 @@ impl Planner<'_> {
         &mut self,
         prune: bool,
         resource: &Resource,
-        operation: &'static str,
+        row: &'static Operation,
         id: (&'static str, String),
         cost: &str,
     ) {
         if prune {
-            let step = self.bare(resource, operation, &[(id.0, Id::Known(id.1))], "not in the desired state");
+            let step = self.bare(resource, row, &[(id.0, Id::Known(id.1))], "not in the desired state");
             step.destructive = Some(format!("deletes it; {cost}"));
         } else {
             self.notes.push(format!("{resource} is not in the desired state (pruning not asked)"));
@@ -511,7 +528,7 @@ impl Planner<'_> {
             let resource = Resource { kind: Kind::Alert, name: desired.name.as_deref().unwrap_or_default().to_owned() };
             let found = unique(&resource, current, |a| a.name.as_deref(), |a| a.id.to_string())?;
             let Some(alert) = found else {
-                self.step(&resource, "create_alert", &[], Some(desired), "not on the server")?;
+                self.step(&resource, CreateAlert::OPERATION, &[], Some(desired), "not on the server")?;
                 continue;
             };
             let desired_json = to_json(desired);
@@ -550,9 +567,9 @@ impl Planner<'_> {
                 }
                 _ => {}
             }
-            let request: AlertRequest = from_json(&resource, "update_alert", Value::Object(merged))?;
+            let request: AlertRequest = from_json(&resource, UpdateAlert::OPERATION, Value::Object(merged))?;
             let id = [("alert_id", Id::Known(alert.id.to_string()))];
-            self.step(&resource, "update_alert", &id, Some(&request), differ(&differing))?;
+            self.step(&resource, UpdateAlert::OPERATION, &id, Some(&request), differ(&differing))?;
         }
         let named: Vec<&str> = self.desired.alerts.iter().filter_map(|a| a.name.as_deref()).collect();
         for alert in current {
@@ -562,7 +579,7 @@ impl Planner<'_> {
                 self.prune(
                     self.options.prune_alerts,
                     &resource,
-                    "delete_alert",
+                    DeleteAlert::OPERATION,
                     ("alert_id", alert.id.to_string()),
                     "it no longer notifies",
                 );
@@ -762,7 +779,7 @@ fn strip_unechoed(value: &mut Value) {
     fn secrets(value: &mut Value) {
         match value {
             Value::Object(map) => {
-                map.retain(|key, _| !redact::is_secret_field(key));
+                map.retain(|key, _| !is_secret_field(key));
                 map.values_mut().for_each(secrets);
             }
             Value::Array(items) => items.iter_mut().for_each(secrets),
@@ -848,12 +865,19 @@ impl fmt::Display for Unchangeable {
     }
 }
 
-/// A model as a JSON value, through the serializer that writes request bodies and the reader
-/// of success bodies: both compiled for the models already, where `serde_json::to_value` would
-/// compile every model's `Serialize` again.
+/// A model as a JSON value, as its request body is written and read back (a number as the
+/// text writes it), so that what is compared is what would be sent.
 pub(crate) fn to_json<T: Serialize>(model: &T) -> Value {
     let bytes = serde_json::to_vec(model).expect("a model serializes");
-    crate::decode::json_value(&bytes).expect("what serde_json wrote reads back")
+    serde_json::from_slice(&bytes).expect("what serde_json wrote reads back")
+}
+
+/// A model read from JSON this crate holds (a desired state, a plan's merge of values read).
+/// A failure says what, as the JSON reader says it.
+pub(crate) fn read_model<T: serde::de::DeserializeOwned>(json: Value) -> Result<T, String> {
+    // Through the text, as a request body would be read: its messages say where in it.
+    let bytes = serde_json::to_vec(&json).expect("a JSON value serializes");
+    serde_json::from_slice(&bytes).map_err(|error| error.to_string())
 }
 
 /// A request model from JSON the plan put together, of values already read as models: the
@@ -861,14 +885,13 @@ pub(crate) fn to_json<T: Serialize>(model: &T) -> Value {
 /// included), and the server's. So it is vouched for: read again here, none of it is a typo.
 fn from_json<T: serde::de::DeserializeOwned + Vouch>(
     resource: &Resource,
-    operation: &'static str,
+    row: &'static Operation,
     json: Value,
 ) -> Result<T, PlanError> {
-    let bytes = serde_json::to_vec(&json).expect("a JSON value serializes");
-    let mut model: T = crate::decode::read_model(&bytes).map_err(|message| PlanError::Malformed {
+    let mut model: T = read_model(json).map_err(|message| PlanError::Malformed {
         resource: resource.clone(),
-        operation,
-        message: redact::truncate(&message, 300).into_owned(),
+        operation: row.name,
+        message: truncate(&message, 300).into_owned(),
     })?;
     model.vouch();
     Ok(model)

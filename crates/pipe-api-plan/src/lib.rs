@@ -1,12 +1,14 @@
-//! Pipes as code: declare what a service should have ([`DesiredState`]), [`plan()`] the requests
-//! that would make it so from what the list operations returned ([`Current`]), review the
-//! [`Plan`] as a snapshot, and [`Apply`] it: a sans-IO machine that the same driver loop as a
-//! [`Call`](crate::call::Call) runs. Applying the same desired state twice makes the second plan
-//! empty.
+//! Pipes as code for the pipe management and alerting interfaces: declare what a service
+//! should have ([`DesiredState`]), [`plan()`] the requests that would make it so from what the
+//! list operations returned ([`Current`]), review the [`Plan`] as a snapshot, and [`Apply`] it:
+//! a sans-IO machine that the same driver loop as a [`Call`](pipe_api_proto::call::Call) runs.
+//! Applying the same desired state twice makes the second plan empty. Each step is a row of
+//! `pipe-api-proto`'s table of operations ([`OPERATIONS`]); `pipe-api-ureq`, with its feature
+//! `plan`, reads, plans and applies on a service handle.
 //!
 //! ```
-//! use pipe_api_proto::plan::{Current, DesiredState, PlanOptions, plan};
-//! use pipe_api_proto::types::{OrganizationId, ServiceId};
+//! use pipe_api_plan::{Current, DesiredState, PlanOptions, plan};
+//! use pipe_api_plan::types::{OrganizationId, ServiceId};
 //!
 //! let desired = DesiredState::from_json(
 //!     r#"{"pipes": [{"name": "orders",
@@ -55,21 +57,29 @@
 //! the desired state's `Debug`, and an apply's error (each request of an [`Apply`] takes them
 //! out of what its answer's error shows). A plan is a snapshot to commit.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 mod apply;
 mod desired;
 mod planner;
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
+use pipe_api_proto::PathBuilder;
+use pipe_api_proto::http::Method;
+use pipe_api_proto::operations::{Interface, OPERATIONS, Operation};
+use serde::Serialize;
 use serde_json::Value;
-
-use crate::operations::{Interface, Operation};
-use crate::redact::redact_json;
 
 pub use apply::{Applied, Apply, ApplyError, StepOutcome};
 pub use desired::{DesiredPipe, DesiredPipeState, DesiredState, DesiredStateError, Problem};
 pub use planner::{Current, PlanError, PlanOptions, Unchangeable, plan};
+
+/// The models, re-exported so one dependency is enough.
+pub use pipe_api_proto::types;
 
 /// The values a desired state's lookup gave, to be taken out of everything the desired state,
 /// its plan and its apply show: each as written, and as `Debug` and JSON escape it (a text is
@@ -95,20 +105,20 @@ impl Resolved {
         Resolved(Arc::new(forms))
     }
 
-    /// The values and their escaped forms, for a [`Call`](crate::call::Call) to take out of
-    /// its error ([`Call::scrubbing`](crate::call::Call::scrubbing)).
+    /// The values and their escaped forms, for a [`Call`](pipe_api_proto::call::Call) to take
+    /// out of its error ([`Call::scrubbing`](pipe_api_proto::call::Call::scrubbing)).
     pub(crate) fn forms(&self) -> impl Iterator<Item = String> + '_ {
         self.0.iter().cloned()
     }
 
     /// The one rule of what a plan shows: `text` with every resolved value `[redacted]`.
     pub(crate) fn scrub(&self, text: &str) -> String {
-        // Every value, however short: unlike a call's answers (`SentSecrets`, which leaves texts
-        // under 6 bytes), a plan is text this crate writes, where a false match costs nothing.
+        // Every value, however short: unlike a call's answers (proto leaves texts under 6 bytes
+        // there), a plan is text this crate writes, where a false match costs nothing.
         let mut text = text.to_owned();
         for form in self.0.iter() {
             if text.contains(form.as_str()) {
-                text = text.replace(form.as_str(), crate::redact::REDACTED);
+                text = text.replace(form.as_str(), pipe_api_proto::REDACTED);
             }
         }
         text
@@ -202,14 +212,14 @@ const NAME_SHOWN: usize = 128;
 
 impl fmt::Debug for Resource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = crate::redact::truncate(&self.name, NAME_SHOWN);
+        let name = truncate(&self.name, NAME_SHOWN);
         f.debug_struct("Resource").field("kind", &self.kind).field("name", &name).finish()
     }
 }
 
 impl fmt::Display for Resource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {:?}", self.kind, crate::redact::truncate(&self.name, NAME_SHOWN))
+        write!(f, "{} {:?}", self.kind, truncate(&self.name, NAME_SHOWN))
     }
 }
 
@@ -248,7 +258,7 @@ pub struct PlannedRequest {
 }
 
 impl PlannedRequest {
-    /// The operation (its row of [`OPERATIONS`](crate::operations::OPERATIONS)).
+    /// The operation (its row of [`OPERATIONS`]).
     pub fn operation(&self) -> &'static Operation {
         self.operation
     }
@@ -256,7 +266,7 @@ impl PlannedRequest {
     /// The encoded path, ids filled in by `id` (which answers for those created by earlier
     /// steps); `None` while one is not known.
     pub(crate) fn path(&self, id: impl Fn(&Id) -> Option<String>) -> Option<String> {
-        let mut path = crate::url::PathBuilder::new();
+        let mut path = PathBuilder::new();
         for segment in self.operation.path.split('/').skip(1) {
             path = match segment.strip_prefix('{').and_then(|name| name.strip_suffix('}')) {
                 Some(name) => path.segment(&id(&self.ids.iter().find(|(field, _)| *field == name)?.1)?),
@@ -276,8 +286,7 @@ impl PlannedRequest {
     /// The body with its secrets redacted: its secret-bearing fields, and every value the
     /// desired state's lookup gave.
     pub fn redacted_body(&self) -> Option<Value> {
-        let mut body = self.body.clone()?;
-        redact_json(&mut body);
+        let mut body = pipe_api_proto::redacted_json(self.body.as_ref()?).expect("a JSON value serializes");
         self.resolved.scrub_json(&mut body);
         Some(body)
     }
@@ -374,9 +383,12 @@ impl PlanStep {
         self.then
     }
 
-    /// Whether it creates its resource (its outcome, when unknown, is checked by listing).
+    /// Whether it creates its resource (its outcome, when unknown, is checked by listing): its
+    /// row is a `POST` to a collection, the path a list row of the table reads.
     pub fn creates(&self) -> bool {
-        self.request.operation.name.starts_with("create_")
+        let row = self.request.operation;
+        row.method == Method::POST
+            && OPERATIONS.iter().any(|list| list.method == Method::GET && list.is_list() && list.path == row.path)
     }
 
     /// The operation and the resource: `create_pipe pipe "orders"`.
@@ -474,7 +486,7 @@ impl Plan {
                     // Cut as the text cuts it: a name a server sent may be of any size.
                     "resource": {
                         "kind": step.resource.kind.as_str(),
-                        "name": crate::redact::truncate(&step.resource.name, NAME_SHOWN),
+                        "name": truncate(&step.resource.name, NAME_SHOWN),
                     },
                     "reason": step.reason,
                     "destructive": step.destructive,
@@ -494,15 +506,14 @@ impl Plan {
             f.write_str("no changes\n")?;
         } else {
             let destructive = self.steps.iter().filter(|step| step.destructive.is_some()).count();
-            writeln!(f, "{}, {destructive} destructive", crate::words::Counted(self.steps.len(), "step"))?;
+            writeln!(f, "{}, {destructive} destructive", steps(self.steps.len()))?;
         }
         for (index, step) in self.steps.iter().enumerate() {
             f.write_str("\n")?;
             step.headline(f, index + 1)?;
             writeln!(f, "\n   {} {}", step.request.operation.method, step.request.rendered_path())?;
             if let Some(body) = step.request.redacted_body() {
-                let mut text = String::new();
-                crate::snapshot::write_sorted(&mut text, &body, 0);
+                let text = serde_json::to_string_pretty(&Sorted(&body)).expect("a JSON value serializes");
                 for line in text.lines() {
                     writeln!(f, "   {line}")?;
                 }
@@ -536,3 +547,42 @@ impl fmt::Debug for Plan {
         })
     }
 }
+
+/// `1 step`, `3 steps`.
+pub(crate) fn steps(count: usize) -> String {
+    format!("{count} step{}", if count == 1 { "" } else { "s" })
+}
+
+/// `text` cut to at most `max` bytes at a character boundary, the cut marked with `…`: a name
+/// or message a server sent may be of any size.
+pub(crate) fn truncate(text: &str, max: usize) -> Cow<'_, str> {
+    if text.len() <= max {
+        return Cow::Borrowed(text);
+    }
+    let room = max.saturating_sub('…'.len_utf8());
+    let end = (0..=room).rev().find(|&at| text.is_char_boundary(at)).unwrap_or(0);
+    Cow::Owned(format!("{}…", &text[..end]))
+}
+
+/// A JSON value whose objects serialize their members in key order, whatever map type
+/// serde_json was built with, so that a rendered plan is stable.
+struct Sorted<'v>(&'v Value);
+
+impl Serialize for Sorted<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Object(map) => {
+                let mut members: Vec<_> = map.iter().collect();
+                members.sort_by_key(|(key, _)| *key);
+                serializer.collect_map(members.into_iter().map(|(key, value)| (key, Sorted(value))))
+            }
+            Value::Array(items) => serializer.collect_seq(items.iter().map(Sorted)),
+            scalar => scalar.serialize(serializer),
+        }
+    }
+}
+
+/// This crate's README, compiled and run as doc tests, so it cannot drift from the API.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,8 +1,8 @@
 //! `plan()` as the pure function it is: desired states and current states written from the
 //! contract and the service notes, no server.
 
-use pipe_api_proto::plan::{Awaited, Current, DesiredState, PlanError, PlanOptions, plan};
-use pipe_api_types::{Alert, OrganizationId, Pipe, ReversePrivateEndpoint, ServiceId};
+use pipe_api_plan::types::{Alert, OrganizationId, Pipe, ReversePrivateEndpoint, ServiceId};
+use pipe_api_plan::{Awaited, Current, DesiredState, Plan, PlanError, PlanOptions, plan};
 use serde_json::{Value, json};
 
 const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
@@ -38,7 +38,7 @@ fn ids() -> (OrganizationId, ServiceId) {
     (ORG.parse().unwrap(), SERVICE.parse().unwrap())
 }
 
-fn planned(desired: &DesiredState, current: &Current) -> Result<pipe_api_proto::plan::Plan, PlanError> {
+fn planned(desired: &DesiredState, current: &Current) -> Result<Plan, PlanError> {
     let (org, service) = ids();
     plan(org, service, desired, current, &PlanOptions::default())
 }
@@ -300,9 +300,9 @@ fn desired_with_references() -> DesiredState {
 
 /// Applies `plan` by hand (sans IO) until its first request, which the server refuses with a
 /// 400 quoting every resolved value: the error of the apply, and the body the request sent.
-fn apply_refused_by_a_quoting_400(plan: &pipe_api_proto::plan::Plan) -> (pipe_api_proto::plan::ApplyError, Vec<u8>) {
+fn apply_refused_by_a_quoting_400(plan: &Plan) -> (pipe_api_plan::ApplyError, Vec<u8>) {
+    use pipe_api_plan::Apply;
     use pipe_api_proto::call::{Machine, Next};
-    use pipe_api_proto::plan::Apply;
     use pipe_api_proto::retry::RetryPolicy;
     use pipe_api_proto::wait::WaitPolicy;
     use pipe_api_proto::{Alerting, BaseUrl, BearerToken, Management, ManagementCredentials};
@@ -317,8 +317,8 @@ fn apply_refused_by_a_quoting_400(plan: &pipe_api_proto::plan::Plan) -> (pipe_ap
     let quoted: Vec<&str> = RESOLVED.iter().map(|(_, value)| *value).collect();
     let message = format!("BAD_REQUEST: cannot use {}", quoted.join(" or "));
     let body = json!({"status": 400, "error": message, "requestId": "r-1"}).to_string();
-    let response = http::Response::builder().status(400).body(body.into_bytes()).unwrap();
-    apply.receive(Ok(response), now, time::OffsetDateTime::UNIX_EPOCH, None);
+    let response = pipe_api_proto::http::Response::builder().status(400).body(body.into_bytes()).unwrap();
+    apply.receive(Ok(response), now, pipe_api_proto::time::OffsetDateTime::UNIX_EPOCH, None);
     match apply.next(now, None) {
         Next::Done(Err(error)) => (error, request.into_body()),
         _ => panic!("a 400 on a create ends the apply"),
@@ -389,8 +389,8 @@ fn no_resolved_value_shows_in_any_output_of_a_desired_state_its_plan_or_its_appl
 /// last (here a page that repeats the one before) says it cannot tell, never "not created".
 #[test]
 fn a_lost_alert_create_whose_listing_ends_early_is_unknown_not_absent() {
+    use pipe_api_plan::Apply;
     use pipe_api_proto::call::{Machine, Next};
-    use pipe_api_proto::plan::Apply;
     use pipe_api_proto::retry::RetryPolicy;
     use pipe_api_proto::wait::WaitPolicy;
     use pipe_api_proto::{Alerting, BaseUrl, BearerToken};
@@ -421,8 +421,9 @@ fn a_lost_alert_create_whose_listing_ends_early_is_unknown_not_absent() {
             Next::Send { request, .. } => {
                 sent.push(format!("{} {}", request.method(), request.uri()));
                 let (status, body) = if sent.len() == 1 { (502, String::new()) } else { (200, page.clone()) };
-                let response = http::Response::builder().status(status).body(body.into_bytes()).unwrap();
-                apply.receive(Ok(response), now, time::OffsetDateTime::UNIX_EPOCH, None);
+                let response =
+                    pipe_api_proto::http::Response::builder().status(status).body(body.into_bytes()).unwrap();
+                apply.receive(Ok(response), now, pipe_api_proto::time::OffsetDateTime::UNIX_EPOCH, None);
             }
             Next::Wait { .. } => panic!("nothing to wait for"),
             Next::Done(result) => break result.unwrap_err(),

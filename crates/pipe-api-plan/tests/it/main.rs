@@ -1,0 +1,5 @@
+//! The integration tests of this package, built as one binary (linking one per file took most
+//! of a fresh `cargo test`).
+
+mod plan;
+mod strict_desired;
