@@ -17,7 +17,7 @@ use crate::call::{Call, Machine, Next};
 use crate::endpoint::Endpoint;
 use crate::endpoints::{GetPipe, GetReversePrivateEndpoint};
 use crate::error::{BuildError, BuildErrorKind, Error, TransportError};
-use crate::operations::{Interface, Operation, SuccessBody};
+use crate::operations::{Interface, Operation};
 use crate::pages::Pages;
 use crate::retry::{Pacer, RetryPolicy};
 use crate::wait::{Wait, WaitPolicy, pipe_stopped, reverse_private_endpoint_ready};
@@ -624,28 +624,19 @@ impl<A: Api> Endpoint for Planned<A> {
     type Api = A;
     type Output = Value;
 
-    fn operation(&self) -> &'static str {
-        self.operation.name
-    }
+    /// Never read: [`metadata`](Endpoint::metadata) gives the planned request's row.
+    const METADATA: Operation = Operation::new("planned", A::INTERFACE, Method::GET, "(planned)");
 
-    fn method(&self) -> Method {
-        self.operation.method.clone()
+    fn metadata(&self) -> Operation {
+        self.operation.clone()
     }
 
     fn path(&self) -> String {
         self.path.clone()
     }
 
-    fn path_template(&self) -> &'static str {
-        self.operation.path
-    }
-
     fn body(&self) -> Result<Option<Vec<u8>>, BuildErrorKind> {
         Ok(self.body.clone())
-    }
-
-    fn success_body(&self) -> SuccessBody {
-        self.operation.success
     }
 }
 
