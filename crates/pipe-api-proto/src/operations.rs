@@ -16,15 +16,20 @@
 //! condition, all driven by [`Wait`](crate::wait::Wait); paging the alerts:
 //! [`Pages`](crate::pages::Pages).
 //!
-//! Adding an operation, every step:
+//! Adding an operation, every step (the files outside the models, fixtures and snapshots: three,
+//! and up to two more for a new output model):
 //! 1. its models in `pipe-api-types` (and a query type's `Query` impl in `endpoint.rs`);
-//! 2. one row below, and its output in `decode.rs`'s list (the compiler asks for it);
-//! 3. its route in the fake (`pipe-api-fake/src/routes/`), and its grant in the fake's
-//!    `permissions.rs` (a row with none is refused to every role);
-//! 4. its fixtures in `pipe-api-proto/tests/it/fixtures/operations/<name>/` (a success and
-//!    an error, and `request*.json` for a body) and its request snapshot.
+//! 2. one row below (its endpoint, metadata, `Client` and scoped methods and test dispatch come
+//!    from it); a new output type, its line in `decode.rs`'s `outputs!`, and if it is one value
+//!    (not a list) in `test_util/every_operation.rs`'s `single!` (the compiler asks for both;
+//!    a new path id type, its `Sample` there);
+//! 3. its handler in the fake, in its resource's `HANDLERS` (`pipe-api-fake/src/routes/`), and
+//!    its grant in the fake's `permissions.rs` (`RESOURCES`); a row with no handler or no grant
+//!    is refused;
+//! 4. its fixtures in `pipe-api-proto/tests/it/fixtures/operations/<name>/` (a success `ok*` and
+//!    an error `<status>_*`, and `request*.json` for a body) and its request snapshot.
 //!
-//! `tests/it/every_operation.rs` of the workspace names whatever a row lacks of these.
+//! The workspace's `tests/it/every_operation.rs` names, per row, whatever it lacks of 3 and 4.
 
 use http::Method;
 
