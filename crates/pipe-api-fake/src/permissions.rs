@@ -4,12 +4,12 @@
 //! every pipe and reverse-private-endpoint call is refused to it, reads included;
 //! `query_endpoints` alone manages nothing. A role the fake does not know grants nothing.
 //!
-//! A call is first found in the table of operations (`pipe_api_proto::operations`): a path no
-//! row has is not served, and a row this file gives no resource is refused to every role, so a
-//! new operation is closed until its grant is written here.
+//! A call is first found in the table of operations (`pipe_api_proto::operations`, see
+//! `routes`): a path no row has is not served, and a row this file gives no resource is refused
+//! to every role and token, so a new operation is closed until its grant is written here.
 
 use http::Method;
-use pipe_api_proto::operations::{Interface, OPERATIONS, Operation};
+use pipe_api_proto::operations::Operation;
 
 /// What an operation touches, as permissions are granted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +22,8 @@ pub(crate) enum Resource {
     Services,
     /// Pipes, CDC scaling and reverse private endpoints: the "manage pipes" permission.
     Pipes,
+    /// The alerting interface's alerts: its bearer token grants them all (it has no roles).
+    Alerts,
 }
 
 /// Whether an operation only reads.
@@ -32,7 +34,7 @@ pub(crate) enum Access {
 }
 
 use Access::{Read, Write};
-use Resource::{Keys, Organization, Pipes, Services};
+use Resource::{Alerts, Keys, Organization, Pipes, Services};
 
 /// The grants, by role text: anything not listed is refused with 403.
 const GRANTS: &[(&str, Resource, &[Access])] = &[
@@ -45,41 +47,53 @@ const GRANTS: &[(&str, Resource, &[Access])] = &[
     ("developer", Services, &[Read]),
 ];
 
-/// The row of the management call `method` on `segments` (the path below `/v1/`, decoded), if
-/// the table has one: each literal segment equal, each `{parameter}` any one segment.
-pub(crate) fn row(method: &Method, segments: &[&str]) -> Option<&'static Operation> {
-    OPERATIONS.iter().filter(|op| op.interface == Interface::Management && op.method == *method).find(|op| {
-        let template: Vec<&str> = op.path.trim_start_matches("/v1/").split('/').collect();
-        template.len() == segments.len()
-            && template.iter().zip(segments).all(|(part, segment)| part.starts_with('{') || part == segment)
-    })
-}
+/// What each row touches, by its name; a row not listed is refused to every role (and to every
+/// alerting token).
+const RESOURCES: &[(&str, Resource)] = &[
+    ("list_organizations", Organization),
+    ("get_organization", Organization),
+    ("list_services", Organization),
+    ("list_keys", Keys),
+    ("create_key", Keys),
+    ("get_key", Keys),
+    ("update_key", Keys),
+    ("delete_key", Keys),
+    ("get_service", Services),
+    ("update_service", Services),
+    ("delete_service", Services),
+    ("update_service_state", Services),
+    ("list_pipes", Pipes),
+    ("create_pipe", Pipes),
+    ("get_pipe", Pipes),
+    ("update_pipe", Pipes),
+    ("delete_pipe", Pipes),
+    ("change_pipe_state", Pipes),
+    ("update_pipe_scaling", Pipes),
+    ("get_pipe_settings", Pipes),
+    ("update_pipe_settings", Pipes),
+    ("discover_pipe_schema", Pipes),
+    ("get_pipes_cdc_scaling", Pipes),
+    ("update_pipes_cdc_scaling", Pipes),
+    ("list_reverse_private_endpoints", Pipes),
+    ("create_reverse_private_endpoint", Pipes),
+    ("get_reverse_private_endpoint", Pipes),
+    ("update_reverse_private_endpoint", Pipes),
+    ("delete_reverse_private_endpoint", Pipes),
+    ("list_alerts", Alerts),
+    ("create_alert", Alerts),
+    ("get_alert", Alerts),
+    ("update_alert", Alerts),
+    ("delete_alert", Alerts),
+];
 
 /// What an operation touches; `None` for one no grant covers yet (refused to every role).
 pub(crate) fn resource(operation: &Operation) -> Option<Resource> {
-    Some(match operation.name {
-        "list_organizations" | "get_organization" | "list_services" => Organization,
-        "list_keys" | "create_key" | "get_key" | "update_key" | "delete_key" => Keys,
-        "get_service" | "update_service" | "delete_service" | "update_service_state" => Services,
-        "list_pipes"
-        | "create_pipe"
-        | "get_pipe"
-        | "update_pipe"
-        | "delete_pipe"
-        | "change_pipe_state"
-        | "update_pipe_scaling"
-        | "get_pipe_settings"
-        | "update_pipe_settings"
-        | "discover_pipe_schema"
-        | "get_pipes_cdc_scaling"
-        | "update_pipes_cdc_scaling"
-        | "list_reverse_private_endpoints"
-        | "create_reverse_private_endpoint"
-        | "get_reverse_private_endpoint"
-        | "update_reverse_private_endpoint"
-        | "delete_reverse_private_endpoint" => Pipes,
-        _ => return None,
-    })
+    RESOURCES.iter().find(|(name, _)| *name == operation.name).map(|(_, resource)| *resource)
+}
+
+/// The names [`RESOURCES`] gives a resource.
+pub(crate) fn named() -> impl Iterator<Item = &'static str> {
+    RESOURCES.iter().map(|(name, _)| *name)
 }
 
 /// Whether any of `roles` (the key's `roles`, as its record writes them) may make the call of

@@ -9,7 +9,7 @@ use std::time::Duration;
 use pipe_api_proto::attempts::AttemptRecord;
 use pipe_api_proto::call::{Call, Machine, Next};
 use pipe_api_proto::http::{Method, Response};
-use pipe_api_proto::operations::{Interface, Operation, SuccessBody};
+use pipe_api_proto::operations::{Interface, Operation};
 use pipe_api_proto::pages::Pages;
 use pipe_api_proto::retry::{Pacer, RetryPolicy};
 use pipe_api_proto::time::OffsetDateTime;
@@ -625,28 +625,19 @@ impl<A: Api> Endpoint for Planned<A> {
     type Api = A;
     type Output = Value;
 
-    fn operation(&self) -> &'static str {
-        self.operation.name
-    }
+    /// Never read: [`metadata`](Endpoint::metadata) gives the planned request's row.
+    const METADATA: Operation = Operation::new("planned", A::INTERFACE, Method::GET, "(planned)");
 
-    fn method(&self) -> Method {
-        self.operation.method.clone()
+    fn metadata(&self) -> Operation {
+        self.operation.clone()
     }
 
     fn path(&self) -> String {
         self.path.clone()
     }
 
-    fn path_template(&self) -> &'static str {
-        self.operation.path
-    }
-
     fn body(&self) -> Result<Option<Vec<u8>>, BuildErrorKind> {
         Ok(self.body.clone())
-    }
-
-    fn success_body(&self) -> SuccessBody {
-        self.operation.success
     }
 }
 

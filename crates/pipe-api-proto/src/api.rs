@@ -7,15 +7,24 @@ use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use http::{HeaderMap, HeaderValue};
 
 use crate::auth::{BearerToken, ManagementCredentials};
+use crate::operations::Interface;
 use crate::url::BaseUrl;
 
 /// An interface: [`Management`] or [`Alerting`]. What makes one (its base URL, its
 /// `Authorization` header, how a success body carries the result) is this crate's business, so
 /// the trait is sealed and has no methods a user needs to call.
-pub trait Api: sealed::Interface {}
+pub trait Api: sealed::Interface {
+    /// Which interface this is, as an [`Operation`](crate::operations::Operation) names it.
+    const INTERFACE: Interface;
+}
 
-impl Api for Management {}
-impl Api for Alerting {}
+impl Api for Management {
+    const INTERFACE: Interface = Interface::Management;
+}
+
+impl Api for Alerting {
+    const INTERFACE: Interface = Interface::Alerting;
+}
 
 pub(crate) mod sealed {
     use super::*;

@@ -47,6 +47,7 @@ use crate::attempts::{AttemptOutcome, AttemptRecord, Attempts, WaitCause};
 use crate::endpoint::{Endpoint, EndpointExt as _, Reply};
 pub use crate::error::NotSent;
 use crate::error::{Error, TransportError, TransportErrorKind, TransportFailure};
+use crate::operations::Operation;
 use crate::redact::SentSecrets;
 use crate::retry::{Attempt, Decision, Outcome, Pacer, RetryHints, RetryPolicy, SeededJitter, StopReason};
 
@@ -309,7 +310,7 @@ impl<'e, E: Endpoint> Call<'e, E> {
         let error = match last {
             Some(last) => last.with_attempts(std::mem::take(&mut self.history)),
             None => Error::NotSent(NotSent::new(
-                self.endpoint.operation(),
+                self.endpoint.metadata().name,
                 start.saturating_sub(self.started),
                 self.policy.deadline,
             )),
@@ -335,9 +336,10 @@ impl<'e, E: Endpoint> Call<'e, E> {
                 let parsed = crate::endpoint::parse(&*self.endpoint, response, &self.secrets);
                 (Some((status, hints)), parsed)
             }
-            Err(error) => {
-                (None, Err(Error::Transport(TransportFailure::new(self.endpoint.operation(), method.clone(), error))))
-            }
+            Err(error) => (
+                None,
+                Err(Error::Transport(TransportFailure::new(self.endpoint.metadata().name, method.clone(), error))),
+            ),
         };
         let outcome = match (&status_and_hints, &result) {
             (Some((status, hints)), _) => Outcome::Response { status: *status, hints },
@@ -396,10 +398,11 @@ impl<'e, E: Endpoint> Call<'e, E> {
             Ok(reply) => reply.request_id.clone(),
             Err(error) => error.request_id().map(str::to_owned),
         };
+        let Operation { name: operation, path, .. } = self.endpoint.metadata();
         let record = AttemptRecord {
-            operation: self.endpoint.operation(),
+            operation,
             method: self.request.method().clone(),
-            path: self.endpoint.path_template(),
+            path,
             number: self.attempts,
             waited,
             cause,

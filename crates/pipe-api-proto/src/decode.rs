@@ -189,11 +189,12 @@ outputs! {
 /// The output of a user's own endpoint, for an operation this crate does not model: any
 /// `T: DeserializeOwned` (a model of the user's own, or one of `pipe_api_types`), decoded by the
 /// same budgeted, scrubbing reader as every output, in whichever shape the endpoint's
-/// [`success_body`](crate::Endpoint::success_body) says, with the same errors and retries.
+/// [`METADATA`](crate::Endpoint::METADATA) says, with the same errors and retries.
 /// Unlike the crate's own outputs its decode is compiled in the user's crate, as it is generic.
 ///
 /// ```
 /// use pipe_api_proto::http::{Method, Response};
+/// use pipe_api_proto::operations::{Interface, Operation};
 /// use pipe_api_proto::{BaseUrl, Decoded, Endpoint, EndpointExt, Management, ManagementCredentials};
 ///
 /// /// The user's model of an answer this crate lacks.
@@ -210,17 +211,12 @@ outputs! {
 ///     type Api = Management;
 ///     type Output = Decoded<Usage>;
 ///
-///     fn operation(&self) -> &'static str {
-///         "get_usage"
-///     }
-///     fn method(&self) -> Method {
-///         Method::GET
-///     }
+///     // Its name in errors, and its path template in a record of an attempt.
+///     const METADATA: Operation =
+///         Operation::new("get_usage", Interface::Management, Method::GET, "/v1/organizations/{organization_id}/usage");
+///
 ///     fn path(&self) -> String {
 ///         format!("/v1/organizations/{}/usage", self.0)
-///     }
-///     fn path_template(&self) -> &'static str {
-///         "/v1/organizations/{organization_id}/usage"
 ///     }
 /// }
 ///

@@ -2,7 +2,7 @@
 //! work: building, status routing, decoding), implemented once for every endpoint so that
 //! policy cannot drift from one operation to another.
 
-use http::{HeaderMap, Method, Request, Response, StatusCode};
+use http::{HeaderMap, Request, Response, StatusCode};
 use serde::Serialize;
 
 use pipe_api_types::{Validate, ValidationErrors};
@@ -13,11 +13,11 @@ use crate::attempts::Attempts;
 use crate::decode::sealed::DecodeBody as _;
 use crate::decode::{Decode, Shape, SuccessDecodeError, says_nothing};
 use crate::error::{ApiError, BuildError, BuildErrorKind, DecodeError, Error, TransportFailure};
-use crate::operations::SuccessBody;
+use crate::operations::{Operation, SuccessBody};
 use crate::redact::SentSecrets;
 use crate::transport::Transport;
 
-/// One operation of an interface: its method, path, query, body and result type. Nothing
+/// One operation of an interface: its metadata, path, query, body and result type. Nothing
 /// else: base URL joining, headers, authentication and response handling are shared.
 pub trait Endpoint {
     /// The interface the operation belongs to.
@@ -25,18 +25,19 @@ pub trait Endpoint {
     /// What a success decodes to (for the management interface, the envelope's `result`).
     type Output: Decode;
 
-    /// The operation's name in errors, such as `create_pipe`.
-    fn operation(&self) -> &'static str;
+    /// The operation as data: its name in errors, method, path template and success shape. An
+    /// endpoint of the table of operations has its row here; [`OPERATIONS`](crate::operations::OPERATIONS)
+    /// lists them. A user's own endpoint writes its own with [`Operation::new`].
+    const METADATA: Operation;
 
-    /// The HTTP method.
-    fn method(&self) -> Method;
+    /// The metadata of this request: [`METADATA`](Endpoint::METADATA), unless the endpoint's
+    /// operation is known only at run time (the escape hatch's method, a plan's request).
+    fn metadata(&self) -> Operation {
+        Self::METADATA
+    }
 
     /// The encoded path under the base URL, starting with `/`.
     fn path(&self) -> String;
-
-    /// The path's template, its parameters named (`/v1/organizations/{organization_id}/...`):
-    /// what a record of an attempt shows, with no id in it.
-    fn path_template(&self) -> &'static str;
 
     /// Query parameters, unencoded.
     fn query(&self) -> Vec<(String, String)> {
@@ -58,11 +59,6 @@ pub trait Endpoint {
     fn complete(&self, output: &mut Self::Output, headers: &HeaderMap) {
         let _ = (output, headers);
     }
-
-    /// Where a success body holds the output: the body itself (the default).
-    fn success_body(&self) -> SuccessBody {
-        SuccessBody::Output
-    }
 }
 
 /// The query of a row that has one (`filter: ServiceFilter as query`): its parameters,
@@ -79,13 +75,12 @@ impl Query for pipe_api_types::ServiceFilter {
     }
 }
 
-/// Decodes a success body of `endpoint` as its [`SuccessBody`] says.
+/// Decodes a success body of an `E` as its [`SuccessBody`] says.
 fn decode_success_body<E: Endpoint + ?Sized>(
-    endpoint: &E,
+    success: SuccessBody,
     body: &[u8],
     secrets: &SentSecrets,
 ) -> Result<(E::Output, Option<String>), SuccessDecodeError> {
-    let success = endpoint.success_body();
     if success == SuccessBody::Nothing && says_nothing(body) {
         let output = E::Output::from_nothing().ok_or_else(|| SuccessDecodeError {
             path: ".".to_owned(),
@@ -147,7 +142,7 @@ pub trait EndpointExt: Endpoint {
     /// the base URL, and sets `Authorization` (sensitive), `Accept`, `User-Agent`, and
     /// `Content-Type` when there is a body.
     fn build_request(&self, api: &Self::Api) -> Result<Request<Vec<u8>>, BuildError> {
-        let operation = self.operation();
+        let Operation { name: operation, method, .. } = self.metadata();
         self.validate().map_err(|errors| BuildError::new(operation, BuildErrorKind::Invalid(errors)))?;
         let body = self.body().map_err(|kind| BuildError::new(operation, kind))?;
         let query = self.query();
@@ -157,7 +152,7 @@ pub trait EndpointExt: Endpoint {
         // Set part by part rather than through `Request::builder`, whose checks this request
         // (a known method, a parsed URI) does not need.
         let mut request = Request::new(body.unwrap_or_default());
-        *request.method_mut() = self.method();
+        *request.method_mut() = method;
         *request.uri_mut() = uri;
         *request.headers_mut() = api.common_headers(has_body).clone();
         Ok(request)
@@ -181,7 +176,7 @@ pub trait EndpointExt: Endpoint {
         let secrets = SentSecrets::of_request(&request);
         let response = transport
             .send(request)
-            .map_err(|e| Error::Transport(TransportFailure::new(self.operation(), method, e)))?;
+            .map_err(|e| Error::Transport(TransportFailure::new(self.metadata().name, method, e)))?;
         parse(self, response, &secrets)
     }
 }
@@ -198,18 +193,18 @@ pub(crate) fn parse<E: Endpoint + ?Sized>(
     secrets: &SentSecrets,
 ) -> Result<Reply<E::Output>, Error> {
     let (parts, body) = response.into_parts();
-    let operation = endpoint.operation();
+    let Operation { name: operation, method, success, .. } = endpoint.metadata();
     if !parts.status.is_success() {
         return Err(Error::Api(Box::new(ApiError::from_response(
             operation,
-            endpoint.method(),
+            method,
             parts.status,
             &parts.headers,
             body,
             secrets,
         ))));
     }
-    match decode_success_body(endpoint, &body, secrets) {
+    match decode_success_body::<E>(success, &body, secrets) {
         Ok((mut value, request_id)) => {
             endpoint.complete(&mut value, &parts.headers);
             Ok(Reply { value, request_id, status: parts.status, attempts: Attempts::default() })

@@ -16,19 +16,26 @@
 //! condition, all driven by [`Wait`](crate::wait::Wait); paging the alerts:
 //! [`Pages`](crate::pages::Pages).
 //!
-//! Adding an operation, every step:
+//! Adding an operation, every step (the files outside the models, fixtures and snapshots: three,
+//! and up to two more for a new output model):
 //! 1. its models in `pipe-api-types` (and a query type's `Query` impl in `endpoint.rs`);
-//! 2. one row below, and its output in `decode.rs`'s list (the compiler asks for it);
-//! 3. its route in the fake (`pipe-api-fake/src/routes/`), and its grant in the fake's
-//!    `permissions.rs` (a row with none is refused to every role);
-//! 4. its fixtures in `pipe-api-proto/tests/it/fixtures/operations/<name>/` (a success and
-//!    an error, and `request*.json` for a body) and its request snapshot.
+//! 2. one row below (its endpoint, metadata, `Client` and scoped methods and test dispatch come
+//!    from it); a new output type, its line in `decode.rs`'s `outputs!`, and if it is one value
+//!    (not a list) in `test_util/every_operation.rs`'s `single!` (the compiler asks for both;
+//!    a new path id type, its `Sample` there);
+//! 3. its handler in the fake, in its resource's `HANDLERS` (`pipe-api-fake/src/routes/`), and
+//!    its grant in the fake's `permissions.rs` (`RESOURCES`); a row with no handler or no grant
+//!    is refused;
+//! 4. its fixtures in `pipe-api-proto/tests/it/fixtures/operations/<name>/` (a success `ok*` and
+//!    an error `<status>_*`, and `request*.json` for a body) and its request snapshot.
 //!
-//! `tests/it/every_operation.rs` of the workspace names whatever a row lacks of these.
+//! The workspace's `tests/it/every_operation.rs` names, per row, whatever it lacks of 3 and 4.
 
 use http::Method;
 
-/// One operation of the table, as data.
+/// One operation as data: an endpoint's metadata ([`Endpoint::METADATA`](crate::Endpoint::METADATA)).
+/// The table's are its rows, listed in [`OPERATIONS`]; a user's own endpoint makes its own with
+/// [`Operation::new`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Operation {
@@ -39,7 +46,8 @@ pub struct Operation {
     /// The HTTP method.
     pub method: Method,
     /// The path template, its parameters named after the endpoint's fields:
-    /// `/v1/organizations/{organization_id}/services/{service_id}/pipes`.
+    /// `/v1/organizations/{organization_id}/services/{service_id}/pipes`. What a record of an
+    /// attempt shows, with no id in it.
     pub path: &'static str,
     /// The endpoint type, such as `CreatePipe`.
     pub endpoint: &'static str,
@@ -52,6 +60,30 @@ pub struct Operation {
 }
 
 impl Operation {
+    /// The metadata of a user's own endpoint: its name (in errors), interface, method and path
+    /// template; its success body is the output itself until [`success`](Operation::success)
+    /// says otherwise. The table's columns that only document a row (endpoint, request and
+    /// output type names) are left empty.
+    pub const fn new(name: &'static str, interface: Interface, method: Method, path: &'static str) -> Self {
+        Operation {
+            name,
+            interface,
+            method,
+            path,
+            endpoint: "",
+            request: None,
+            output: "",
+            success: SuccessBody::Output,
+        }
+    }
+
+    /// The same, its success body held as `success` says.
+    #[must_use]
+    pub const fn success(mut self, success: SuccessBody) -> Self {
+        self.success = success;
+        self
+    }
+
     /// Whether the output is a list (the whole collection in one answer, or a page).
     pub fn is_list(&self) -> bool {
         self.output.starts_with("Vec") || self.output == "AlertPage"
@@ -90,9 +122,9 @@ pub fn operation(name: &str) -> Option<&'static Operation> {
     OPERATIONS.iter().find(|operation| operation.name == name)
 }
 
-/// The table of operations, handed to `$callback` (a macro) as rows; the types are named as
-/// `pipe_api_types` and proto's root export them, so the callback's module imports those. Each
-/// row reads:
+/// The table of operations, handed to `$callback` (a macro) as rows parsed by
+/// [`__operation_rows!`](crate::__operation_rows!); the types are named as `pipe_api_types` and
+/// proto's root export them, so the callback's module imports those. Each row reads:
 ///
 /// ```text
 /// /// Docs of the endpoint and of the `Client` method.
@@ -103,14 +135,15 @@ pub fn operation(name: &str) -> Option<&'static Operation> {
 /// take them; the one after `;`, if any, is the JSON body (`new` takes anything `Into` it).
 /// `; name: Type as query` instead of a body gives the endpoint a query of that type (set with
 /// a method of its name, its default asking for everything), which the `Client` method takes
-/// last. `(..)` marks an endpoint written by hand (the alert list, for its pages). The path's literals and fields
-/// are segments, fields encoded. The shape (`InData`, `Nothing`) says how a success carries the
-/// output when the body is not simply the output ([`SuccessBody`](crate::SuccessBody)).
+/// last. `(..)` marks an endpoint written by hand (the alert list, for its pages). The path's
+/// literals and fields are segments, fields encoded. The shape (`InData`, `Nothing`) says how a
+/// success carries the output when the body is not simply the output
+/// ([`SuccessBody`](crate::SuccessBody)).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! operations {
     ($callback:path) => {
-        $callback! {
+        $crate::__operation_rows! { $callback []
             // Organizations: where the ids every other call needs come from.
             /// Lists the organizations the key reaches (the one it belongs to).
             list_organizations: ListOrganizations()
@@ -242,36 +275,70 @@ macro_rules! operations {
     };
 }
 
-/// Lists the table's rows as [`OPERATIONS`].
-macro_rules! list_operations {
-    ($(
+/// Parses the table's rows one at a time (the only macro that reads their grammar) and hands
+/// them all to `$callback` in one form, every column explicit and in this order:
+///
+/// ```text
+/// {
+///     docs: [#[doc = "..."] ...],
+///     name: create_key,
+///     endpoint: CreateKey,
+///     declared: table,                    // or `hand`: written by hand, `(..)`
+///     fields: [organization_id: OrganizationId],
+///     body: [request: CreateKeyRequest],  // or []
+///     query: [],                          // or [filter: ServiceFilter]
+///     interface: Management,
+///     method: POST,
+///     path: ["v1"/"organizations"/{organization_id}/"keys"],
+///     output: CreateKeyResponse,
+///     success: Output,                    // the shape written, else `Output`
+/// }
+/// ```
+///
+/// A callback matches every column up to the last it uses and the rest as `$($more:tt)*`, so a
+/// new column, added last, is one edit here and one in each callback that reads it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __operation_rows {
+    // The next row: its fields are told apart in `@fields`, its shape defaulted there (the
+    // first of `[Shape Output]` or `[Output]`).
+    ($callback:path [$($parsed:tt)*]
         $(#[$doc:meta])*
         $name:ident : $endpoint:ident $fields:tt $api:ident $method:ident $($segment:tt)/+ -> $output:ty $(, $shape:ident)?;
-    )*) => {
-        /// Every operation of the table, in its order; its `Client` method has its name.
-        ///
-        /// | operation | method and path | endpoint | output |
-        /// |---|---|---|---|
-        $(
-            #[doc = concat!(
-                "| `", stringify!($name), "` | `", stringify!($method), " ", $(path_template!($segment)),+,
-                "` | [`", stringify!($endpoint), "`](crate::", stringify!($endpoint), ") | `", stringify!($output), "` |"
-            )]
-        )*
-        pub const OPERATIONS: &[Operation] = &[
-            $(
-                Operation {
-                    name: stringify!($name),
-                    interface: Interface::$api,
-                    method: Method::$method,
-                    path: concat!($(path_template!($segment)),+),
-                    endpoint: stringify!($endpoint),
-                    request: body_type!($fields),
-                    output: stringify!($output),
-                    success: success_body!($($shape)?),
-                },
-            )*
-        ];
+        $($rest:tt)*
+    ) => {
+        $crate::__operation_rows! { @fields $fields [$($shape)? Output] $callback [$($parsed)*]
+            [docs: [$(#[$doc])*], name: $name, endpoint: $endpoint,]
+            [interface: $api, method: $method, path: [$($segment)/+], output: $output,]
+            $($rest)*
+        }
+    };
+    // Every row parsed.
+    ($callback:path [$($parsed:tt)*]) => {
+        $callback! { $($parsed)* }
+    };
+    (@fields (..) [$success:ident $($default:ident)?] $callback:path [$($parsed:tt)*] [$($head:tt)*] [$($tail:tt)*] $($rest:tt)*) => {
+        $crate::__operation_rows! { $callback [$($parsed)* {
+            $($head)* declared: hand, fields: [], body: [], query: [], $($tail)* success: $success,
+        }] $($rest)* }
+    };
+    (
+        @fields ($($field:ident : $type:ty),* ; $query:ident : $query_type:ty as query) [$success:ident $($default:ident)?]
+        $callback:path [$($parsed:tt)*] [$($head:tt)*] [$($tail:tt)*] $($rest:tt)*
+    ) => {
+        $crate::__operation_rows! { $callback [$($parsed)* {
+            $($head)* declared: table, fields: [$($field: $type),*], body: [], query: [$query: $query_type],
+            $($tail)* success: $success,
+        }] $($rest)* }
+    };
+    (
+        @fields ($($field:ident : $type:ty),* $(; $body:ident : $body_type:ty)?) [$success:ident $($default:ident)?]
+        $callback:path [$($parsed:tt)*] [$($head:tt)*] [$($tail:tt)*] $($rest:tt)*
+    ) => {
+        $crate::__operation_rows! { $callback [$($parsed)* {
+            $($head)* declared: table, fields: [$($field: $type),*], body: [$($body: $body_type)?], query: [],
+            $($tail)* success: $success,
+        }] $($rest)* }
     };
 }
 
@@ -285,54 +352,43 @@ macro_rules! path_template {
     };
 }
 
-/// A row's [`SuccessBody`]: its shape, or the body itself.
-macro_rules! success_body {
-    () => {
-        SuccessBody::Output
-    };
-    ($shape:ident) => {
-        SuccessBody::$shape
-    };
-}
+/// Lists the endpoints' metadata as [`OPERATIONS`], and documents the table.
+macro_rules! list_operations {
+    ($({
+        docs: $docs:tt, name: $name:ident, endpoint: $endpoint:ident, declared: $declared:ident,
+        fields: $fields:tt, body: $body:tt, query: $query:tt,
+        interface: $api:ident, method: $method:ident, path: [$($segment:tt)/+], output: $output:ty,
+        $($more:tt)*
+    })*) => {
+        /// Every operation of the table, in its order: each endpoint's
+        /// [`METADATA`](crate::Endpoint::METADATA). Its `Client` method has its name.
+        ///
+        /// | operation | method and path | endpoint | output |
+        /// |---|---|---|---|
+        $(
+            #[doc = concat!(
+                "| `", stringify!($name), "` | `", stringify!($method), " ", $(path_template!($segment)),+,
+                "` | [`", stringify!($endpoint), "`](crate::", stringify!($endpoint), ") | `", stringify!($output), "` |"
+            )]
+        )*
+        pub const OPERATIONS: &[Operation] = &[$(<crate::endpoints::$endpoint as crate::Endpoint>::METADATA),*];
 
-/// The body type's name of a row's fields, if it has a body.
-macro_rules! body_type {
-    ((..)) => {
-        None
-    };
-    (($($field:ident : $type:ty),* ; $query:ident : $query_type:ty as query)) => {
-        None
-    };
-    (($($field:ident : $type:ty),* ; $body:ident : $body_type:ty)) => {
-        Some(stringify!($body_type))
-    };
-    (($($field:ident : $type:ty),*)) => {
-        None
-    };
-}
-
-operations!(list_operations);
-
-/// Names each row by its endpoint type (`CreatePipe::OPERATION`), so that code naming a row
-/// breaks the build when the row is renamed or removed, where a name in a string would only
-/// fail when looked up.
-macro_rules! endpoint_rows {
-    ($(
-        $(#[$doc:meta])*
-        $name:ident : $endpoint:ident $fields:tt $api:ident $method:ident $($segment:tt)/+ -> $output:ty $(, $shape:ident)?;
-    )*) => {
         /// The rows' places in [`OPERATIONS`], in the table's order.
         enum Row {
             $($endpoint,)*
         }
 
+        // Each row by its endpoint type, borrowed for as long as the program runs: code that
+        // keeps a row (a plan's step) names it so, and breaks the build when the row is renamed
+        // or removed. `METADATA` is the same row as a value; a constant of a type that needs
+        // dropping (`http::Method`) cannot itself be borrowed for that long.
         $(
-            impl crate::$endpoint {
-                #[doc = concat!("Its row of [`OPERATIONS`], `", stringify!($name), "`.")]
+            impl crate::endpoints::$endpoint {
+                #[doc = concat!("Its row of [`OPERATIONS`], `", stringify!($name), "`, as a `'static` borrow of its [`METADATA`](crate::Endpoint::METADATA).")]
                 pub const OPERATION: &'static Operation = &OPERATIONS[Row::$endpoint as usize];
             }
         )*
     };
 }
 
-operations!(endpoint_rows);
+operations!(list_operations);

@@ -92,7 +92,7 @@ impl Client {
         E: Endpoint,
         E::Api: ClientApi,
     {
-        let api = self.api::<E::Api>(endpoint.operation())?;
+        let api = self.api::<E::Api>(endpoint.metadata().name)?;
         let call = Call::new(endpoint, api, &self.retry, self.next_seed(), self.now())?;
         self.drive(call)
     }
@@ -143,7 +143,8 @@ impl Client {
         E::Api: ClientApi,
         C: Condition<E::Output>,
     {
-        let api = self.api::<E::Api>(endpoint.operation()).map_err(|error| WaitError::Call { error, last: None })?;
+        let api =
+            self.api::<E::Api>(endpoint.metadata().name).map_err(|error| WaitError::Call { error, last: None })?;
         let wait = Wait::new(endpoint, api, condition, policy, self.retry.clone(), self.next_seed(), self.now());
         self.drive(wait)
     }

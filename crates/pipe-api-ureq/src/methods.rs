@@ -9,33 +9,41 @@ use crate::Client;
 
 /// The `Client` method of each row.
 macro_rules! client_methods {
-    ($(
-        $(#[$doc:meta])*
-        $name:ident : $endpoint:ident $fields:tt $api:ident $method:ident $($segment:tt)/+ -> $output:ty $(, $shape:ident)?;
-    )*) => {
+    ($({
+        docs: [$($doc:tt)*], name: $name:ident, endpoint: $endpoint:ident, declared: $declared:ident,
+        fields: [$($field:ident : $type:ty),*], body: [$($body:ident : $body_type:ty)?],
+        query: [$($query:ident : $query_type:ty)?],
+        interface: $api:ident, method: $method:ident, path: $path:tt, output: $output:ty, $($more:tt)*
+    })*) => {
         impl Client {
-            $(client_method! { [$(#[$doc])*] $name $endpoint $fields $output })*
+            $(client_method! {
+                $declared [$($doc)*] $name $endpoint [$($field: $type),*] [$($body: $body_type)?] [$($query: $query_type)?] $output
+            })*
         }
     };
 }
 
+/// One row's method: the ids, then the body or the query, if any; a row written by hand takes
+/// its endpoint whole.
 macro_rules! client_method {
-    ([$($doc:tt)*] $name:ident $endpoint:ident (..) $output:ty) => {
+    (hand [$($doc:tt)*] $name:ident $endpoint:ident [] [] [] $output:ty) => {
         $($doc)*
         pub fn $name(&self, endpoint: $endpoint) -> Result<$output, Error> {
             self.value(&endpoint)
         }
     };
-    ([$($doc:tt)*] $name:ident $endpoint:ident ($($field:ident : $type:ty),* ; $query:ident : $query_type:ty as query) $output:ty) => {
+    (
+        table [$($doc:tt)*] $name:ident $endpoint:ident [$($field:ident : $type:ty),*] [$($body:ident : $body_type:ty)?]
+        [$($query:ident : $query_type:ty)?] $output:ty
+    ) => {
         $($doc)*
-        pub fn $name(&self, $($field: $type,)* $query: impl Into<$query_type>) -> Result<$output, Error> {
-            self.value(&$endpoint::new($($field),*).$query($query))
-        }
-    };
-    ([$($doc:tt)*] $name:ident $endpoint:ident ($($field:ident : $type:ty),* $(; $body:ident : $body_type:ty)?) $output:ty) => {
-        $($doc)*
-        pub fn $name(&self, $($field: $type,)* $($body: impl Into<$body_type>)?) -> Result<$output, Error> {
-            self.value(&$endpoint::new($($field,)* $($body)?))
+        pub fn $name(
+            &self,
+            $($field: $type,)*
+            $($body: impl Into<$body_type>,)?
+            $($query: impl Into<$query_type>)?
+        ) -> Result<$output, Error> {
+            self.value(&$endpoint::new($($field,)* $($body)?)$(.$query($query))?)
         }
     };
 }

@@ -197,36 +197,22 @@ impl<'c> AlertsScope<'c> {
 
 /// The operations of each scope, from the table.
 macro_rules! scoped_methods {
-    ($(
-        $(#[$doc:meta])*
-        $name:ident : $endpoint:ident $fields:tt $api:ident $method:ident $($segment:tt)/+ -> $output:ty $(, $shape:ident)?;
-    )*) => {
-        $(scoped_method! { [$(#[$doc])*] $name $endpoint $fields $api $output })*
+    ($({
+        docs: [$($doc:tt)*], name: $name:ident, endpoint: $endpoint:ident, declared: $declared:ident,
+        fields: [$($field:ident : $type:ty),*], body: [$($body:ident : $body_type:ty)?],
+        query: [$($query:ident : $query_type:ty)?],
+        interface: $api:ident, method: $method:ident, path: $path:tt, output: $output:ty, $($more:tt)*
+    })*) => {
+        $(scoped_method! {
+            $declared $api [$($field),*] [$($doc)*] $name $endpoint [$($body: $body_type)?] [$($query: $query_type)?] $output
+        })*
     };
 }
 
-/// One operation, on the scope its path's ids make (most ids first).
+/// One operation, on the scope its path's ids make (most ids first); what is left for the
+/// method to take is its body or its query. A row written by hand takes its endpoint whole.
 macro_rules! scoped_method {
-    ([$($doc:tt)*] $name:ident $endpoint:ident () Management $output:ty) => {
-        impl OrganizationsScope<'_> {
-            $($doc)*
-            pub fn $name(&self) -> Result<$output, Error> {
-                self.client.$name()
-            }
-        }
-    };
-    ([$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty ; $query:ident : $query_type:ty as query) $api:ident $output:ty) => {
-        impl ServicesScope<'_> {
-            $($doc)*
-            pub fn $name(&self, $query: impl Into<$query_type>) -> Result<$output, Error> {
-                self.client.$name(self.organization_id, $query)
-            }
-        }
-    };
-    ([$($doc:tt)*] $name:ident $endpoint:ident $fields:tt $api:ident $output:ty) => {
-        scoped_method! { ~ [$($doc)*] $name $endpoint $fields $output }
-    };
-    (~ [$($doc:tt)*] $name:ident $endpoint:ident (..) $output:ty) => {
+    (hand $api:ident [] [$($doc:tt)*] $name:ident $endpoint:ident [] [] $output:ty) => {
         impl AlertsScope<'_> {
             $($doc)*
             pub fn $name(&self, endpoint: $endpoint) -> Result<$output, Error> {
@@ -234,22 +220,36 @@ macro_rules! scoped_method {
             }
         }
     };
-    (~ [$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty, service_id: $s:ty, pipe_id: $p:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
-        scoped_method!(@ PipeScope [$($doc)*] $name [organization_id service_id pipe_id] [$($body: $body_type)?] $output);
+    // An organization's services, narrowed by a query.
+    (table $api:ident [organization_id] $doc:tt $name:ident $endpoint:ident [] [$($query:tt)+] $output:ty) => {
+        scoped_method!(@ ServicesScope [organization_id] $doc $name [$($query)+] $output);
     };
-    (~ [$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty, service_id: $s:ty, endpoint_id: $e:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
-        scoped_method!(@ ReversePrivateEndpointScope [$($doc)*] $name [organization_id service_id endpoint_id] [$($body: $body_type)?] $output);
+    (table Management [] $doc:tt $name:ident $endpoint:ident $left:tt [] $output:ty) => {
+        scoped_method!(@ OrganizationsScope [] $doc $name $left $output);
     };
-    (~ [$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty, service_id: $s:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
-        scoped_method!(@ ServiceScope [$($doc)*] $name [organization_id service_id] [$($body: $body_type)?] $output);
+    (table $api:ident [organization_id] $doc:tt $name:ident $endpoint:ident $left:tt [] $output:ty) => {
+        scoped_method!(@ OrganizationScope [organization_id] $doc $name $left $output);
     };
-    (~ [$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty, key_id: $k:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
-        scoped_method!(@ KeyScope [$($doc)*] $name [organization_id key_id] [$($body: $body_type)?] $output);
+    (table $api:ident [organization_id, key_id] $doc:tt $name:ident $endpoint:ident $left:tt [] $output:ty) => {
+        scoped_method!(@ KeyScope [organization_id key_id] $doc $name $left $output);
     };
-    (~ [$($doc:tt)*] $name:ident $endpoint:ident (organization_id: $o:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
-        scoped_method!(@ OrganizationScope [$($doc)*] $name [organization_id] [$($body: $body_type)?] $output);
+    (table $api:ident [organization_id, service_id] $doc:tt $name:ident $endpoint:ident $left:tt [] $output:ty) => {
+        scoped_method!(@ ServiceScope [organization_id service_id] $doc $name $left $output);
     };
-    (~ [$($doc:tt)*] $name:ident $endpoint:ident (alert_id: $a:ty $(; $body:ident : $body_type:ty)?) $output:ty) => {
+    (table $api:ident [organization_id, service_id, pipe_id] $doc:tt $name:ident $endpoint:ident $left:tt [] $output:ty) => {
+        scoped_method!(@ PipeScope [organization_id service_id pipe_id] $doc $name $left $output);
+    };
+    (
+        table $api:ident [organization_id, service_id, endpoint_id] $doc:tt $name:ident $endpoint:ident $left:tt []
+        $output:ty
+    ) => {
+        scoped_method!(@ ReversePrivateEndpointScope [organization_id service_id endpoint_id] $doc $name $left $output);
+    };
+    (table Alerting [] $doc:tt $name:ident $endpoint:ident $left:tt [] $output:ty) => {
+        scoped_method!(@ AlertsScope [] $doc $name $left $output);
+    };
+    // An alert's id is not `Copy`.
+    (table $api:ident [alert_id] [$($doc:tt)*] $name:ident $endpoint:ident [$($body:ident : $body_type:ty)?] [] $output:ty) => {
         impl AlertScope<'_> {
             $($doc)*
             pub fn $name(&self, $($body: impl Into<$body_type>)?) -> Result<$output, Error> {
@@ -257,14 +257,11 @@ macro_rules! scoped_method {
             }
         }
     };
-    (~ [$($doc:tt)*] $name:ident $endpoint:ident ($(; $body:ident : $body_type:ty)?) $output:ty) => {
-        scoped_method!(@ AlertsScope [$($doc)*] $name [] [$($body: $body_type)?] $output);
-    };
-    (@ $scope:ident [$($doc:tt)*] $name:ident [$($id:ident)*] [$($body:ident : $body_type:ty)?] $output:ty) => {
+    (@ $scope:ident [$($id:ident)*] [$($doc:tt)*] $name:ident [$($left:ident : $left_type:ty)?] $output:ty) => {
         impl $scope<'_> {
             $($doc)*
-            pub fn $name(&self, $($body: impl Into<$body_type>)?) -> Result<$output, Error> {
-                self.client.$name($(self.$id,)* $($body)?)
+            pub fn $name(&self, $($left: impl Into<$left_type>)?) -> Result<$output, Error> {
+                self.client.$name($(self.$id,)* $($left)?)
             }
         }
     };

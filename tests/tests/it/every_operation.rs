@@ -3,9 +3,10 @@
 //! measured over the table too, in `decode_memory`.)
 
 use std::collections::HashSet;
+use std::path::Path;
 
 use http::Response;
-use pipe_api_proto::operations::{Interface, OPERATIONS};
+use pipe_api_proto::operations::{Interface, OPERATIONS, Operation};
 use pipe_api_proto::test_util::every_operation::{parse, success_body};
 
 /// The longest `Display` or `Debug` of any error.
@@ -176,14 +177,12 @@ fn the_fake_serves_every_operation() {
     }
 }
 
-#[test]
-fn every_operation_has_a_request_snapshot() {
-    // The first line of a rendered request is its method and URL: match it to the template.
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+/// The first line of every request snapshot: the request's method and URL.
+fn snapshotted_requests(root: &Path) -> Vec<String> {
     let folders = ["crates/pipe-api-proto/tests/it/snapshots", "tests/tests/it/snapshots"];
     let mut requests = Vec::new();
     for folder in folders {
-        for entry in std::fs::read_dir(format!("{root}/{folder}")).unwrap() {
+        for entry in std::fs::read_dir(root.join(folder)).unwrap() {
             let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
             // Header, then the snapshot after the second `---`.
             if let Some(first) = text.splitn(3, "---\n").nth(2).and_then(|body| body.lines().next()) {
@@ -191,23 +190,64 @@ fn every_operation_has_a_request_snapshot() {
             }
         }
     }
-    for operation in OPERATIONS {
-        let base = match operation.interface {
-            Interface::Management => "https://api.example.com",
-            _ => "https://alerts.example.com",
-        };
-        let pattern: Vec<&str> = operation.path.split('/').collect();
-        let snapped = requests.iter().any(|line| {
-            let Some((method, url)) = line.split_once(' ') else { return false };
-            let Some(path) = url.strip_prefix(base) else { return false };
-            let path = path.split('?').next().unwrap_or(path);
-            let segments: Vec<&str> = path.split('/').collect();
-            method == operation.method.as_str()
-                && segments.len() == pattern.len()
-                && segments.iter().zip(&pattern).all(|(segment, want)| want.starts_with('{') || segment == want)
-        });
-        assert!(snapped, "{} ({} {}) has no request snapshot", operation.name, operation.method, operation.path);
+    requests
+}
+
+/// Whether one of `requests` (`METHOD URL`) is a call of `operation`: its path matches the
+/// template, each parameter any one segment.
+fn snapshotted(operation: &Operation, requests: &[String]) -> bool {
+    let base = match operation.interface {
+        Interface::Management => "https://api.example.com",
+        _ => "https://alerts.example.com",
+    };
+    let pattern: Vec<&str> = operation.path.split('/').collect();
+    requests.iter().any(|line| {
+        let Some((method, url)) = line.split_once(' ') else { return false };
+        let Some(path) = url.strip_prefix(base) else { return false };
+        let path = path.split('?').next().unwrap_or(path);
+        let segments: Vec<&str> = path.split('/').collect();
+        method == operation.method.as_str()
+            && segments.len() == pattern.len()
+            && segments.iter().zip(&pattern).all(|(segment, want)| want.starts_with('{') || segment == want)
+    })
+}
+
+/// What a row's fixtures folder lacks: a success (`ok*`), an error (`<status>_*`), and for a
+/// row with a body, a request body (`request*`).
+fn fixture_gaps(operation: &Operation, root: &Path) -> Vec<String> {
+    let folder = format!("crates/pipe-api-proto/tests/it/fixtures/operations/{}", operation.name);
+    let names: Vec<String> = std::fs::read_dir(root.join(&folder))
+        .map(|entries| entries.map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    let has = |wanted: fn(&str) -> bool| names.iter().any(|name| wanted(name));
+    let mut gaps = Vec::new();
+    if !has(|name| name.starts_with("ok")) {
+        gaps.push(format!("no success fixture ({}/ok*.json)", folder));
     }
+    if !has(|name| name.get(..3).is_some_and(|status| status.parse::<u16>().is_ok())) {
+        gaps.push(format!("no error fixture ({}/<status>_*.json)", folder));
+    }
+    if operation.request.is_some() && !has(|name| name.starts_with("request")) {
+        gaps.push(format!("no request body fixture ({}/request*.json)", folder));
+    }
+    gaps
+}
+
+#[test]
+fn every_row_has_its_fake_handler_grant_fixtures_and_request_snapshot() {
+    // What a new row of the table must bring (the steps in `operations.rs`), named per row.
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let requests = snapshotted_requests(root);
+    let mut missing = Vec::new();
+    for operation in OPERATIONS {
+        let mut gaps: Vec<String> = pipe_api_fake::gaps(operation).into_iter().map(str::to_owned).collect();
+        gaps.extend(fixture_gaps(operation, root));
+        if !snapshotted(operation, &requests) {
+            gaps.push(format!("no request snapshot of {} {}", operation.method, operation.path));
+        }
+        missing.extend(gaps.into_iter().map(|gap| format!("{}: {gap}", operation.name)));
+    }
+    assert!(missing.is_empty(), "rows of the table lack:\n{}", missing.join("\n"));
 }
 
 #[test]

@@ -7,11 +7,12 @@
 //! the generation the fake plays; answers are built from those records, never from the client's
 //! models.
 
-use http::{HeaderValue, Method, Request};
+use http::HeaderValue;
 use pipe_api_types::Alert;
 use serde_json::{Map, Value, json};
 use time::format_description::well_known::Rfc3339;
 
+use super::AlertingHandler;
 use crate::reply::{self, Answer};
 use crate::state::{AlertingVersion, State};
 
@@ -59,24 +60,17 @@ const NULLED_BY_PUT: &[&str] = &["name", "message", "note", "numConsecutiveWindo
 /// What the server itself keeps through a `PUT`.
 const SERVER_FIELDS: &[&str] = &["id", "teamId", "state", "silenced", "executionErrors", "createdAt"];
 
-/// `/api/v2/...`: `segments` is the path after `/api/v2/`, split at `/`.
-pub(super) fn route(state: &mut State, request: &Request<Vec<u8>>, segments: &[&str]) -> Option<Answer> {
-    let id = match segments {
-        ["alerts", id] => Some(super::percent_decode(id).unwrap_or_else(|| (*id).to_owned())),
-        _ => None,
-    };
-    Some(match (request.method(), segments, id) {
-        (&Method::GET, ["alerts"], _) => list(state, request.uri().query()),
-        (&Method::POST, ["alerts"], _) => create(state, request.body()),
-        (&Method::GET, _, Some(id)) => match position(state, &id) {
-            Some(i) => data(state, &state.alerts[i]),
-            None => not_found(state),
-        },
-        (&Method::PUT, _, Some(id)) => update(state, &id, request.body()),
-        (&Method::DELETE, _, Some(id)) => delete(state, &id),
-        _ => return None,
-    })
-}
+/// The rows answered here.
+pub(super) const HANDLERS: &[(&str, AlertingHandler)] = &[
+    ("list_alerts", |state, request, _| list(state, request.uri().query())),
+    ("create_alert", |state, request, _| create(state, request.body())),
+    ("get_alert", |state, _, path| match position(state, path.text("alert_id")) {
+        Some(i) => data(state, &state.alerts[i]),
+        None => not_found(state),
+    }),
+    ("update_alert", |state, request, path| update(state, path.text("alert_id"), request.body())),
+    ("delete_alert", |state, _, path| delete(state, path.text("alert_id"))),
+];
 
 /// A seeded alert as the server keeps it: the older servers' names become the newer ones.
 pub(crate) fn alert_record(alert: &Alert) -> Map<String, Value> {

@@ -1,37 +1,24 @@
 //! `/v1/organizations/{organizationId}/keys`: list, create, and get, update, delete one key
 //! (by its management id).
 
-use http::Method;
 use pipe_api_types::{KeyId, OrganizationId};
 use serde_json::{Map, Value, json};
 
-use super::{Call, Routed};
+use super::{Call, Handler};
 use crate::reply::{self, Answer, Refusal};
 use crate::state::{KEY_ID_ALPHABET, KEY_SECRET_ALPHABET, KeyCredential, Record, State, StoredKey, date_time};
 
 /// The documented limit of keys per organization.
 const MAX_KEYS_PER_ORGANIZATION: usize = 100;
 
-/// `.../keys` and below.
-pub(super) fn route(call: &mut Call<'_>, method: &Method, rest: &[&str]) -> Routed {
-    Some(match (method, rest) {
-        (&Method::GET, []) => list(call),
-        (&Method::POST, []) => create(call),
-        (method, [key]) => {
-            let key = match super::parse_id::<KeyId>(key, "key") {
-                Ok(key) => key,
-                Err(refusal) => return Some(Err(refusal)),
-            };
-            match *method {
-                Method::GET => get(call, key),
-                Method::PATCH => update(call, key),
-                Method::DELETE => delete(call, key),
-                _ => return None,
-            }
-        }
-        _ => return None,
-    })
-}
+/// The rows answered here.
+pub(super) const HANDLERS: &[(&str, Handler)] = &[
+    ("list_keys", |call, _| list(call)),
+    ("create_key", |call, _| create(call)),
+    ("get_key", |call, path| get(call, path.id("key_id")?)),
+    ("update_key", |call, path| update(call, path.id("key_id")?)),
+    ("delete_key", |call, path| delete(call, path.id("key_id")?)),
+];
 
 fn list(call: &mut Call<'_>) -> Result<Answer, Refusal> {
     let keys: Vec<&Record> = call.state.organizations[&call.organization].keys.iter().map(|k| &k.record).collect();

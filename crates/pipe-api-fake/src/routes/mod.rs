@@ -1,5 +1,8 @@
-//! Routing: which handler answers a request, after the checks every call shares (credentials,
-//! organization, service). One file per resource family below.
+//! Routing: a request is first found in the table of operations (`pipe_api_proto::operations`),
+//! by its method and path, on either interface; a path no row has is not served (the fake
+//! answers its `NOT_MODELLED` 404). After the checks every call shares (credentials,
+//! organization, grant) the row's handler answers: each resource file below lists its handlers
+//! by row name ([`HANDLERS`]), and a row with none is not served either.
 
 mod alerts;
 mod keys;
@@ -10,7 +13,8 @@ mod reverse_private_endpoints;
 mod services;
 
 use base64::Engine as _;
-use http::{Request, header};
+use http::{Method, Request, header};
+use pipe_api_proto::operations::{Interface, OPERATIONS, Operation};
 use pipe_api_types::{OrganizationId, ServiceId};
 use serde::de::DeserializeOwned;
 
@@ -22,18 +26,113 @@ pub(crate) use alerts::alert_record;
 pub(crate) use keys::insert_key;
 pub(crate) use pipes::{settle as settle_pipes, unplan as unplan_pipe};
 
-/// What a resource's `route` answers: `None` when the fake does not model the operation (the
-/// caller then answers [`Refusal::not_modelled`]), otherwise the handler's answer.
-pub(crate) type Routed = Option<Result<Answer, Refusal>>;
+/// What answers a management row: the call, and the request's path parameters.
+pub(crate) type Handler = fn(&mut Call<'_>, &Params) -> Result<Answer, Refusal>;
+
+/// What answers an alerting row: the state, the request, and its path parameters.
+pub(crate) type AlertingHandler = fn(&mut State, &Request<Vec<u8>>, &Params) -> Answer;
+
+/// Every management handler, by the name of the row it answers.
+const HANDLERS: &[&[(&str, Handler)]] = &[
+    organizations::HANDLERS,
+    keys::HANDLERS,
+    services::HANDLERS,
+    pipes::HANDLERS,
+    pipe_settings::HANDLERS,
+    reverse_private_endpoints::HANDLERS,
+];
+
+/// The handler of a management row, if the fake serves it.
+fn handler(row: &Operation) -> Option<Handler> {
+    HANDLERS
+        .iter()
+        .flat_map(|handlers| handlers.iter())
+        .find(|(name, _)| *name == row.name)
+        .map(|(_, handler)| *handler)
+}
+
+/// The handler of an alerting row, if the fake serves it.
+fn alerting_handler(row: &Operation) -> Option<AlertingHandler> {
+    alerts::HANDLERS.iter().find(|(name, _)| *name == row.name).map(|(_, handler)| *handler)
+}
+
+/// What the fake lacks to serve `row`, for the workspace's test over the rows: a handler, a
+/// grant (`permissions.rs`). Empty when it serves the row.
+#[doc(hidden)]
+pub fn gaps(row: &Operation) -> Vec<&'static str> {
+    let handled = match row.interface {
+        Interface::Management => handler(row).is_some(),
+        _ => alerting_handler(row).is_some(),
+    };
+    let mut gaps = Vec::new();
+    if !handled {
+        gaps.push("no handler in the fake's routes (pipe-api-fake/src/routes/)");
+    }
+    if permissions::resource(row).is_none() {
+        gaps.push("no grant in the fake's permissions.rs");
+    }
+    gaps
+}
+
+/// The names of handlers and grants that no row of the table has: a typo, or a row removed.
+#[doc(hidden)]
+pub fn strays() -> Vec<&'static str> {
+    let handled = HANDLERS.iter().flat_map(|handlers| handlers.iter()).map(|(name, _)| *name);
+    let names = handled.chain(alerts::HANDLERS.iter().map(|(name, _)| *name)).chain(permissions::named());
+    names.filter(|name| pipe_api_proto::operations::operation(name).is_none()).collect()
+}
+
+/// A request's path parameters, decoded, by the names its row gives them (`service_id`).
+pub(crate) struct Params {
+    values: Vec<(&'static str, String)>,
+}
+
+impl Params {
+    /// The parameter `name` as sent (decoded); empty if the row has none of that name.
+    pub fn text(&self, name: &str) -> &str {
+        self.values.iter().find(|(named, _)| *named == name).map_or("", |(_, value)| value)
+    }
+
+    /// The id `name` (`pipe_id`); the real service refuses a malformed one as a bad request,
+    /// naming what it is (`invalid pipe id: ...`).
+    pub fn id<T: std::str::FromStr>(&self, name: &str) -> Result<T, Refusal> {
+        let what = match name {
+            "endpoint_id" => "reverse private endpoint",
+            _ => name.trim_end_matches("_id"),
+        };
+        parse_id(self.text(name), what)
+    }
+}
+
+/// The row of the call `method` on `path` on `interface`, if the table has one, with the path's
+/// parameters: each literal segment equal, each `{parameter}` any one segment (decoded).
+fn matched(interface: Interface, method: &Method, path: &str) -> Option<(&'static Operation, Params)> {
+    let segments: Vec<String> = path.split('/').map(|s| percent_decode(s).unwrap_or_else(|| s.to_owned())).collect();
+    OPERATIONS.iter().filter(|row| row.interface == interface && row.method == *method).find_map(|row| {
+        let template: Vec<&'static str> = row.path.split('/').collect();
+        if template.len() != segments.len() {
+            return None;
+        }
+        let mut values = Vec::new();
+        for (part, segment) in template.into_iter().zip(&segments) {
+            match part.strip_prefix('{').and_then(|name| name.strip_suffix('}')) {
+                Some(name) => values.push((name, segment.clone())),
+                None if part == segment => {}
+                None => return None,
+            }
+        }
+        Some((row, Params { values }))
+    })
+}
 
 /// Answers any request the way the real services would.
 pub(crate) fn route(state: &mut State, request: &Request<Vec<u8>>) -> Answer {
     let path = request.uri().path();
-    if let Some(rest) = path.strip_prefix("/v1/") {
+    if path.starts_with("/v1/") {
         let request_id = state.sequence.uuid().to_string();
-        management(state, request, rest, &request_id).unwrap_or_else(|refusal| refusal.into_answer(&request_id))
-    } else if let Some(rest) = path.strip_prefix("/api/v2/") {
-        alerting(state, request, rest)
+        management(state, request, &request_id).unwrap_or_else(|refusal| refusal.into_answer(&request_id))
+    } else if path.starts_with("/api/v2/") {
+        alerting(state, request)
     } else {
         reply::with_body(404, "text/plain", b"Not Found".to_vec())
     }
@@ -48,6 +147,8 @@ pub(crate) struct Call<'a> {
     pub caller: String,
     pub request_id: &'a str,
     pub body: &'a [u8],
+    /// The request's query, as sent.
+    pub query: Option<&'a str>,
 }
 
 impl Call<'_> {
@@ -88,7 +189,7 @@ impl Call<'_> {
     }
 }
 
-fn management(state: &mut State, request: &Request<Vec<u8>>, rest: &str, request_id: &str) -> Result<Answer, Refusal> {
+fn management(state: &mut State, request: &Request<Vec<u8>>, request_id: &str) -> Result<Answer, Refusal> {
     let (key_id, key_secret) = basic_credentials(request).ok_or(Refusal::Unauthorized)?;
     let (key_organization, stored) = state.key_for(&key_id, &key_secret).ok_or(Refusal::Unauthorized)?;
     if !stored.usable(state.now) {
@@ -96,48 +197,32 @@ fn management(state: &mut State, request: &Request<Vec<u8>>, rest: &str, request
     }
     let (caller, roles) = (stored.id().unwrap_or_default().to_owned(), stored.roles());
 
-    let segments: Vec<String> = rest.split('/').map(|s| percent_decode(s).unwrap_or_else(|| s.to_owned())).collect();
-    let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
-    let method = request.method();
+    let (method, path) = (request.method(), request.uri().path());
     // Only what a row of the table names is served, and only to a role its grant allows.
-    let row = permissions::row(method, &segments).ok_or_else(|| Refusal::not_modelled(method, request.uri().path()))?;
-    if segments == ["organizations"] {
-        if !permissions::may(&roles, row) {
-            return Err(Refusal::forbidden("the key's roles do not allow this call"));
+    let (row, params) =
+        matched(Interface::Management, method, path).ok_or_else(|| Refusal::not_modelled(method, path))?;
+    // A call under an organization is on the key's own; the list of organizations is the key's.
+    let organization = if row.path.contains("{organization_id}") {
+        let organization: OrganizationId = params.id("organization_id")?;
+        if !state.organizations.contains_key(&organization) {
+            return Err(Refusal::not_found(organization));
         }
-        return Ok(organizations::list(state, key_organization, request_id));
-    }
-    let ["organizations", organization, tail @ ..] = segments.as_slice() else {
-        return Err(Refusal::not_found(request.uri().path()));
+        if organization != key_organization {
+            return Err(Refusal::forbidden(format!("the key has no access to organization {organization}")));
+        }
+        organization
+    } else {
+        key_organization
     };
-    let organization: OrganizationId = parse_id(organization, "organization")?;
-    if !state.organizations.contains_key(&organization) {
-        return Err(Refusal::not_found(organization));
-    }
-    if organization != key_organization {
-        return Err(Refusal::forbidden(format!("the key has no access to organization {organization}")));
-    }
     if !permissions::may(&roles, row) {
         return Err(Refusal::forbidden("the key's roles do not allow this call"));
     }
+    let handler = handler(row).ok_or_else(|| Refusal::not_modelled(method, path))?;
+    // Pipes move on their own, on the fake's clock: settled before any call can read them.
+    pipes::settle(state);
     let query = request.uri().query();
-    let mut call = Call { state, organization, caller, request_id, body: request.body() };
-    let answer = match tail {
-        [] | ["services"] => organizations::route(&mut call, method, tail, query),
-        ["keys", rest @ ..] => keys::route(&mut call, method, rest),
-        ["services", service, rest @ ..] => {
-            let service = parse_id(service, "service")?;
-            match rest {
-                ["pipes" | "pipesCdcScaling", ..] => pipes::route(&mut call, method, service, rest),
-                ["pipesReversePrivateEndpoints", rest @ ..] => {
-                    reverse_private_endpoints::route(&mut call, method, service, rest)
-                }
-                _ => services::route(&mut call, method, service, rest),
-            }
-        }
-        _ => None,
-    };
-    answer.unwrap_or_else(|| Err(Refusal::not_modelled(method, request.uri().path())))
+    let mut call = Call { state, organization, caller, request_id, body: request.body(), query };
+    handler(&mut call, &params)
 }
 
 /// An id from the path; the real service refuses a malformed one as a bad request.
@@ -157,7 +242,7 @@ fn basic_credentials(request: &Request<Vec<u8>>) -> Option<(String, String)> {
     Some((key_id.to_owned(), key_secret.to_owned()))
 }
 
-fn alerting(state: &mut State, request: &Request<Vec<u8>>, rest: &str) -> Answer {
+fn alerting(state: &mut State, request: &Request<Vec<u8>>) -> Answer {
     let token = request
         .headers()
         .get(header::AUTHORIZATION)
@@ -166,9 +251,18 @@ fn alerting(state: &mut State, request: &Request<Vec<u8>>, rest: &str) -> Answer
     if !token.is_some_and(|token| state.alert_tokens.iter().any(|known| known == token)) {
         return reply::unauthorized();
     }
-    let segments: Vec<&str> = rest.split('/').collect();
-    alerts::route(state, request, &segments)
-        .unwrap_or_else(|| reply::not_modelled(request.method(), request.uri().path()))
+    let (method, path) = (request.method(), request.uri().path());
+    let Some((row, params)) = matched(Interface::Alerting, method, path) else {
+        return reply::not_modelled(method, path);
+    };
+    // There are no roles: the token grants every row that has a grant.
+    if permissions::resource(row).is_none() {
+        return reply::alerting_error(403, "the token does not allow this call");
+    }
+    match alerting_handler(row) {
+        Some(handler) => handler(state, request, &params),
+        None => reply::not_modelled(method, path),
+    }
 }
 
 /// Decodes a percent-encoded path segment or query value: an invalid escape stays as it is;

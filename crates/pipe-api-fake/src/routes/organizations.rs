@@ -2,11 +2,10 @@
 //! list (`.../services`, narrowed by repeated `filter=tag:Key[=Value]` parameters): how a key
 //! finds the ids every other call needs.
 
-use http::Method;
 use pipe_api_types::OrganizationId;
 use serde_json::{Map, Value, json};
 
-use super::{Call, percent_decode};
+use super::{Call, Handler, percent_decode};
 use crate::reply::{self, Answer, Refusal};
 use crate::state::State;
 
@@ -27,29 +26,23 @@ fn record(state: &State, organization: OrganizationId) -> Value {
     record
 }
 
-/// `GET /v1/organizations`: the one organization the key belongs to (service notes).
-pub(super) fn list(state: &State, key_organization: OrganizationId, request_id: &str) -> Answer {
-    reply::management_ok(request_id, &[record(state, key_organization)])
-}
+/// The rows answered here.
+pub(super) const HANDLERS: &[(&str, Handler)] = &[
+    ("list_organizations", |call, _| Ok(list(call))),
+    ("get_organization", |call, _| Ok(reply::management_ok(call.request_id, &record(call.state, call.organization)))),
+    ("list_services", |call, _| list_services(call)),
+];
 
-/// `GET /v1/organizations/{organizationId}` and `.../services`: `None` for another call.
-pub(super) fn route(
-    call: &mut Call<'_>,
-    method: &Method,
-    tail: &[&str],
-    query: Option<&str>,
-) -> Option<Result<Answer, Refusal>> {
-    Some(match (method, tail) {
-        (&Method::GET, []) => Ok(reply::management_ok(call.request_id, &record(call.state, call.organization))),
-        (&Method::GET, ["services"]) => list_services(call, query),
-        _ => return None,
-    })
+/// `GET /v1/organizations`: the one organization the key belongs to (service notes); the
+/// call's organization is the key's.
+fn list(call: &Call<'_>) -> Answer {
+    reply::management_ok(call.request_id, &[record(call.state, call.organization)])
 }
 
 /// Every service of the organization, or those carrying every tag the filters name.
-fn list_services(call: &mut Call<'_>, query: Option<&str>) -> Result<Answer, Refusal> {
+fn list_services(call: &mut Call<'_>) -> Result<Answer, Refusal> {
     let mut wanted = Vec::new();
-    for (name, value) in query.unwrap_or("").split('&').filter_map(|pair| pair.split_once('=')) {
+    for (name, value) in call.query.unwrap_or("").split('&').filter_map(|pair| pair.split_once('=')) {
         if name != "filter" {
             continue;
         }

@@ -4,32 +4,26 @@
 //! Stored pipes are records in the wire names written here, so a wrong name in a client model
 //! shows as a missing value, not as a change the fake agreed with.
 
-use http::Method;
 use pipe_api_types::{PipeId, ServiceId};
 use serde_json::{Map, Value, json};
 
-use super::{Call, Routed};
+use super::{Call, Handler};
 use crate::checks;
 use crate::reply::{self, Answer, Refusal};
 use crate::state::{Record, date_time, text};
 
-/// The operations above (`rest` starts with `pipes` or `pipesCdcScaling`); `None` for others.
-pub(super) fn route(call: &mut Call<'_>, method: &Method, service: ServiceId, rest: &[&str]) -> Routed {
-    let on_pipe = |pipe: &str| super::parse_id::<PipeId>(pipe, "pipe");
-    Some(match (method, rest) {
-        (&Method::POST, ["pipes", "schemaDiscovery"]) => discover_schema(call, service),
-        (&Method::PATCH, ["pipes", pipe, "scaling"]) => on_pipe(pipe).and_then(|pipe| scale(call, service, pipe)),
-        (&Method::GET, ["pipes", pipe, "settings"]) => on_pipe(pipe).and_then(|pipe| settings(call, service, pipe)),
-        (&Method::PUT, ["pipes", pipe, "settings"]) => {
-            on_pipe(pipe).and_then(|pipe| replace_settings(call, service, pipe))
-        }
-        (&Method::GET, ["pipesCdcScaling"]) => cdc_scaling(call, service, None),
-        (&Method::PATCH, ["pipesCdcScaling"]) => {
-            call.body(checks::cdc_scaling).and_then(|patch| cdc_scaling(call, service, Some(patch)))
-        }
-        _ => return None,
-    })
-}
+/// The rows answered here.
+pub(super) const HANDLERS: &[(&str, Handler)] = &[
+    ("discover_pipe_schema", |call, path| discover_schema(call, path.id("service_id")?)),
+    ("update_pipe_scaling", |call, path| scale(call, path.id("service_id")?, path.id("pipe_id")?)),
+    ("get_pipe_settings", |call, path| settings(call, path.id("service_id")?, path.id("pipe_id")?)),
+    ("update_pipe_settings", |call, path| replace_settings(call, path.id("service_id")?, path.id("pipe_id")?)),
+    ("get_pipes_cdc_scaling", |call, path| cdc_scaling(call, path.id("service_id")?, None)),
+    ("update_pipes_cdc_scaling", |call, path| {
+        let service = path.id("service_id")?;
+        call.body(checks::cdc_scaling).and_then(|patch| cdc_scaling(call, service, Some(patch)))
+    }),
+];
 
 /// The source kinds of database (CDC) pipes, which scale together and have no ingestion
 /// settings (management OpenAPI, `pipeCdcScalingGet`).

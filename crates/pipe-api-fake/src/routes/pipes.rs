@@ -2,8 +2,8 @@
 //! the life a created pipe lives on the fake's clock.
 //!
 //! A pipe's lifecycle is a plan: the states it still moves through on its own, each with the
-//! time it is due ([`State::pipe_plans`]). Every pipe call first settles the plans against the
-//! clock, so a test moves a pipe along with `Fake::advance` (or `advance_per_request`) and never
+//! time it is due ([`State::pipe_plans`]). Every management call first settles the plans against
+//! the clock, so a test moves a pipe along with `Fake::advance` (or `advance_per_request`) and never
 //! sleeps. Each step takes `State::pipe_transition_time`:
 //!
 //! * create: `Provisioning`, then `Running` (streaming pipes); `Setup`, `Snapshot`, `Running`
@@ -15,29 +15,22 @@
 //! * resync, database pipes only, from any state: `Resync`, `Snapshot`, then `Running` (or
 //!   `Completed`).
 
-use http::Method;
 use pipe_api_types::{PipeId, ServiceId};
 use serde_json::{Map, Value, json};
 
-use super::{Call, Routed};
+use super::{Call, Handler};
 use crate::reply::{self, Answer, Refusal};
 use crate::state::{Record, State, date_time, text};
 
-/// `.../services/{serviceId}/pipes` and below, and `.../pipesCdcScaling` (`rest` starts with
-/// either name).
-pub(super) fn route(call: &mut Call<'_>, method: &Method, service: ServiceId, rest: &[&str]) -> Routed {
-    settle(call.state);
-    let pipe_id = |pipe: &str| super::parse_id::<PipeId>(pipe, "pipe");
-    Some(match (method, rest) {
-        (&Method::GET, ["pipes"]) => list(call, service),
-        (&Method::POST, ["pipes"]) => create(call, service),
-        (&Method::GET, ["pipes", pipe]) => pipe_id(pipe).and_then(|pipe| get(call, service, pipe)),
-        (&Method::PATCH, ["pipes", pipe]) => pipe_id(pipe).and_then(|pipe| update(call, service, pipe)),
-        (&Method::DELETE, ["pipes", pipe]) => pipe_id(pipe).and_then(|pipe| delete(call, service, pipe)),
-        (&Method::PATCH, ["pipes", pipe, "state"]) => pipe_id(pipe).and_then(|pipe| change_state(call, service, pipe)),
-        _ => return super::pipe_settings::route(call, method, service, rest),
-    })
-}
+/// The rows answered here.
+pub(super) const HANDLERS: &[(&str, Handler)] = &[
+    ("list_pipes", |call, path| list(call, path.id("service_id")?)),
+    ("create_pipe", |call, path| create(call, path.id("service_id")?)),
+    ("get_pipe", |call, path| get(call, path.id("service_id")?, path.id("pipe_id")?)),
+    ("update_pipe", |call, path| update(call, path.id("service_id")?, path.id("pipe_id")?)),
+    ("delete_pipe", |call, path| delete(call, path.id("service_id")?, path.id("pipe_id")?)),
+    ("change_pipe_state", |call, path| change_state(call, path.id("service_id")?, path.id("pipe_id")?)),
+];
 
 fn list(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
     let request_id = call.request_id;

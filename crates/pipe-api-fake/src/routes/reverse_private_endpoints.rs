@@ -3,11 +3,10 @@
 //! passed on the fake's clock; after delete it is `Deleting` until its deleting time has passed,
 //! then gone (`404 NOT_FOUND: <id>`). Transitions settle when the endpoint is next read.
 
-use http::Method;
 use pipe_api_types::{ReversePrivateEndpointId, ServiceId};
 use serde_json::{Map, Value, json};
 
-use super::{Call, Routed};
+use super::{Call, Handler};
 use crate::reply::{self, Answer, Refusal};
 use crate::state::{StoredEndpoint, StoredService};
 
@@ -24,23 +23,14 @@ const CREATE_FIELDS: &[&str] = &[
     "customPrivateDnsMappings",
 ];
 
-/// `.../services/{serviceId}/pipesReversePrivateEndpoints` and below (`rest` is what follows).
-pub(super) fn route(call: &mut Call<'_>, method: &Method, service: ServiceId, rest: &[&str]) -> Routed {
-    Some(match (method, rest) {
-        (&Method::GET, []) => list(call, service),
-        (&Method::POST, []) => create(call, service),
-        (_, [id]) => match super::parse_id::<ReversePrivateEndpointId>(id, "reverse private endpoint") {
-            Ok(id) => match *method {
-                Method::GET => get(call, service, id),
-                Method::PATCH => update(call, service, id),
-                Method::DELETE => delete(call, service, id),
-                _ => return None,
-            },
-            Err(refusal) => Err(refusal),
-        },
-        _ => return None,
-    })
-}
+/// The rows answered here.
+pub(super) const HANDLERS: &[(&str, Handler)] = &[
+    ("list_reverse_private_endpoints", |call, path| list(call, path.id("service_id")?)),
+    ("create_reverse_private_endpoint", |call, path| create(call, path.id("service_id")?)),
+    ("get_reverse_private_endpoint", |call, path| get(call, path.id("service_id")?, path.id("endpoint_id")?)),
+    ("update_reverse_private_endpoint", |call, path| update(call, path.id("service_id")?, path.id("endpoint_id")?)),
+    ("delete_reverse_private_endpoint", |call, path| delete(call, path.id("service_id")?, path.id("endpoint_id")?)),
+];
 
 /// The service's endpoints with every transition due by now applied, the gone ones removed.
 fn settled<'s>(call: &'s mut Call<'_>, service: ServiceId) -> Result<&'s mut StoredService, Refusal> {

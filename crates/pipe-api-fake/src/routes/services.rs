@@ -1,24 +1,20 @@
 //! `/v1/organizations/{organizationId}/services/{serviceId}`: get, update, delete, and the
 //! lifecycle commands of `.../state`, driven by the fake's clock.
 
-use http::Method;
 use pipe_api_types::ServiceId;
 use serde_json::{Value, json};
 
-use super::{Call, Routed};
+use super::{Call, Handler};
 use crate::reply::{self, Answer, Refusal};
 use crate::state::StoredService;
 
-/// `.../services/{serviceId}` and what is below it but pipes and endpoints.
-pub(super) fn route(call: &mut Call<'_>, method: &Method, service: ServiceId, rest: &[&str]) -> Routed {
-    Some(match (method, rest) {
-        (&Method::GET, []) => get(call, service),
-        (&Method::PATCH, []) => update(call, service),
-        (&Method::DELETE, []) => delete(call, service),
-        (&Method::PATCH, ["state"]) => change_state(call, service),
-        _ => return None,
-    })
-}
+/// The rows answered here.
+pub(super) const HANDLERS: &[(&str, Handler)] = &[
+    ("get_service", |call, path| get(call, path.id("service_id")?)),
+    ("update_service", |call, path| update(call, path.id("service_id")?)),
+    ("delete_service", |call, path| delete(call, path.id("service_id")?)),
+    ("update_service_state", |call, path| change_state(call, path.id("service_id")?)),
+];
 
 fn found<'c>(call: &'c mut Call<'_>, service: ServiceId) -> Result<&'c mut StoredService, Refusal> {
     call.state.service_mut(call.organization, service).ok_or_else(|| Refusal::not_found(service))

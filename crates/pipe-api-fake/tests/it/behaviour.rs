@@ -84,6 +84,35 @@ fn service_path() -> String {
     format!("/v1/organizations/{ORG}/services/{SERVICE}")
 }
 
+// ---- routing ---------------------------------------------------------------------------------
+
+#[test]
+fn a_path_or_method_no_row_has_is_refused_on_either_interface() {
+    let fake = seeded();
+    let management = [
+        (Method::GET, format!("/v1/organizations/{ORG}/usage")),
+        (Method::POST, format!("{}/pipes/{PIPE}", service_path())),
+        (Method::GET, format!("/v1/organizations/{ORG}/keys/k/roles")),
+    ];
+    for (method, path) in management {
+        let answer = admin(&fake, method.clone(), &path, "");
+        assert_error(&answer, 404, &format!("NOT_MODELLED_BY_FAKE: {method} {path} is not an operation of this fake"));
+    }
+    for (method, path) in [(Method::PATCH, "/api/v2/alerts/a1"), (Method::GET, "/api/v2/alerts/a1/history")] {
+        let answer = call(&fake, method.clone(), path, Some("Bearer token-1"), "");
+        assert_eq!(answer.status(), 404);
+        let expected = format!("NOT_MODELLED_BY_FAKE: {method} {path} is not an operation of this fake");
+        assert_eq!(json_of(&answer)["message"], expected.as_str());
+    }
+    let elsewhere = admin(&fake, Method::GET, "/v2/organizations", "");
+    assert_eq!((elsewhere.status().as_u16(), text(&elsewhere).as_str()), (404, "Not Found"));
+}
+
+#[test]
+fn every_handler_and_grant_names_a_row() {
+    assert_eq!(pipe_api_fake::strays(), Vec::<&str>::new());
+}
+
 // ---- credentials -----------------------------------------------------------------------------
 
 #[test]

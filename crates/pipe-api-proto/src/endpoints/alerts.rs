@@ -1,16 +1,12 @@
-//! `GET /api/v2/alerts`: the one endpoint written by hand, for its query and its total.
+//! The alert list: the one endpoint written by hand, for its query and its total; its metadata
+//! is its row of the table.
 
-use http::{HeaderMap, Method};
+use http::HeaderMap;
 use pipe_api_types::{AlertPage, Rule, ValidationErrors, Violation};
 
 use crate::api::Alerting;
 use crate::endpoint::Endpoint;
-use crate::url::PathBuilder;
-
-/// `/api/v2/alerts`.
-fn collection_path() -> PathBuilder {
-    PathBuilder::new().literal("api").literal("v2").literal("alerts")
-}
+use crate::operations::Operation;
 
 /// The largest page the alerting server serves.
 pub const MAX_ALERTS_LIMIT: u32 = 1000;
@@ -48,20 +44,11 @@ impl Endpoint for ListAlerts {
     type Api = Alerting;
     type Output = AlertPage;
 
-    fn operation(&self) -> &'static str {
-        "list_alerts"
-    }
+    const METADATA: Operation = ListAlerts::ROW;
 
-    fn method(&self) -> Method {
-        Method::GET
-    }
-
+    /// The path has no parameters: it is the template.
     fn path(&self) -> String {
-        collection_path().finish()
-    }
-
-    fn path_template(&self) -> &'static str {
-        "/api/v2/alerts"
+        Self::METADATA.path.to_owned()
     }
 
     fn query(&self) -> Vec<(String, String)> {

@@ -1,51 +1,57 @@
 //! The endpoints of the table of operations ([`operations!`](crate::operations!)): a struct, a
-//! `new` and an [`Endpoint`](crate::Endpoint) impl for each row.
+//! `new` and an [`Endpoint`](crate::Endpoint) impl for each row, its metadata the row itself.
 
-/// Declares the endpoint of each row.
+/// Declares the endpoint of each row (for a row written by hand, only its metadata).
 macro_rules! declare_endpoints {
-    ($(
-        $(#[$doc:meta])*
-        $name:ident : $endpoint:ident $fields:tt $api:ident $method:ident $($segment:tt)/+ -> $output:ty $(, $shape:ident)?;
-    )*) => {
+    ($({
+        docs: [$($doc:tt)*], name: $name:ident, endpoint: $endpoint:ident, declared: $declared:ident,
+        fields: [$($field:ident : $type:ty),*], body: [$($body:ident : $body_type:ty)?],
+        query: [$($query:ident : $query_type:ty)?],
+        interface: $api:ident, method: $method:ident, path: [$($segment:tt)/+], output: $output:ty,
+        success: $success:ident, $($more:tt)*
+    })*) => {
         $(
             declare_endpoint! {
-                [$(#[$doc])*] $name $endpoint $fields $api $method [$($segment)/+] $output [$($shape)?]
+                $declared [$($doc)*] $endpoint ($($field : $type),*) [$($body : $body_type)?] [$($query : $query_type)?]
+                $api $method [$($segment)/+] $output
+                { $crate::operations::Operation {
+                    name: stringify!($name),
+                    interface: $crate::operations::Interface::$api,
+                    method: ::http::Method::$method,
+                    path: concat!($(path_template!($segment)),+),
+                    endpoint: stringify!($endpoint),
+                    request: request_type!($($body_type)?),
+                    output: stringify!($output),
+                    success: $crate::operations::SuccessBody::$success,
+                } }
             }
         )*
     };
 }
 
-/// One endpoint: its struct, its `new`, its [`Endpoint`](crate::Endpoint) impl. An endpoint
-/// written by hand (`(..)`) is only listed.
+/// The request body's type name, if the row has a body.
+macro_rules! request_type {
+    () => {
+        None
+    };
+    ($body_type:ty) => {
+        Some(stringify!($body_type))
+    };
+}
+
+/// One endpoint: its struct, its `new`, its [`Endpoint`](crate::Endpoint) impl, whose metadata
+/// is `$metadata`. An endpoint written by hand (`hand`) gets its row as `ROW`, for its impl's
+/// metadata.
 macro_rules! declare_endpoint {
-    ([$($doc:tt)*] $name:ident $endpoint:ident (..) $api:ident $method:ident [$($segment:tt)/+] $output:ty [$($shape:ident)?]) => {};
-    // A query (`filter: ServiceFilter as query`): the endpoint as any other, its query a field
-    // set with a method of its name, sent as the query type's parameters and validated first.
-    (
-        [$($doc:tt)*] $name:ident $endpoint:ident
-        ($($field:ident : $type:ty),* ; $query:ident : $query_type:ty as query)
-        $api:ident $method:ident [$($segment:tt)/+] $output:ty [$($shape:ident)?]
-    ) => {
-        declare_endpoint! {
-            [$($doc)*] $name $endpoint ($($field : $type),*) $api $method [$($segment)/+] $output [$($shape)?]
-            query $query : $query_type
+    (hand [$($doc:tt)*] $endpoint:ident () [] [] $api:ident $method:ident [$($segment:tt)/+] $output:ty { $metadata:expr }) => {
+        impl $endpoint {
+            /// Its row of the table: its `Endpoint` impl's metadata.
+            const ROW: $crate::operations::Operation = $metadata;
         }
     };
     (
-        [$($doc:tt)*] $name:ident $endpoint:ident
-        ($($field:ident : $type:ty),* $(; $body:ident : $body_type:ty)?)
-        $api:ident $method:ident [$($segment:tt)/+] $output:ty [$($shape:ident)?]
-    ) => {
-        declare_endpoint! {
-            [$($doc)*] $name $endpoint ($($field : $type),* $(; $body : $body_type)?) $api $method [$($segment)/+] $output [$($shape)?]
-            query
-        }
-    };
-    (
-        [$($doc:tt)*] $name:ident $endpoint:ident
-        ($($field:ident : $type:ty),* $(; $body:ident : $body_type:ty)?)
-        $api:ident $method:ident [$($segment:tt)/+] $output:ty [$($shape:ident)?]
-        query $($query:ident : $query_type:ty)?
+        table [$($doc:tt)*] $endpoint:ident ($($field:ident : $type:ty),*) [$($body:ident : $body_type:ty)?]
+        [$($query:ident : $query_type:ty)?] $api:ident $method:ident [$($segment:tt)/+] $output:ty { $metadata:expr }
     ) => {
         $($doc)*
         #[doc = ""]
@@ -88,17 +94,7 @@ macro_rules! declare_endpoint {
             type Api = $crate::api::$api;
             type Output = $output;
 
-            fn operation(&self) -> &'static str {
-                stringify!($name)
-            }
-
-            fn method(&self) -> ::http::Method {
-                ::http::Method::$method
-            }
-
-            fn path_template(&self) -> &'static str {
-                concat!($(path_template!($segment)),+)
-            }
+            const METADATA: $crate::operations::Operation = $metadata;
 
             fn path(&self) -> String {
                 let path = $crate::url::PathBuilder::new();
@@ -109,12 +105,6 @@ macro_rules! declare_endpoint {
             $(
                 fn body(&self) -> Result<Option<Vec<u8>>, $crate::error::BuildErrorKind> {
                     $crate::endpoint::json_body(&self.$body)
-                }
-            )?
-
-            $(
-                fn success_body(&self) -> $crate::operations::SuccessBody {
-                    $crate::operations::SuccessBody::$shape
                 }
             )?
 

@@ -8,6 +8,7 @@ use http::Method;
 use crate::api::Api;
 use crate::endpoint::Endpoint;
 use crate::error::{BuildError, BuildErrorKind};
+use crate::operations::Operation;
 
 /// Any request under an interface's base URL. The result is the management envelope's
 /// `result` (or the alerting body) as a JSON value; `null` when there is none (a delete).
@@ -35,7 +36,7 @@ impl<A: Api> Raw<A> {
     /// holds no query, fragment, whitespace or control character.
     pub fn new(method: Method, path: impl Into<String>) -> Result<Self, BuildError> {
         let path = path.into();
-        let fail = |why| Err(BuildError::new("raw", BuildErrorKind::InvalidPath(why)));
+        let fail = |why| Err(BuildError::new(Self::METADATA.name, BuildErrorKind::InvalidPath(why)));
         if !path.starts_with('/') {
             return fail("must start with '/'");
         }
@@ -59,7 +60,8 @@ impl<A: Api> Raw<A> {
 
     /// Sets a JSON body.
     pub fn json(mut self, body: &impl serde::Serialize) -> Result<Self, BuildError> {
-        let bytes = serde_json::to_vec(body).map_err(|e| BuildError::new("raw", BuildErrorKind::Serialize(e)))?;
+        let bytes =
+            serde_json::to_vec(body).map_err(|e| BuildError::new(Self::METADATA.name, BuildErrorKind::Serialize(e)))?;
         self.body = Some(bytes);
         Ok(self)
     }
@@ -69,21 +71,16 @@ impl<A: Api> Endpoint for Raw<A> {
     type Api = A;
     type Output = serde_json::Value;
 
-    fn operation(&self) -> &'static str {
-        "raw"
-    }
+    /// Named `raw` in errors; a raw path may hold ids, so a record shows none of it.
+    const METADATA: Operation = Operation::new("raw", A::INTERFACE, Method::GET, "(raw)");
 
-    fn method(&self) -> Method {
-        self.method.clone()
+    /// The method is the one given to [`new`](Raw::new), not the const's.
+    fn metadata(&self) -> Operation {
+        Operation { method: self.method.clone(), ..Self::METADATA }
     }
 
     fn path(&self) -> String {
         self.path.clone()
-    }
-
-    /// A raw path may hold ids: a record shows none of it.
-    fn path_template(&self) -> &'static str {
-        "(raw)"
     }
 
     fn query(&self) -> Vec<(String, String)> {

@@ -100,26 +100,34 @@ single!(
     Alert
 );
 
-/// The endpoint of a row: sample ids and a default body, or the default of one written by
-/// hand.
+/// The endpoint of a row: sample ids and the body `$bodies` gives ([`Visit::body`]), or the
+/// default of one written by hand.
 macro_rules! sample_endpoint {
-    ($endpoint:ident (..)) => {
+    ($bodies:expr, $name:ident, hand $endpoint:ident [] []) => {
         $endpoint::default()
     };
-    ($endpoint:ident ($($field:ident : $type:ty),* ; $query:ident : $query_type:ty as query)) => {
-        $endpoint::new($(<$type as Sample>::sample()),*)
+    ($bodies:expr, $name:ident, table $endpoint:ident [$($type:ty),*] [$($body_type:ty)?]) => {
+        $endpoint::new($(<$type as Sample>::sample(),)* $($bodies.body::<$body_type>(stringify!($name)))?)
     };
-    ($endpoint:ident ($($field:ident : $type:ty),* $(; $body:ident : $body_type:ty)?)) => {
-        $endpoint::new($(<$type as Sample>::sample(),)* $(<$body_type>::default())?)
-    };
+}
+
+/// The bodies of [`parse`] and [`wait_error_shown`]: each request's default.
+struct Defaults;
+
+impl Defaults {
+    fn body<B: Default>(&self, operation: &'static str) -> B {
+        let _ = operation;
+        B::default()
+    }
 }
 
 /// [`parse`] over every row.
 macro_rules! parsers {
-    ($(
-        $(#[$doc:meta])*
-        $name:ident : $endpoint:ident $fields:tt $api:ident $method:ident $($segment:tt)/+ -> $output:ty $(, $shape:ident)?;
-    )*) => {
+    ($({
+        docs: $docs:tt, name: $name:ident, endpoint: $endpoint:ident, declared: $declared:ident,
+        fields: [$($field:ident : $type:ty),*], body: [$($body:ident : $body_type:ty)?], query: $query:tt,
+        interface: $api:ident, $($more:tt)*
+    })*) => {
         /// Parses `response` as the operation `name` does, on [`management`] or [`alerting`]
         /// (`None` for a name the table does not have); a success gives how many elements it
         /// decoded.
@@ -127,7 +135,9 @@ macro_rules! parsers {
             match name {
                 $(
                     stringify!($name) => Some(
-                        sample_endpoint!($endpoint $fields).parse_response(interface!($api, &management(), &alerting()), response).map(|reply| reply.value.elements()),
+                        sample_endpoint!(Defaults, $name, $declared $endpoint [$($type),*] [$($body_type)?])
+                            .parse_response(interface!($api, &management(), &alerting()), response)
+                            .map(|reply| reply.value.elements()),
                     ),
                 )*
                 _ => None,
@@ -144,7 +154,7 @@ macro_rules! parsers {
             match name {
                 $(
                     stringify!($name) => {
-                        let endpoint = sample_endpoint!($endpoint $fields);
+                        let endpoint = sample_endpoint!(Defaults, $name, $declared $endpoint [$($type),*] [$($body_type)?]);
                         let api = interface!($api, management(), alerting());
                         Some(wait_until_deadline(&endpoint, &api, answer))
                     }
@@ -172,19 +182,6 @@ pub trait Visit {
     fn alerting<E: Endpoint<Api = Alerting>>(&mut self, endpoint: E);
 }
 
-/// The endpoint of a row for [`visit`]: sample ids and the visitor's body.
-macro_rules! visited_endpoint {
-    ($visitor:ident, $op:ident, $endpoint:ident (..)) => {
-        $endpoint::default()
-    };
-    ($visitor:ident, $op:ident, $endpoint:ident ($($field:ident : $type:ty),* ; $query:ident : $query_type:ty as query)) => {
-        $endpoint::new($(<$type as Sample>::sample()),*)
-    };
-    ($visitor:ident, $op:ident, $endpoint:ident ($($field:ident : $type:ty),* $(; $body:ident : $body_type:ty)?)) => {
-        $endpoint::new($(<$type as Sample>::sample(),)* $($visitor.body::<$body_type>(stringify!($op)))?)
-    };
-}
-
 /// Hands an endpoint to the visitor's method for its interface.
 macro_rules! visit_api {
     (Management, $visitor:ident, $endpoint:ident) => {
@@ -197,17 +194,18 @@ macro_rules! visit_api {
 
 /// [`visit`] over every row.
 macro_rules! visits {
-    ($(
-        $(#[$doc:meta])*
-        $op:ident : $endpoint:ident $fields:tt $api:ident $method:ident $($segment:tt)/+ -> $output:ty $(, $shape:ident)?;
-    )*) => {
+    ($({
+        docs: $docs:tt, name: $name:ident, endpoint: $endpoint:ident, declared: $declared:ident,
+        fields: [$($field:ident : $type:ty),*], body: [$($body:ident : $body_type:ty)?], query: $query:tt,
+        interface: $api:ident, $($more:tt)*
+    })*) => {
         /// Builds operation `name`'s endpoint (sample ids, the body [`Visit::body`] gives) and
         /// hands it to `visitor`; `false` for a name the table does not have.
         pub fn visit(name: &str, visitor: &mut impl Visit) -> bool {
             match name {
                 $(
-                    stringify!($op) => {
-                        let endpoint = visited_endpoint!(visitor, $op, $endpoint $fields);
+                    stringify!($name) => {
+                        let endpoint = sample_endpoint!(visitor, $name, $declared $endpoint [$($type),*] [$($body_type)?]);
                         visit_api!($api, visitor, endpoint);
                         true
                     }

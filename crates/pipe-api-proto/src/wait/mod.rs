@@ -352,7 +352,7 @@ impl<E: Endpoint, C> fmt::Debug for Wait<'_, E, C> {
             Phase::Over => "over",
         };
         f.debug_struct("Wait")
-            .field("operation", &self.endpoint.operation())
+            .field("operation", &self.endpoint.metadata().name)
             .field("policy", &self.policy)
             .field("polls", &self.polls)
             .field("phase", &phase)
