@@ -94,7 +94,6 @@ pub use state::AlertingVersion;
 // For the workspace's test over the table of operations: what the fake lacks to serve a row,
 // and what it names that no row has. No part of the fake's API.
 #[doc(hidden)]
-pub use routes::{gaps, strays};
 
 /// This crate's README, compiled and run as doc tests, so it cannot drift from the API.
 #[doc = include_str!("../README.md")]

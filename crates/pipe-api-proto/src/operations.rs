@@ -29,7 +29,8 @@
 //! 4. its fixtures in `pipe-api-proto/tests/it/fixtures/operations/<name>/` (a success `ok*` and
 //!    an error `<status>_*`, and `request*.json` for a body) and its request snapshot.
 //!
-//! The workspace's `tests/it/every_operation.rs` names, per row, whatever it lacks of 3 and 4.
+//! The fake's own tests name a row it has no handler or grant for (3); the workspace's
+//! `tests/it/every_operation.rs` names, per row, the fixtures and snapshot it lacks (4).
 
 use http::Method;
 

@@ -234,14 +234,14 @@ fn fixture_gaps(operation: &Operation, root: &Path) -> Vec<String> {
 }
 
 #[test]
-fn every_row_has_its_fake_handler_grant_fixtures_and_request_snapshot() {
-    // What a new row of the table must bring (the steps in `operations.rs`), named per row.
+fn every_row_has_its_fixtures_and_request_snapshot() {
+    // What a new row of the table must bring (the steps in `operations.rs`), named per row; the
+    // fake's own tests name a row it has no handler or grant for.
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let requests = snapshotted_requests(root);
     let mut missing = Vec::new();
     for operation in OPERATIONS {
-        let mut gaps: Vec<String> = pipe_api_fake::gaps(operation).into_iter().map(str::to_owned).collect();
-        gaps.extend(fixture_gaps(operation, root));
+        let mut gaps = fixture_gaps(operation, root);
         if !snapshotted(operation, &requests) {
             gaps.push(format!("no request snapshot of {} {}", operation.method, operation.path));
         }

@@ -56,32 +56,6 @@ fn alerting_handler(row: &Operation) -> Option<AlertingHandler> {
     alerts::HANDLERS.iter().find(|(name, _)| *name == row.name).map(|(_, handler)| *handler)
 }
 
-/// What the fake lacks to serve `row`, for the workspace's test over the rows: a handler, a
-/// grant (`permissions.rs`). Empty when it serves the row.
-#[doc(hidden)]
-pub fn gaps(row: &Operation) -> Vec<&'static str> {
-    let handled = match row.interface {
-        Interface::Management => handler(row).is_some(),
-        _ => alerting_handler(row).is_some(),
-    };
-    let mut gaps = Vec::new();
-    if !handled {
-        gaps.push("no handler in the fake's routes (pipe-api-fake/src/routes/)");
-    }
-    if permissions::resource(row).is_none() {
-        gaps.push("no grant in the fake's permissions.rs");
-    }
-    gaps
-}
-
-/// The names of handlers and grants that no row of the table has: a typo, or a row removed.
-#[doc(hidden)]
-pub fn strays() -> Vec<&'static str> {
-    let handled = HANDLERS.iter().flat_map(|handlers| handlers.iter()).map(|(name, _)| *name);
-    let names = handled.chain(alerts::HANDLERS.iter().map(|(name, _)| *name)).chain(permissions::named());
-    names.filter(|name| pipe_api_proto::operations::operation(name).is_none()).collect()
-}
-
 /// A request's path parameters, decoded, by the names its row gives them (`service_id`).
 pub(crate) struct Params {
     values: Vec<(&'static str, String)>,
@@ -269,4 +243,51 @@ fn alerting(state: &mut State, request: &Request<Vec<u8>>) -> Answer {
 /// `None` when the decoded bytes are not UTF-8.
 pub(crate) fn percent_decode(text: &str) -> Option<String> {
     percent_encoding::percent_decode_str(text).decode_utf8().ok().map(std::borrow::Cow::into_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The fake against the table of operations: a new row is served only once it has a handler
+    //! and a grant, and each test names the row and what it lacks.
+
+    use super::*;
+    use pipe_api_proto::operations::OPERATIONS;
+
+    /// What the fake lacks to serve `row`: a handler, a grant (`permissions.rs`). Empty when it
+    /// serves the row.
+    fn gaps(row: &Operation) -> Vec<&'static str> {
+        let handled = match row.interface {
+            Interface::Management => handler(row).is_some(),
+            _ => alerting_handler(row).is_some(),
+        };
+        let mut gaps = Vec::new();
+        if !handled {
+            gaps.push("no handler in the fake's routes (pipe-api-fake/src/routes/)");
+        }
+        if permissions::resource(row).is_none() {
+            gaps.push("no grant in the fake's permissions.rs");
+        }
+        gaps
+    }
+
+    /// The names of handlers and grants that no row of the table has: a typo, or a row removed.
+    fn strays() -> Vec<&'static str> {
+        let handled = HANDLERS.iter().flat_map(|handlers| handlers.iter()).map(|(name, _)| *name);
+        let names = handled.chain(alerts::HANDLERS.iter().map(|(name, _)| *name)).chain(permissions::named());
+        names.filter(|name| pipe_api_proto::operations::operation(name).is_none()).collect()
+    }
+
+    #[test]
+    fn every_row_has_a_handler_and_a_grant() {
+        let missing: Vec<String> = OPERATIONS
+            .iter()
+            .flat_map(|row| gaps(row).into_iter().map(move |gap| format!("{}: {gap}", row.name)))
+            .collect();
+        assert!(missing.is_empty(), "rows of the table the fake does not serve:\n{}", missing.join("\n"));
+    }
+
+    #[test]
+    fn every_handler_and_grant_names_a_row() {
+        assert_eq!(strays(), Vec::<&str>::new());
+    }
 }
