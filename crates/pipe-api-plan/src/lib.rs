@@ -62,6 +62,7 @@
 
 mod apply;
 mod desired;
+mod export;
 mod planner;
 
 use std::borrow::Cow;
@@ -76,6 +77,7 @@ use serde_json::Value;
 
 pub use apply::{Applied, Apply, ApplyError, StepOutcome};
 pub use desired::{DesiredPipe, DesiredPipeState, DesiredState, DesiredStateError, Problem};
+pub use export::{ExportError, ExportOptions, Exported, SecretReference, export};
 pub use planner::{Current, PlanError, PlanOptions, Unchangeable, plan};
 
 /// The models, re-exported so one dependency is enough.

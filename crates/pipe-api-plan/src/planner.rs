@@ -748,7 +748,7 @@ impl PipeChanges {
 
 /// A pipe as read, to compare with a desired one: its scaling's quantities as numbers in
 /// their units, however the server wrote them (`"1"` core is 1000 millicores, `"4Gi"` 4 GB).
-fn compared(pipe: &Pipe) -> Value {
+pub(crate) fn compared(pipe: &Pipe) -> Value {
     let mut json = to_json(pipe);
     if let (Some(scaling), Some(Value::Object(written))) = (&pipe.scaling, json.get_mut("scaling")) {
         let amounts = [
