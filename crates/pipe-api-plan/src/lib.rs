@@ -64,6 +64,7 @@ mod apply;
 mod desired;
 mod export;
 mod planner;
+mod saved;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -79,6 +80,7 @@ pub use apply::{Applied, Apply, ApplyError, StepOutcome};
 pub use desired::{DesiredPipe, DesiredPipeState, DesiredState, DesiredStateError, Problem};
 pub use export::{ExportError, ExportOptions, Exported, SecretReference, export};
 pub use planner::{Current, PlanError, PlanOptions, Unchangeable, plan};
+pub use saved::{Change, SavedPlan, SavedPlanError};
 
 /// The models, re-exported so one dependency is enough.
 pub use pipe_api_proto::types;
@@ -184,6 +186,9 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in the order a plan takes them.
+    pub(crate) const ALL: [Kind; 3] = [Kind::ReversePrivateEndpoint, Kind::Pipe, Kind::Alert];
+
     /// How the kind reads in text.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -438,6 +443,10 @@ pub struct Plan {
     notes: Vec<String>,
     /// The desired state's resolved values (its steps share them).
     resolved: Resolved,
+    /// The options it was made with, which a saved plan is made again with.
+    options: planner::PlanOptions,
+    /// Each resource the steps touch, as the server had it: what a saved plan checks.
+    seen: Vec<saved::Seen>,
 }
 
 impl Plan {
@@ -477,26 +486,9 @@ impl Plan {
     /// `{"steps": [{"operation", "method", "path", "resource", "reason", "destructive", "then",
     /// "body"}], "notes": [...]}`.
     pub fn to_json(&self) -> Value {
-        let steps: Vec<Value> = self
-            .steps
-            .iter()
-            .map(|step| {
-                serde_json::json!({
-                    "operation": step.request.operation.name,
-                    "method": step.request.operation.method.as_str(),
-                    "path": step.request.rendered_path(),
-                    // Cut as the text cuts it: a name a server sent may be of any size.
-                    "resource": {
-                        "kind": step.resource.kind.as_str(),
-                        "name": truncate(&step.resource.name, NAME_SHOWN),
-                    },
-                    "reason": step.reason,
-                    "destructive": step.destructive,
-                    "then": step.then.map(|then| then.to_string()),
-                    "body": step.request.redacted_body(),
-                })
-            })
-            .collect();
+        // Cut as the text cuts it: a name a server sent may be of any size.
+        let steps: Vec<Value> =
+            self.steps.iter().map(|step| step_json(step, &truncate(&step.resource.name, NAME_SHOWN))).collect();
         let mut json = serde_json::json!({"steps": steps, "notes": self.notes});
         self.resolved.scrub_json(&mut json);
         json
@@ -548,6 +540,21 @@ impl fmt::Debug for Plan {
                 .finish_non_exhaustive()
         })
     }
+}
+
+/// A step as a plan's JSON writes it, its resource named `name`, its body redacted (not yet of
+/// the resolved values: the plan's JSON takes them out of the whole).
+pub(crate) fn step_json(step: &PlanStep, name: &str) -> Value {
+    serde_json::json!({
+        "operation": step.request.operation.name,
+        "method": step.request.operation.method.as_str(),
+        "path": step.request.rendered_path(),
+        "resource": {"kind": step.resource.kind.as_str(), "name": name},
+        "reason": step.reason,
+        "destructive": step.destructive,
+        "then": step.then.map(|then| then.to_string()),
+        "body": step.request.redacted_body(),
+    })
 }
 
 /// `1 step`, `3 steps`.

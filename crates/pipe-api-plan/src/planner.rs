@@ -203,7 +203,8 @@ pub fn plan(
     // Notes are text for a reader: they pass the plan's redaction once, here.
     let resolved = desired.resolved.clone();
     let notes = planner.notes.iter().map(|note| resolved.scrub(note)).collect();
-    Ok(Plan { organization_id, service_id, steps: planner.steps, notes, resolved })
+    let seen = crate::saved::seen(&planner.steps, current);
+    Ok(Plan { organization_id, service_id, steps: planner.steps, notes, resolved, options: options.clone(), seen })
 }
 
 struct Planner<'a> {
