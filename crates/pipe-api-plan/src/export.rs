@@ -110,8 +110,8 @@ pub enum ExportError {
     },
     /// Alerts were asked for, and not read (or not every one was).
     AlertsNotRead,
-    /// What the server has does not read back as a desired state (a value this crate refuses,
-    /// such as an enum value newer than it): the error says where.
+    /// The document does not read back as a desired state, though each resource did (a rule
+    /// across resources): the error says where.
     Unreadable(DesiredStateError),
     /// Reading the current state failed (a client that lists before it exports).
     Read(pipe_api_proto::Error),
@@ -161,8 +161,11 @@ impl std::error::Error for ExportError {
 /// - Every secret, and every member the create request needs that the server never echoes
 ///   (a source's `credentials` or `accessKey`, whole), is a reference `{"env": "NAME"}`
 ///   ([`Exported::secrets`]); nothing under a secret's name is ever written in clear.
-/// - An endpoint being deleted, or a resource with no name, is left out; so is a member this
-///   crate does not know (it may be the server's own); each is in [`Exported::notes`].
+/// - An endpoint being deleted, a resource with no name, or one the desired state's reader
+///   refuses (a value this crate does not know, a field its create request requires that the
+///   server did not send) is left out; so is a member this crate does not know (it may be the
+///   server's own); each is in [`Exported::notes`]. A resource left out is not in the file:
+///   a plan of it with [`PlanOptions::prune`](crate::PlanOptions::prune) deletes it.
 pub fn export(current: &Current, options: &ExportOptions) -> Result<Exported, ExportError> {
     let mut export = Export { secrets: Vec::new(), notes: Vec::new(), taken: BTreeSet::new(), endpoints: Vec::new() };
     let endpoints = export.endpoint_names(current)?;
@@ -185,6 +188,15 @@ pub fn export(current: &Current, options: &ExportOptions) -> Result<Exported, Ex
 
 /// The kinds as a desired state names them, in its order.
 const KINDS: [&str; 3] = ["reversePrivateEndpoints", "pipes", "alerts"];
+
+/// The list a desired state keeps a kind in.
+fn list_of(kind: Kind) -> &'static str {
+    match kind {
+        Kind::ReversePrivateEndpoint => KINDS[0],
+        Kind::Pipe => KINDS[1],
+        Kind::Alert => KINDS[2],
+    }
+}
 
 /// The most rounds of mending one resource takes: each round mends a depth (a container, then
 /// its members) or leaves; more means the reader refuses what an export cannot mend.
@@ -258,8 +270,17 @@ impl Export {
             if let Some((other, ..)) = items.iter().find(|(_, seen, _)| seen == name) {
                 return Err(ExportError::SameNameOnServer { resource, ids: [other.clone(), id] });
             }
-            let item = self.settle(&resource, items.len(), item)?;
-            items.push((id, name.to_owned(), item));
+            // One the reader refuses is left out and said, not the whole export: the rest can
+            // still be brought under the file.
+            match self.settle(&resource, items.len(), item) {
+                Ok(item) => items.push((id, name.to_owned(), item)),
+                Err(ExportError::Unreadable(error)) => {
+                    // Its paths are within a document of it alone: said within the resource.
+                    let error = error.to_string().replacen(&format!("{}[0].", list_of(kind)), "", 1);
+                    self.notes.push(format!("{resource} does not read as a {error}: left out"))
+                }
+                Err(error) => return Err(error),
+            }
         }
         Ok(items.into_iter().map(|(.., item)| item).collect())
     }
@@ -300,11 +321,7 @@ impl Export {
     /// reader takes it: a secret in clear, or a member it requires that the server never
     /// echoes, becomes a reference; a member this crate does not know is left out.
     fn settle(&mut self, resource: &Resource, index: usize, mut item: Value) -> Result<Value, ExportError> {
-        let list = match resource.kind {
-            Kind::ReversePrivateEndpoint => KINDS[0],
-            Kind::Pipe => KINDS[1],
-            Kind::Alert => KINDS[2],
-        };
+        let list = list_of(resource.kind);
         let at = format!("{list}[{index}]");
         let mut references = Vec::new();
         self.refer_in_clear(resource, &mut item, &mut Vec::new(), &mut references);

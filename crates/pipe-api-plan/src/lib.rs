@@ -1,7 +1,8 @@
 //! Pipes as code for the pipe management and alerting interfaces: declare what a service
-//! should have ([`DesiredState`]), [`plan()`] the requests that would make it so from what the
-//! list operations returned ([`Current`]), review the [`Plan`] as a snapshot, and [`Apply`] it:
-//! a sans-IO machine that the same driver loop as a [`Call`](pipe_api_proto::call::Call) runs.
+//! should have ([`DesiredState`], or [`export()`] what it has), [`plan()`] the requests that
+//! would make it so from what the list operations returned ([`Current`]), review the [`Plan`]
+//! as a snapshot (and keep it, [`SavedPlan`]), and [`Apply`] it: a sans-IO machine that the
+//! same driver loop as a [`Call`](pipe_api_proto::call::Call) runs.
 //! Applying the same desired state twice makes the second plan empty. Each step is a row of
 //! `pipe-api-proto`'s table of operations ([`OPERATIONS`]); `pipe-api-ureq`, with its feature
 //! `plan`, reads, plans and applies on a service handle.
@@ -28,6 +29,24 @@
 //! assert!(text.contains(r#""password": "[redacted]""#));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # The steps, what each does and what it never does
+//! - [`export()`] writes what a service has ([`Current`]) as a desired-state document that
+//!   plans to no changes on it once its secret references are filled. It leaves out what the
+//!   server fills itself and, with a note, what a desired state cannot hold; it never writes a
+//!   secret (each is a reference it lists, [`Exported::secrets`]), and exports alerts, which
+//!   name no service, only when asked ([`ExportOptions::alerts`]).
+//! - [`DesiredState::from_json`] reads a file strictly, its references through a lookup; it
+//!   never takes a secret written in clear.
+//! - [`plan()`] is a pure function of a desired state and what the lists returned; it never
+//!   sends anything, and what it shows ([`Plan`]'s text, JSON, `Debug`) never holds a secret.
+//! - [`Plan::saved`] keeps a plan as a file to review and apply later ([`SavedPlan`]); it holds
+//!   no secret, and with each resource the plan touches a fingerprint of it as planned.
+//! - [`SavedPlan::confirm`] plans again from the same desired state (its lookup answering now)
+//!   and what the service has now; it refuses, before anything is sent, a stale plan (a
+//!   touched resource changed, each named) or one that is no longer the plan made now.
+//! - [`Apply`] sends the steps in order and waits where a step needs a state; it never sends a
+//!   create twice, and stops at the first failure saying what was done.
 //!
 //! # What a plan does, in order
 //! 1. Reverse private endpoints: create what is missing (then wait until it is `Ready`, since

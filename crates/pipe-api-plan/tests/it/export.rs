@@ -177,3 +177,20 @@ fn two_resources_of_one_name_are_refused_naming_both() {
     let error = export(&current, &ExportOptions::default()).unwrap_err();
     assert!(error.to_string().contains("pipe \"orders\" names two resources on the server"), "{error}");
 }
+
+#[test]
+fn a_resource_the_reader_refuses_is_left_out_and_said_not_the_whole_export() {
+    let mut current = current();
+    current.pipes[1].destination.as_mut().unwrap().columns = None;
+    let exported = export(&current, &ExportOptions::default()).unwrap();
+    let names: Vec<&str> =
+        exported.to_json()["pipes"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["orders", "events", "replica"]);
+    assert_eq!(
+        exported.notes(),
+        [
+            "pipe \"archive\" does not read as a desired state: invalid request: `destination.columns` must have at least 1 element: left out"
+        ]
+    );
+    assert!(exported.secrets().iter().all(|secret| secret.resource.name != "archive"));
+}
