@@ -2,7 +2,7 @@
 //!
 //! The document is built from what the lists returned, then settled against the desired
 //! state's own reader, so that no rule is written twice: each round reads it back with
-//! [`DesiredState::from_json`] and mends what that refuses in a way only an export can, until
+//! [`DesiredState::from_json`](crate::DesiredState::from_json) and mends what that refuses in a way only an export can, until
 //! it reads. What the create request requires and the server never echoes (a Kafka source's
 //! `credentials`, an `accessKey`, a `connectionString`) becomes a reference the user fills;
 //! a member this crate does not know is left out, and said.
@@ -62,7 +62,8 @@ impl fmt::Display for SecretReference {
 }
 
 /// A service's state as a desired-state document, made by [`export()`]. `Display` writes the
-/// file (pretty JSON, keys in order), which [`DesiredState::from_json`] reads once each of
+/// file (pretty JSON, keys in order), which
+/// [`DesiredState::from_json`](crate::DesiredState::from_json) reads once each of
 /// its [`secrets`](Exported::secrets) is answered by the lookup.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Exported {
@@ -424,7 +425,9 @@ impl Export {
         };
         let last = path.len().saturating_sub(1);
         let kept = path.iter().enumerate().filter(|(at, segment)| {
-            !(*at == 0 && segment.as_str() == "source") && !(*at < last && is_secret_field(segment))
+            let source = *at == 0 && segment.as_str() == "source";
+            let container = *at < last && is_secret_field(segment);
+            !(source || container)
         });
         let mut words = vec![kind.to_owned(), upper_snake(&resource.name)];
         words.extend(kept.map(|(_, segment)| upper_snake(segment)));

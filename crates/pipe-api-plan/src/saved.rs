@@ -43,8 +43,8 @@ pub(crate) struct Seen {
     records: Vec<Record>,
 }
 
-/// The fingerprints of the resources `steps` touch, in `current`; `None` for alerts when they
-/// were not read.
+/// The fingerprints of the resources `steps` touch, in `current` (a step on an alert means the
+/// alerts were read: the planner makes none otherwise).
 pub(crate) fn seen(steps: &[crate::PlanStep], current: &Current) -> Vec<Seen> {
     let mut seen: Vec<Seen> = Vec::new();
     for step in steps {
