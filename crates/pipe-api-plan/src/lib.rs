@@ -1,7 +1,8 @@
 //! Pipes as code for the pipe management and alerting interfaces: declare what a service
-//! should have ([`DesiredState`]), [`plan()`] the requests that would make it so from what the
-//! list operations returned ([`Current`]), review the [`Plan`] as a snapshot, and [`Apply`] it:
-//! a sans-IO machine that the same driver loop as a [`Call`](pipe_api_proto::call::Call) runs.
+//! should have ([`DesiredState`], or [`export()`] what it has), [`plan()`] the requests that
+//! would make it so from what the list operations returned ([`Current`]), review the [`Plan`]
+//! as a snapshot (and keep it, [`SavedPlan`]), and [`Apply`] it: a sans-IO machine that the
+//! same driver loop as a [`Call`](pipe_api_proto::call::Call) runs.
 //! Applying the same desired state twice makes the second plan empty. Each step is a row of
 //! `pipe-api-proto`'s table of operations ([`OPERATIONS`]); `pipe-api-ureq`, with its feature
 //! `plan`, reads, plans and applies on a service handle.
@@ -28,6 +29,24 @@
 //! assert!(text.contains(r#""password": "[redacted]""#));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # The steps, what each does and what it never does
+//! - [`export()`] writes what a service has ([`Current`]) as a desired-state document that
+//!   plans to no changes on it once its secret references are filled. It leaves out what the
+//!   server fills itself and, with a note, what a desired state cannot hold; it never writes a
+//!   secret (each is a reference it lists, [`Exported::secrets`]), and exports alerts, which
+//!   name no service, only when asked ([`ExportOptions::alerts`]).
+//! - [`DesiredState::from_json`] reads a file strictly, its references through a lookup; it
+//!   never takes a secret written in clear.
+//! - [`plan()`] is a pure function of a desired state and what the lists returned; it never
+//!   sends anything, and what it shows ([`Plan`]'s text, JSON, `Debug`) never holds a secret.
+//! - [`Plan::saved`] keeps a plan as a file to review and apply later ([`SavedPlan`]); it holds
+//!   no secret, and with each resource the plan touches a fingerprint of it as planned.
+//! - [`SavedPlan::confirm`] plans again from the same desired state (its lookup answering now)
+//!   and what the service has now; it refuses, before anything is sent, a stale plan (a
+//!   touched resource changed, each named) or one that is no longer the plan made now.
+//! - [`Apply`] sends the steps in order and waits where a step needs a state; it never sends a
+//!   create twice, and stops at the first failure saying what was done.
 //!
 //! # What a plan does, in order
 //! 1. Reverse private endpoints: create what is missing (then wait until it is `Ready`, since
@@ -62,7 +81,9 @@
 
 mod apply;
 mod desired;
+mod export;
 mod planner;
+mod saved;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -76,7 +97,9 @@ use serde_json::Value;
 
 pub use apply::{Applied, Apply, ApplyError, StepOutcome};
 pub use desired::{DesiredPipe, DesiredPipeState, DesiredState, DesiredStateError, Problem};
+pub use export::{ExportError, ExportOptions, Exported, SecretReference, export};
 pub use planner::{Current, PlanError, PlanOptions, Unchangeable, plan};
+pub use saved::{Change, SavedPlan, SavedPlanError};
 
 /// The models, re-exported so one dependency is enough.
 pub use pipe_api_proto::types;
@@ -182,6 +205,9 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in the order a plan takes them.
+    pub(crate) const ALL: [Kind; 3] = [Kind::ReversePrivateEndpoint, Kind::Pipe, Kind::Alert];
+
     /// How the kind reads in text.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -436,6 +462,10 @@ pub struct Plan {
     notes: Vec<String>,
     /// The desired state's resolved values (its steps share them).
     resolved: Resolved,
+    /// The options it was made with, which a saved plan is made again with.
+    options: planner::PlanOptions,
+    /// Each resource the steps touch, as the server had it: what a saved plan checks.
+    seen: Vec<saved::Seen>,
 }
 
 impl Plan {
@@ -475,26 +505,9 @@ impl Plan {
     /// `{"steps": [{"operation", "method", "path", "resource", "reason", "destructive", "then",
     /// "body"}], "notes": [...]}`.
     pub fn to_json(&self) -> Value {
-        let steps: Vec<Value> = self
-            .steps
-            .iter()
-            .map(|step| {
-                serde_json::json!({
-                    "operation": step.request.operation.name,
-                    "method": step.request.operation.method.as_str(),
-                    "path": step.request.rendered_path(),
-                    // Cut as the text cuts it: a name a server sent may be of any size.
-                    "resource": {
-                        "kind": step.resource.kind.as_str(),
-                        "name": truncate(&step.resource.name, NAME_SHOWN),
-                    },
-                    "reason": step.reason,
-                    "destructive": step.destructive,
-                    "then": step.then.map(|then| then.to_string()),
-                    "body": step.request.redacted_body(),
-                })
-            })
-            .collect();
+        // Cut as the text cuts it: a name a server sent may be of any size.
+        let steps: Vec<Value> =
+            self.steps.iter().map(|step| step_json(step, &truncate(&step.resource.name, NAME_SHOWN))).collect();
         let mut json = serde_json::json!({"steps": steps, "notes": self.notes});
         self.resolved.scrub_json(&mut json);
         json
@@ -546,6 +559,21 @@ impl fmt::Debug for Plan {
                 .finish_non_exhaustive()
         })
     }
+}
+
+/// A step as a plan's JSON writes it, its resource named `name`, its body redacted (not yet of
+/// the resolved values: the plan's JSON takes them out of the whole).
+pub(crate) fn step_json(step: &PlanStep, name: &str) -> Value {
+    serde_json::json!({
+        "operation": step.request.operation.name,
+        "method": step.request.operation.method.as_str(),
+        "path": step.request.rendered_path(),
+        "resource": {"kind": step.resource.kind.as_str(), "name": name},
+        "reason": step.reason,
+        "destructive": step.destructive,
+        "then": step.then.map(|then| then.to_string()),
+        "body": step.request.redacted_body(),
+    })
 }
 
 /// `1 step`, `3 steps`.

@@ -203,7 +203,8 @@ pub fn plan(
     // Notes are text for a reader: they pass the plan's redaction once, here.
     let resolved = desired.resolved.clone();
     let notes = planner.notes.iter().map(|note| resolved.scrub(note)).collect();
-    Ok(Plan { organization_id, service_id, steps: planner.steps, notes, resolved })
+    let seen = crate::saved::seen(&planner.steps, current);
+    Ok(Plan { organization_id, service_id, steps: planner.steps, notes, resolved, options: options.clone(), seen })
 }
 
 struct Planner<'a> {
@@ -748,7 +749,7 @@ impl PipeChanges {
 
 /// A pipe as read, to compare with a desired one: its scaling's quantities as numbers in
 /// their units, however the server wrote them (`"1"` core is 1000 millicores, `"4Gi"` 4 GB).
-fn compared(pipe: &Pipe) -> Value {
+pub(crate) fn compared(pipe: &Pipe) -> Value {
     let mut json = to_json(pipe);
     if let (Some(scaling), Some(Value::Object(written))) = (&pipe.scaling, json.get_mut("scaling")) {
         let amounts = [

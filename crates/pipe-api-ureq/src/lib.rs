@@ -62,7 +62,9 @@
 //! With the feature `plan`, the service handle reads what a service has and plans what a
 //! desired state asks for (`ServiceScope::plan`), then applies the plan
 //! (`ServiceScope::apply`): see the `plan` module (`pipe-api-plan`) and the example
-//! `pipes_as_code`. Off by default: a client that only calls the API does not compile it.
+//! `pipes_as_code`. `ServiceScope::export` writes what a service has as a desired state, and
+//! `ServiceScope::apply_saved` applies a plan kept as a file only if the service has not
+//! changed since. Off by default: a client that only calls the API does not compile it.
 //!
 //! # Tests that do not sleep
 //!
@@ -109,7 +111,7 @@
 //!   feature adds) verifies servers with the platform's store and verifier, through ureq's
 //!   `platform-verifier`.
 //! * `plan`: pipes as code, `pipe-api-plan`, as the module `plan`, and `current_state`, `plan`,
-//!   `apply` and `apply_with` on [`ServiceScope`].
+//!   `apply`, `apply_with`, `export` and `apply_saved` on [`ServiceScope`].
 //!
 //! With neither TLS feature the client speaks plain `http` only (to loopback, or where allowed):
 //! enough for tests against a local server.

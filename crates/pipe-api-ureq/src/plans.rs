@@ -1,7 +1,10 @@
 //! Pipes as code on the service handle (feature `plan`): read what a service has, plan, apply
 //! ([`pipe_api_plan`], re-exported as [`crate::plan`]).
 
-use pipe_api_plan::{Applied, Apply, ApplyError, Current, DesiredState, Plan, PlanError, PlanOptions, plan};
+use pipe_api_plan::{
+    Applied, Apply, ApplyError, Current, DesiredState, ExportError, ExportOptions, Exported, Plan, PlanError,
+    PlanOptions, SavedPlan, SavedPlanError, export, plan,
+};
 use pipe_api_proto::wait::WaitPolicy;
 use pipe_api_proto::{Alerting, Error, Management};
 
@@ -41,6 +44,29 @@ impl ServiceScope<'_> {
         let management = client.api::<Management>("apply").ok();
         let alerting = client.api::<Alerting>("apply").ok();
         client.drive(Apply::new(plan, management, alerting, client.retry.clone(), wait, client.next_seed()))
+    }
+}
+
+/// Export and saved plans: apart from the apply methods above, which they call.
+impl ServiceScope<'_> {
+    /// What the service has, as a desired-state document that plans to no changes on it once
+    /// its secret references are filled: reads what it has (every alert too when
+    /// `options` asks for them), then [`export`](pipe_api_plan::export()).
+    pub fn export(&self, options: &ExportOptions) -> Result<Exported, ExportError> {
+        let current = self.current_state(options.alerts).map_err(ExportError::Read)?;
+        export(&current, options)
+    }
+
+    /// Applies a plan saved earlier ([`Plan::saved`](pipe_api_plan::Plan::saved)) only if the
+    /// service is still as it was when planned: reads what it has now, then
+    /// [`SavedPlan::confirm`] with `desired` (the same desired state, read with its lookup
+    /// now: the saved plan holds no secret), which refuses a stale plan before anything is
+    /// sent; then applies as [`ServiceScope::apply`].
+    pub fn apply_saved(&self, saved: &SavedPlan, desired: &DesiredState) -> Result<Applied, SavedPlanError> {
+        let alerts = saved.needs_alerts() || !desired.alerts.is_empty();
+        let current = self.current_state(alerts).map_err(SavedPlanError::Read)?;
+        let plan = saved.confirm(self.organization_id(), self.service_id(), desired, &current)?;
+        self.apply(&plan).map_err(SavedPlanError::Apply)
     }
 }
 

@@ -9,6 +9,7 @@ mod e2e;
 mod echoed_credentials;
 mod error_chains;
 mod every_operation;
+mod export;
 mod fault_matrix;
 mod hostile;
 mod log_capture;

@@ -1,0 +1,547 @@
+//! [`SavedPlan`]: a plan kept as a file, reviewed, and applied later only if what it touches is
+//! still as it was when planned.
+//!
+//! A saved plan holds no secret, so it cannot be applied by itself: its requests are made again
+//! from the same desired state (read with its lookup at apply time) and the service as it is
+//! then, and applied only if they are the saved ones. Before that, each resource the plan
+//! touches is compared with its fingerprint, taken when planned, so that a change is named.
+
+use std::fmt;
+
+use pipe_api_types::{AlertRequest, OrganizationId, ReversePrivateEndpointStatus, ServiceId};
+use serde_json::{Map, Value, json};
+
+use crate::planner::to_json;
+use crate::{Current, DesiredState, Kind, Plan, PlanError, PlanOptions, Resource, Sorted, plan, step_json};
+
+/// The version of the saved-plan format this crate writes and reads.
+const FORMAT: u64 = 1;
+
+/// What the server changes on its own with every write, left out of a fingerprint: the rest
+/// of the resource says what changed.
+const VOLATILE: &[&str] = &["createdAt", "updatedAt"];
+
+/// The member kept in clear in a fingerprint, to say how a resource moved: a pipe's `state`,
+/// an endpoint's `status`.
+const LIFECYCLE: &[&str] = &["state", "status"];
+
+/// One resource of the server as a plan saw it: its id, its lifecycle state in clear, and a
+/// digest of each other member (FNV-1a, 64 bits, of the member's JSON with keys in order and
+/// secrets redacted). Digests, not values: the plan stays short, and a member's change is
+/// still named.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Record {
+    id: String,
+    lifecycle: Option<String>,
+    digests: Map<String, Value>,
+}
+
+/// What the server had under one name of one kind when planned (none: the plan creates it).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Seen {
+    resource: Resource,
+    records: Vec<Record>,
+}
+
+/// The fingerprints of the resources `steps` touch, in `current` (a step on an alert means the
+/// alerts were read: the planner makes none otherwise).
+pub(crate) fn seen(steps: &[crate::PlanStep], current: &Current) -> Vec<Seen> {
+    let mut seen: Vec<Seen> = Vec::new();
+    for step in steps {
+        if seen.iter().all(|s| s.resource != step.resource) {
+            let records = records(current, &step.resource).unwrap_or_default();
+            seen.push(Seen { resource: step.resource.clone(), records });
+        }
+    }
+    seen
+}
+
+/// Every resource of `current` named like `resource`, as the planner sees them (an endpoint
+/// being deleted is gone), fingerprinted; `None` when its kind was not read.
+fn records(current: &Current, resource: &Resource) -> Option<Vec<Record>> {
+    let name = Some(resource.name.as_str());
+    let records = match resource.kind {
+        Kind::ReversePrivateEndpoint => current
+            .reverse_private_endpoints
+            .iter()
+            .filter(|e| e.description.as_deref() == name)
+            .filter(|e| e.status != Some(ReversePrivateEndpointStatus::Deleting))
+            .map(|e| record(to_json(e)))
+            .collect(),
+        Kind::Pipe => current.pipes.iter().filter(|p| p.name.as_deref() == name).map(|p| record(to_json(p))).collect(),
+        // An alert's definition, as a `PUT` replaces it: its firing state and errors change
+        // with every evaluation and are no change to it.
+        Kind::Alert => current
+            .alerts
+            .as_ref()?
+            .iter()
+            .filter(|a| a.name.as_deref() == name)
+            .map(|a| {
+                let mut json = to_json(&AlertRequest::from(a.clone()));
+                json["id"] = json!(a.id.to_string());
+                record(json)
+            })
+            .collect(),
+    };
+    Some(records)
+}
+
+fn record(json: Value) -> Record {
+    let json = pipe_api_proto::redacted_json(&json).expect("a JSON value serializes");
+    let mut record = Record { id: String::new(), lifecycle: None, digests: Map::new() };
+    for (name, value) in json.as_object().into_iter().flatten() {
+        match (name.as_str(), value) {
+            ("id", Value::String(id)) => record.id = id.clone(),
+            (name, Value::String(state)) if LIFECYCLE.contains(&name) => record.lifecycle = Some(state.clone()),
+            (name, _) if VOLATILE.contains(&name) || value.is_null() => {}
+            _ => _ = record.digests.insert(name.clone(), json!(digest(value))),
+        }
+    }
+    record
+}
+
+/// FNV-1a of `value`'s JSON, keys in order, in hex: stable across builds and platforms (a
+/// fingerprint, not a defence: whoever can change the service need not forge one).
+fn digest(value: &Value) -> String {
+    let text = serde_json::to_string(&Sorted(value)).expect("a JSON value serializes");
+    let hash = text
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3));
+    format!("{hash:016x}")
+}
+
+/// A [`Plan`] kept as a file ([`Plan::saved`], then `Display` or [`SavedPlan::to_json`]),
+/// read back with [`SavedPlan::from_json`], and applied later through
+/// [`SavedPlan::confirm`], which refuses it if the service changed since.
+///
+/// It holds what the plan's JSON shows (every secret, and every value the desired state's
+/// lookup gave, `[redacted]`), the [`PlanOptions`] it was made with, and a fingerprint of each
+/// resource it touches as the server had it when planned (its id, its `state` or `status`,
+/// and a digest of each other member, timestamps left out; an alert's definition only). No
+/// secret is in it, so it cannot send one: [`SavedPlan::confirm`] takes the same desired state
+/// again, read with its lookup at apply time, and makes the requests from it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SavedPlan {
+    organization_id: OrganizationId,
+    service_id: ServiceId,
+    options: PlanOptions,
+    steps: Vec<Value>,
+    notes: Vec<String>,
+    seen: Vec<Seen>,
+}
+
+impl Plan {
+    /// The plan as a file to keep and apply later ([`SavedPlan`]): no secret is in it.
+    pub fn saved(&self) -> SavedPlan {
+        let steps = self.steps.iter().map(|step| self.scrubbed(step_json(step, &step.resource.name))).collect();
+        SavedPlan {
+            organization_id: self.organization_id,
+            service_id: self.service_id,
+            options: self.options.clone(),
+            steps,
+            notes: self.notes.clone(),
+            seen: self.seen.clone(),
+        }
+    }
+
+    fn scrubbed(&self, mut json: Value) -> Value {
+        self.resolved.scrub_json(&mut json);
+        json
+    }
+}
+
+impl SavedPlan {
+    /// The service it was planned for.
+    pub fn service_id(&self) -> ServiceId {
+        self.service_id
+    }
+
+    /// The organization of the service.
+    pub fn organization_id(&self) -> OrganizationId {
+        self.organization_id
+    }
+
+    /// The options it was planned with (and is planned with again when applied).
+    pub fn options(&self) -> &PlanOptions {
+        &self.options
+    }
+
+    /// Whether it has no step.
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// Whether confirming it needs every alert read: it touches one, or its desired state may.
+    pub fn needs_alerts(&self) -> bool {
+        self.options.prune_alerts || self.seen.iter().any(|seen| seen.resource.kind == Kind::Alert)
+    }
+
+    /// The file: `{"savedPlan": 1, "organizationId", "serviceId", "options", "steps", "notes",
+    /// "seen"}`, each step as [`Plan::to_json`] writes it (a name in full).
+    pub fn to_json(&self) -> Value {
+        let seen: Vec<Value> = self
+            .seen
+            .iter()
+            .map(|seen| {
+                let records: Vec<Value> = seen
+                    .records
+                    .iter()
+                    .map(|r| json!({"id": r.id, "lifecycle": r.lifecycle, "digests": r.digests}))
+                    .collect();
+                json!({"kind": seen.resource.kind.as_str(), "name": seen.resource.name, "records": records})
+            })
+            .collect();
+        json!({
+            "savedPlan": FORMAT,
+            "organizationId": self.organization_id.to_string(),
+            "serviceId": self.service_id.to_string(),
+            "options": {
+                "allowReplacement": self.options.allow_replacement,
+                "prune": self.options.prune,
+                "pruneAlerts": self.options.prune_alerts,
+            },
+            "steps": self.steps,
+            "notes": self.notes,
+            "seen": seen,
+        })
+    }
+
+    /// Reads a saved plan strictly: a member it does not know, a missing one or a value of
+    /// another type is refused at its whole path (`steps[0].resource.nmae`).
+    pub fn from_json(text: &str) -> Result<Self, SavedPlanError> {
+        let value: Value = serde_json::from_str(text).map_err(|e| malformed("", format!("not JSON: {e}")))?;
+        let root = Strict { value: &value, path: String::new() };
+        root.object(&["savedPlan", "organizationId", "serviceId", "options", "steps", "notes", "seen"])?;
+        let format = root.field("savedPlan")?;
+        if format.value.as_u64() != Some(FORMAT) {
+            return Err(malformed("savedPlan", format!("must be {FORMAT}, the version this crate reads")));
+        }
+        let options = root.field("options")?;
+        options.object(&["allowReplacement", "prune", "pruneAlerts"])?;
+        let options = PlanOptions {
+            allow_replacement: options.field("allowReplacement")?.boolean()?,
+            prune: options.field("prune")?.boolean()?,
+            prune_alerts: options.field("pruneAlerts")?.boolean()?,
+        };
+        let steps = root.field("steps")?.list()?;
+        let steps = steps
+            .iter()
+            .map(|step| {
+                let fields = ["operation", "method", "path", "resource", "reason", "destructive", "then", "body"];
+                let object = step.object(&fields)?;
+                object.field("resource")?.object(&["kind", "name"])?.resource()?;
+                Ok(step.value.clone())
+            })
+            .collect::<Result<_, SavedPlanError>>()?;
+        let notes = root.field("notes")?.list()?.iter().map(|note| note.text()).collect::<Result<_, _>>()?;
+        let seen = root.field("seen")?.list()?;
+        let seen = seen
+            .iter()
+            .map(|seen| {
+                let object = seen.object(&["kind", "name", "records"])?;
+                let resource = object.resource()?;
+                let records = object.field("records")?.list()?;
+                let records = records
+                    .iter()
+                    .map(|record| {
+                        let record = record.object(&["id", "lifecycle", "digests"])?;
+                        let lifecycle = record.field("lifecycle")?;
+                        Ok(Record {
+                            id: record.field("id")?.text()?,
+                            lifecycle: if lifecycle.value.is_null() { None } else { Some(lifecycle.text()?) },
+                            digests: record.field("digests")?.digests()?,
+                        })
+                    })
+                    .collect::<Result<_, SavedPlanError>>()?;
+                Ok(Seen { resource, records })
+            })
+            .collect::<Result<_, SavedPlanError>>()?;
+        let id = |name: &str| -> Result<String, SavedPlanError> { root.field(name)?.text() };
+        let organization_id =
+            id("organizationId")?.parse().map_err(|_| malformed("organizationId", "must be a UUID"))?;
+        let service_id = id("serviceId")?.parse().map_err(|_| malformed("serviceId", "must be a UUID"))?;
+        Ok(SavedPlan { organization_id, service_id, options, steps, notes, seen })
+    }
+
+    /// The plan to apply now, for the service `service_id` of `organization_id` with
+    /// `desired` (the same desired state, read with its lookup) and `current` (read now):
+    /// refused, before anything is sent, if the plan was made for another service, if a
+    /// resource it touches changed since (each named, [`SavedPlanError::Stale`]), or if the
+    /// plan made now is not the saved one (the desired state or another resource changed).
+    pub fn confirm(
+        &self,
+        organization_id: OrganizationId,
+        service_id: ServiceId,
+        desired: &DesiredState,
+        current: &Current,
+    ) -> Result<Plan, SavedPlanError> {
+        if (organization_id, service_id) != (self.organization_id, self.service_id) {
+            return Err(SavedPlanError::OtherService { planned: self.service_id, given: service_id });
+        }
+        let changes: Vec<Change> = self.seen.iter().filter_map(|seen| seen.change(current)).collect();
+        if !changes.is_empty() {
+            return Err(SavedPlanError::Stale(changes));
+        }
+        let now = plan(organization_id, service_id, desired, current, &self.options).map_err(SavedPlanError::Plan)?;
+        let steps = now.saved().steps;
+        if steps != self.steps {
+            let at = steps.iter().zip(&self.steps).take_while(|(now, saved)| now == saved).count();
+            return Err(SavedPlanError::NotTheSaved {
+                number: at + 1,
+                saved: self.steps.get(at).map(summary),
+                now: steps.get(at).map(summary),
+            });
+        }
+        Ok(now)
+    }
+}
+
+/// The file, pretty, keys in order.
+impl fmt::Display for SavedPlan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = serde_json::to_string_pretty(&Sorted(&self.to_json())).expect("a JSON value serializes");
+        writeln!(f, "{text}")
+    }
+}
+
+/// `update_pipe pipe "orders"`, from a step's JSON.
+fn summary(step: &Value) -> String {
+    let text = |value: &Value| value.as_str().unwrap_or_default().to_owned();
+    let resource = &step["resource"];
+    format!(
+        "{} {} {:?}",
+        text(&step["operation"]),
+        text(&resource["kind"]),
+        crate::truncate(&text(&resource["name"]), 128)
+    )
+}
+
+impl Seen {
+    /// How the resource differs from when it was planned, if it does.
+    fn change(&self, current: &Current) -> Option<Change> {
+        let resource = self.resource.clone();
+        let Some(now) = records(current, &self.resource) else {
+            return Some(Change {
+                resource,
+                what: "was not read now (alerts), so whether it changed is unknown".into(),
+            });
+        };
+        let what = match (self.records.as_slice(), now.as_slice()) {
+            (was, now) if was == now => return None,
+            ([], _) => "exists now, and the plan creates it".to_owned(),
+            (_, []) => "is gone since the plan".to_owned(),
+            ([was], [now]) => format!("changed since the plan ({})", was.moved(now)),
+            (was, now) => format!("changed since the plan ({} on the server, {} when planned)", now.len(), was.len()),
+        };
+        Some(Change { resource, what })
+    }
+}
+
+impl Record {
+    /// `state Running -> Stopped; scaling, source changed`.
+    fn moved(&self, now: &Record) -> String {
+        let mut parts = Vec::new();
+        if self.id != now.id {
+            parts.push(format!("deleted and created again: id {} -> {}", self.id, now.id));
+        }
+        if self.lifecycle != now.lifecycle {
+            let shown = |state: &Option<String>| state.clone().unwrap_or_else(|| "none".to_owned());
+            parts.push(format!("state {} -> {}", shown(&self.lifecycle), shown(&now.lifecycle)));
+        }
+        let mut members: Vec<&String> = self.digests.keys().chain(now.digests.keys()).collect();
+        members.sort();
+        members.dedup();
+        let changed: Vec<&str> = members
+            .into_iter()
+            .filter(|member| self.digests.get(*member) != now.digests.get(*member))
+            .map(String::as_str)
+            .collect();
+        if !changed.is_empty() {
+            parts.push(format!("{} changed", changed.join(", ")));
+        }
+        parts.join("; ")
+    }
+}
+
+/// A resource a saved plan touches that changed since it was planned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Change {
+    /// The resource.
+    pub resource: Resource,
+    /// How (`changed since the plan (state Running -> Stopped)`, `is gone since the plan`).
+    pub what: String,
+}
+
+/// `pipe "orders" changed since the plan (state Running -> Stopped)`.
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.resource, self.what)
+    }
+}
+
+/// Why a saved plan was not read, or not applied.
+#[non_exhaustive]
+pub enum SavedPlanError {
+    /// The file is not a saved plan this crate reads: where (a JSON path) and what.
+    Malformed {
+        /// Its JSON path from the root (empty for the root).
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// It was planned for another service.
+    OtherService {
+        /// The service it was planned for.
+        planned: ServiceId,
+        /// The service it was given to.
+        given: ServiceId,
+    },
+    /// A stale plan: resources it touches changed since it was planned, each named. Nothing
+    /// was sent.
+    Stale(Vec<Change>),
+    /// The plan made now differs from the saved one (the desired state given is not the one
+    /// planned, or a resource the plan did not touch changed): the first step that differs.
+    /// Nothing was sent.
+    NotTheSaved {
+        /// Its number, from 1.
+        number: usize,
+        /// The saved step (`update_pipe pipe "orders"`), if the saved plan has that many.
+        saved: Option<String>,
+        /// The step made now, if the plan made now has that many.
+        now: Option<String>,
+    },
+    /// Planning again failed.
+    Plan(PlanError),
+    /// Reading the current state failed (a client that reads before it confirms).
+    Read(pipe_api_proto::Error),
+    /// The apply, once confirmed, failed.
+    Apply(crate::ApplyError),
+}
+
+impl SavedPlanError {
+    /// The changes of a stale plan (none for another error).
+    pub fn changes(&self) -> &[Change] {
+        match self {
+            SavedPlanError::Stale(changes) => changes,
+            _ => &[],
+        }
+    }
+}
+
+impl fmt::Display for SavedPlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SavedPlanError::Malformed { path, message } if path.is_empty() => write!(f, "saved plan: {message}"),
+            SavedPlanError::Malformed { path, message } => write!(f, "saved plan: {path}: {message}"),
+            SavedPlanError::OtherService { planned, given } => {
+                write!(f, "saved plan: planned for the service {planned}, not {given}")
+            }
+            SavedPlanError::Stale(changes) => {
+                f.write_str("stale plan: ")?;
+                for (index, change) in changes.iter().enumerate() {
+                    if index > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{change}")?;
+                }
+                f.write_str(": plan again")
+            }
+            SavedPlanError::NotTheSaved { number, saved, now } => {
+                let shown = |step: &Option<String>| step.clone().unwrap_or_else(|| "none".to_owned());
+                write!(
+                    f,
+                    "stale plan: the plan made now differs from the saved one at step {number} (saved: {}; now: {}): \
+                     the desired state or the service changed, plan again",
+                    shown(saved),
+                    shown(now)
+                )
+            }
+            SavedPlanError::Plan(error) => write!(f, "saved plan: {error}"),
+            SavedPlanError::Read(error) => write!(f, "saved plan: reading the current state failed: {error}"),
+            SavedPlanError::Apply(error) => write!(f, "saved plan: {error}"),
+        }
+    }
+}
+
+/// Reads as the message, not a struct dump.
+impl fmt::Debug for SavedPlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for SavedPlanError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SavedPlanError::Plan(error) => Some(error),
+            SavedPlanError::Read(error) => Some(error),
+            SavedPlanError::Apply(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+fn malformed(path: &str, message: impl Into<String>) -> SavedPlanError {
+    SavedPlanError::Malformed { path: path.to_owned(), message: message.into() }
+}
+
+/// A value of the file at its path, read strictly.
+struct Strict<'v> {
+    value: &'v Value,
+    path: String,
+}
+
+impl<'v> Strict<'v> {
+    fn at(&self, member: &str) -> String {
+        if self.path.is_empty() { member.to_owned() } else { format!("{}.{member}", self.path) }
+    }
+
+    /// The value, an object whose members are all among `fields`.
+    fn object(&self, fields: &[&str]) -> Result<&Self, SavedPlanError> {
+        let Value::Object(members) = self.value else { return Err(malformed(&self.path, "must be an object")) };
+        if let Some(unknown) = members.keys().find(|key| !fields.contains(&key.as_str())) {
+            return Err(malformed(&self.at(unknown), "is not a member of a saved plan"));
+        }
+        Ok(self)
+    }
+
+    /// The member `name`, which must be there.
+    fn field(&self, name: &str) -> Result<Strict<'v>, SavedPlanError> {
+        let value = self.value.get(name).ok_or_else(|| malformed(&self.at(name), "is required"))?;
+        Ok(Strict { value, path: self.at(name) })
+    }
+
+    fn list(&self) -> Result<Vec<Strict<'v>>, SavedPlanError> {
+        let items = self.value.as_array().ok_or_else(|| malformed(&self.path, "must be a list"))?;
+        Ok(items.iter().enumerate().map(|(i, value)| Strict { value, path: format!("{}[{i}]", self.path) }).collect())
+    }
+
+    fn text(&self) -> Result<String, SavedPlanError> {
+        self.value.as_str().map(str::to_owned).ok_or_else(|| malformed(&self.path, "must be a string"))
+    }
+
+    fn boolean(&self) -> Result<bool, SavedPlanError> {
+        self.value.as_bool().ok_or_else(|| malformed(&self.path, "must be true or false"))
+    }
+
+    /// An object of digests: each a string.
+    fn digests(&self) -> Result<Map<String, Value>, SavedPlanError> {
+        let members = self.value.as_object().ok_or_else(|| malformed(&self.path, "must be an object"))?;
+        if let Some((name, _)) = members.iter().find(|(_, digest)| !digest.is_string()) {
+            return Err(malformed(&self.at(name), "must be a string"));
+        }
+        Ok(members.clone())
+    }
+
+    /// The `kind` and `name` of an object.
+    fn resource(&self) -> Result<Resource, SavedPlanError> {
+        let kind = self.field("kind")?;
+        let text = kind.text()?;
+        let Some(kind) = Kind::ALL.into_iter().find(|known| known.as_str() == text) else {
+            let names: Vec<String> = Kind::ALL.iter().map(|kind| format!("`{kind}`")).collect();
+            return Err(malformed(&kind.path, format!("must be one of {}", names.join(", "))));
+        };
+        Ok(Resource { kind, name: self.field("name")?.text()? })
+    }
+}
