@@ -1,8 +1,9 @@
 //! Pipes as code on the service handle (feature `plan`): read what a service has, plan, apply
 //! ([`pipe_api_plan`], re-exported as [`crate::plan`]).
 
-use pipe_api_plan::{Applied, Apply, ApplyError, Current, DesiredState, Plan, PlanError, PlanOptions, plan};
-use pipe_api_proto::wait::WaitPolicy;
+use pipe_api_plan::{
+    Applied, Apply, ApplyError, ApplyOptions, Current, DesiredState, Plan, PlanError, PlanOptions, plan,
+};
 use pipe_api_proto::{Alerting, Error, Management};
 
 use crate::{Client, ServiceScope};
@@ -28,19 +29,28 @@ impl ServiceScope<'_> {
         plan(self.organization_id(), self.service_id(), desired, &current, options)
     }
 
-    /// Applies `plan` (made by [`ServiceScope::plan`]): each step in order, each request with
-    /// the client's retries and pacing, each wait under the default [`WaitPolicy`]; see
-    /// [`Apply`]. The steps' paths are the plan's own, made for the service it was planned for.
+    /// Applies `plan` (made by [`ServiceScope::plan`] on this service) under the default
+    /// [`ApplyOptions`]: each step in order, each request with the client's retries and pacing,
+    /// an idle service woken, the whole within an hour; see [`Apply`]. A plan made for another
+    /// service is refused before anything is sent
+    /// ([`ApplyFailure::OtherService`](pipe_api_plan::ApplyFailure::OtherService)).
     pub fn apply(&self, plan: &Plan) -> Result<Applied, ApplyError> {
-        self.apply_with(plan, WaitPolicy::default())
+        self.apply_with(plan, ApplyOptions::default())
     }
 
-    /// As [`ServiceScope::apply`], waiting under `wait`.
-    pub fn apply_with(&self, plan: &Plan, wait: WaitPolicy) -> Result<Applied, ApplyError> {
+    /// As [`ServiceScope::apply`], under `options`: the waits' policy, the requests' retry
+    /// policy (the client's unless set), the apply's own deadline, whether to wake an idle
+    /// service.
+    pub fn apply_with(&self, plan: &Plan, options: ApplyOptions) -> Result<Applied, ApplyError> {
         let client = self.client();
         let management = client.api::<Management>("apply").ok();
         let alerting = client.api::<Alerting>("apply").ok();
-        client.drive(Apply::new(plan, management, alerting, client.retry.clone(), wait, client.next_seed()))
+        let options = match options.retry {
+            Some(_) => options,
+            None => options.retry(client.retry.clone()),
+        };
+        let apply = Apply::new(plan, management, alerting, options, client.next_seed(), client.now());
+        client.drive(apply.for_service(self.organization_id(), self.service_id()))
     }
 }
 
