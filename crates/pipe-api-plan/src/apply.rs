@@ -230,6 +230,7 @@ impl<'a> Apply<'a> {
         Some(policy)
     }
 
+    /// The failure of an apply whose deadline left no time at `now`.
     fn late(&self, now: Duration) -> ApplyFailure {
         ApplyFailure::Deadline { deadline: self.options.deadline, elapsed: now.saturating_sub(self.started) }
     }

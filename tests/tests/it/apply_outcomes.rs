@@ -5,38 +5,21 @@
 
 use std::time::Duration;
 
-use pipe_api_fake::{
-    DEMO_ALERTS_TOKEN, DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake,
-    Fault, FaultRule,
-};
+use pipe_api_fake::{DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fault, FaultRule};
 use pipe_api_proto::wait::{WaitError, WaitPolicy};
 use pipe_api_types::{ReversePrivateEndpointStatus, ServiceId};
+use pipe_api_ureq::Client;
 use pipe_api_ureq::plan::{
     ApplyError, ApplyFailure, ApplyOptions, DesiredState, Effect, Plan, PlanError, PlanOptions, ResourceId, WaitFailure,
 };
-use pipe_api_ureq::{Client, Clock, VirtualClock};
 
-const BASE: &str = "https://api.example.com";
+// The fake and a client over it on a virtual clock that moves the fake's: `fake.now()` is
+// the client's time.
+use crate::pipes_as_code::setup;
 
 /// The README example's desired state: an endpoint (then waited for), a Kafka pipe through it,
 /// an S3 pipe created then stopped (and waited for), and an alert.
 const DESIRED: &str = include_str!("../../../crates/pipe-api-ureq/examples/desired-state.json");
-
-/// The fake with demo data, its virtual clock, and a client of both interfaces over it whose
-/// waits move both clocks instead of sleeping.
-fn setup() -> (Fake, VirtualClock, Client) {
-    let fake = Fake::demo();
-    let follower = fake.clone();
-    let clock = VirtualClock::new(fake.now()).follow_with(move |step| follower.advance(step));
-    let client = Client::builder()
-        .management(BASE, DEMO_KEY_ID, DEMO_KEY_SECRET)
-        .alerting(BASE, DEMO_ALERTS_TOKEN)
-        .transport(fake.clone())
-        .clock(clock.clone())
-        .build()
-        .unwrap();
-    (fake, clock, client)
-}
 
 fn desired() -> DesiredState {
     DesiredState::from_json(DESIRED, |_| Some("kafka-password-from-the-vault".to_owned())).unwrap()
@@ -48,7 +31,7 @@ fn plan(client: &Client) -> Plan {
 
 #[test]
 fn an_apply_against_an_idle_service_wakes_it_and_completes() {
-    let (fake, _clock, client) = setup();
+    let (fake, client) = setup();
     let service = client.service(ORG, SERVICE);
     let plan = plan(&client);
     let endpoints = service.list_reverse_private_endpoints().unwrap().len();
@@ -70,7 +53,7 @@ fn an_apply_against_an_idle_service_wakes_it_and_completes() {
 
 #[test]
 fn told_not_to_wake_an_apply_stops_at_the_idle_services_424() {
-    let (fake, _clock, client) = setup();
+    let (fake, client) = setup();
     let plan = plan(&client);
     fake.set_service_idle(ORG, SERVICE, true);
 
@@ -90,14 +73,14 @@ fn told_not_to_wake_an_apply_stops_at_the_idle_services_424() {
 /// (with its id).
 #[test]
 fn an_apply_stops_within_its_own_deadline() {
-    let (fake, clock, client) = setup();
+    let (fake, client) = setup();
     let plan = plan(&client);
     fake.set_reverse_private_endpoint_durations(Duration::from_secs(3600), Duration::from_secs(30));
     let deadline = Duration::from_secs(60);
 
-    let start = clock.elapsed();
+    let start = fake.now();
     let error = client.service(ORG, SERVICE).apply_with(&plan, ApplyOptions::default().deadline(deadline)).unwrap_err();
-    let took = clock.elapsed() - start;
+    let took: Duration = (fake.now() - start).try_into().unwrap();
     assert!(took <= deadline, "{took:?}");
     assert!(took >= deadline / 2, "it used its time: {took:?}");
     let ApplyFailure::Deadline { deadline: said, elapsed } = error.cause() else { panic!("{error}") };
@@ -116,7 +99,7 @@ fn an_apply_stops_within_its_own_deadline() {
 /// its path as sent, what it did; and the plan's requests' own paths and methods.
 #[test]
 fn an_applied_plan_says_each_steps_id_path_and_effect() {
-    let (fake, _clock, client) = setup();
+    let (fake, client) = setup();
     let service = client.service(ORG, SERVICE);
     let plan = plan(&client);
     // Before applying: known ids in place, an id a step creates as its placeholder.
@@ -158,7 +141,7 @@ fn an_applied_plan_says_each_steps_id_path_and_effect() {
 /// rest not started, an id no step made shown as its placeholder.
 #[test]
 fn a_failed_apply_says_what_was_done_what_failed_and_what_was_not_started() {
-    let (fake, _clock, client) = setup();
+    let (fake, client) = setup();
     let plan = plan(&client);
     // The second pipe create (the archive) is refused.
     fake.inject(FaultRule::path_ends_with("/pipes", Fault::status(400)).method(http::Method::POST).nth(2));
@@ -186,7 +169,7 @@ fn a_failed_apply_says_what_was_done_what_failed_and_what_was_not_started() {
 /// A wait that fails inside an apply is typed by what it polled: no downcasting.
 #[test]
 fn a_failed_wait_is_typed_by_what_it_polled() {
-    let (fake, _clock, client) = setup();
+    let (fake, client) = setup();
     let plan = plan(&client);
     fake.set_reverse_private_endpoint_durations(Duration::from_secs(3600), Duration::from_secs(30));
     let options = ApplyOptions::default().wait(WaitPolicy::default().deadline(Duration::from_secs(20)));
@@ -204,7 +187,7 @@ fn a_failed_wait_is_typed_by_what_it_polled() {
 /// is sent: its paths name the service it was made for.
 #[test]
 fn a_plan_for_another_service_is_refused_before_anything_is_sent() {
-    let (fake, _clock, client) = setup();
+    let (fake, client) = setup();
     let plan = plan(&client);
     let other: ServiceId = "11111111-2222-4333-8444-555555555555".parse().unwrap();
     fake.clear_requests();

@@ -28,7 +28,7 @@ fn desired(text: &str) -> DesiredState {
 
 /// The fake with demo data, and a client of both interfaces over it whose waits move the
 /// fake's clock instead of sleeping.
-fn setup() -> (Fake, Client) {
+pub(crate) fn setup() -> (Fake, Client) {
     let fake = Fake::demo();
     let follower = fake.clone();
     let clock = VirtualClock::new(fake.now()).follow_with(move |step| follower.advance(step));
