@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use http::{Request, Response};
 use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID, Fake};
-use pipe_api_plan::{Apply, Current, DesiredState, PlanOptions, plan};
+use pipe_api_plan::{Apply, ApplyOptions, Current, DesiredState, PlanOptions, plan};
 use pipe_api_proto::call::{Call, Machine, Next};
 use pipe_api_proto::retry::RetryPolicy;
 use pipe_api_proto::wait::{Wait, WaitPolicy, pipe_settled};
@@ -106,7 +106,7 @@ async fn run() -> Result<(Pipe, Duration), Box<dyn std::error::Error>> {
             .await?;
     let current = Current::new(endpoints.value, pipes.value, None);
     let plan = plan(org, svc, &desired, &current, &PlanOptions::default())?;
-    let mut apply = Apply::new(&plan, Some(&api), None, RetryPolicy::default(), WaitPolicy::default(), 5);
+    let mut apply = Apply::new(&plan, Some(&api), None, ApplyOptions::default(), 5, origin.elapsed());
     let applied = drive(&mut apply, &http, origin).await?;
     assert_eq!(applied.steps().len(), 1);
     Ok((pipe, took))

@@ -1,6 +1,7 @@
 //! [`Apply`]: a plan's steps in order, as a sans-IO [`Machine`] that the same driver loop as a
 //! [`Call`] runs. Each request is a [`Call`] (pacing, retries, the rule that a create is never
-//! re-sent), each wait a [`Wait`].
+//! re-sent), each wait a [`Wait`], each waking of an idle service a [`Wake`]; the apply's own
+//! deadline ([`ApplyOptions::deadline`]) bounds them all.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -13,27 +14,99 @@ use pipe_api_proto::operations::{Interface, Operation};
 use pipe_api_proto::pages::Pages;
 use pipe_api_proto::retry::{Pacer, RetryPolicy};
 use pipe_api_proto::time::OffsetDateTime;
-use pipe_api_proto::wait::{Wait, WaitPolicy, pipe_stopped, reverse_private_endpoint_ready};
+use pipe_api_proto::wait::{
+    IdleRecovery, Wait, WaitPolicy, Wake, is_idle_service_error, pipe_stopped, reverse_private_endpoint_ready,
+};
 use pipe_api_proto::{
     Alerting, Api, BuildError, BuildErrorKind, Endpoint, Error, GetPipe, GetReversePrivateEndpoint, ListPipes,
     ListReversePrivateEndpoints, MAX_ALERTS_LIMIT, Management, Reply, TransportError,
 };
+use pipe_api_types::{OrganizationId, ServiceId};
 use serde_json::Value;
 
-use crate::{Awaited, Id, Kind, Plan, PlanStep, PlannedRequest, Resolved, Resource, steps, truncate};
-
-/// What a failed step ends with: the call's error, or the wait's.
-type Cause = Box<dyn std::error::Error + Send + Sync>;
+use crate::outcome::Stopped;
+use crate::{
+    Applied, ApplyError, ApplyFailure, Awaited, Effect, Id, Kind, Plan, PlanStep, PlannedRequest, Resolved, Resource,
+    ResourceId, StepOutcome, WaitFailure, truncate,
+};
 
 /// A machine of a step, its output made what the apply needs.
 type Sub<'a, T> = Box<dyn Machine<Output = T> + 'a>;
 
+/// A step's wait, its output what the apply needs.
+type StepWait<'a> = Sub<'a, Result<(), WaitFailure>>;
+
+/// What [`Apply::next`](Machine::next) says: its `Done` is the plan applied, or why not.
+type ApplyStep = Next<Result<Applied, ApplyError>>;
+
+/// How an [`Apply`] runs: each wait's policy, each request's retry policy, the whole apply's
+/// deadline, and whether an idle service is woken. Build it with its setters:
+/// `ApplyOptions::default().deadline(Duration::from_secs(900))`.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct ApplyOptions {
+    /// Each wait's policy (default [`WaitPolicy::default`]); its deadline is cut to what is left
+    /// of the apply's.
+    pub wait: WaitPolicy,
+    /// Each request's retry policy; `None` (the default) leaves it to the driver:
+    /// `pipe-api-ureq`'s `ServiceScope::apply_with` uses its client's, [`Apply::new`]
+    /// [`RetryPolicy::default`].
+    pub retry: Option<RetryPolicy>,
+    /// The whole apply's deadline, from its start (default 1 hour). It is checked before each
+    /// request, each call and wait is given what is left of it, and no request is out past it:
+    /// the apply stops within it ([`ApplyFailure::Deadline`]).
+    pub deadline: Duration,
+    /// Whether a request that finds the service idle (`424 ... Current state: idle`) wakes it
+    /// and is sent again, once, as the vendor's tools do (default on; see [`Wake`]). Waits wake
+    /// it too, unless [`ApplyOptions::wait`] has its own [`IdleRecovery`].
+    pub wake_idle: bool,
+}
+
+impl Default for ApplyOptions {
+    fn default() -> Self {
+        ApplyOptions { wait: WaitPolicy::default(), retry: None, deadline: Duration::from_secs(3600), wake_idle: true }
+    }
+}
+
+impl ApplyOptions {
+    /// Sets each wait's policy.
+    #[must_use]
+    pub fn wait(mut self, wait: WaitPolicy) -> Self {
+        self.wait = wait;
+        self
+    }
+
+    /// Sets each request's retry policy.
+    #[must_use]
+    pub fn retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = Some(retry);
+        self
+    }
+
+    /// Sets the whole apply's deadline.
+    #[must_use]
+    pub fn deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Sets whether an idle service is woken.
+    #[must_use]
+    pub fn wake_idle(mut self, wake: bool) -> Self {
+        self.wake_idle = wake;
+        self
+    }
+}
+
 /// Applies a [`Plan`]: its steps in order, waiting where a step needs a state. It stops at the
 /// first failure and says which steps were done, which one failed and why, and which were not
-/// started ([`ApplyError`]). A create whose outcome is unknown (a gateway's `502`-`504`, a
-/// connection lost after sending, an answer that does not read) is never sent again: every
-/// resource of its kind is listed (alerts page by page, [`Pages`]), and one of its name that
-/// appeared is adopted; otherwise the apply stops, saying whether the listing read every one.
+/// started ([`ApplyError`]); each step's outcome is typed ([`StepOutcome`]: its index, its
+/// resource's id, what its request did). A create whose outcome is unknown (a gateway's
+/// `502`-`504`, a connection lost after sending, an answer that does not read) is never sent
+/// again: every resource of its kind is listed (alerts page by page, [`Pages`]), and one of its
+/// name that appeared is adopted; otherwise the apply stops, saying whether the listing read
+/// every one. A request that finds the service idle wakes it ([`Wake`]) and is sent again once.
+/// The whole lasts at most [`ApplyOptions::deadline`].
 ///
 /// No value the plan's desired state resolved from a reference shows in what it returns:
 /// each request's [`Call`] takes them out of its error ([`Call::scrubbing`]), and the
@@ -46,8 +119,16 @@ pub struct Apply<'a> {
     management: Option<&'a Management>,
     alerting: Option<&'a Alerting>,
     retry: RetryPolicy,
-    wait: WaitPolicy,
+    options: ApplyOptions,
     seed: u64,
+    started: Duration,
+    /// The service the apply is for, when the driver said ([`Apply::for_service`]).
+    target: Option<(OrganizationId, ServiceId)>,
+    /// Requests begun: the first may start whenever the deadline has not passed, a later one
+    /// only with the least attempt time left ([`RetryPolicy::within`]).
+    begun: u32,
+    /// Set after waking the service: a second idle answer straight after ends the apply.
+    just_woken: bool,
     /// The ids of the resources created (or adopted) so far.
     created: Vec<(Resource, String)>,
     /// What became of each step done.
@@ -56,6 +137,8 @@ pub struct Apply<'a> {
 }
 
 enum Phase<'a> {
+    /// Nothing done yet: the plan's service is checked first.
+    New,
     /// The next step starts.
     Start,
     /// A step's request is under way.
@@ -65,47 +148,63 @@ enum Phase<'a> {
         error: Error,
         listing: Sub<'a, Result<Listed, Error>>,
     },
-    /// Waiting for the state the step needs; `outcome` is what became of its request.
+    /// Waiting for the state the step needs; `effect` is what its request did. `cut` when the
+    /// apply's deadline, not the wait's own, bounds the wait.
     Waiting {
-        wait: Sub<'a, Result<(), Cause>>,
-        outcome: StepOutcome,
+        wait: StepWait<'a>,
+        effect: Effect,
+        cut: bool,
+    },
+    /// Waking the idle service; then `resume`.
+    Waking {
+        wake: Box<Wake<'a>>,
+        resume: Resume,
     },
     Over,
 }
 
-/// What became of a step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum StepOutcome {
-    /// Its request succeeded (and its wait, if it has one).
-    Done,
-    /// A create whose outcome was unknown: the resource was found by listing, and adopted.
-    Adopted,
+/// What comes after waking the service: the step's request again, or the listing after a lost
+/// create (whose error it keeps).
+enum Resume {
+    Send,
+    Check(Error),
 }
 
 impl<'a> Apply<'a> {
     /// Applies `plan` on `management` and `alerting` (a step whose interface is not given
-    /// fails, saying so), each request under `retry`, each wait under `wait`; `seed` seeds the
-    /// jitter.
+    /// fails, saying so) under `options`, starting at `now`; `seed` seeds the jitter.
     pub fn new(
         plan: &'a Plan,
         management: Option<&'a Management>,
         alerting: Option<&'a Alerting>,
-        retry: RetryPolicy,
-        wait: WaitPolicy,
+        options: ApplyOptions,
         seed: u64,
+        now: Duration,
     ) -> Self {
         Apply {
             plan,
             management,
             alerting,
-            retry,
-            wait,
+            retry: options.retry.clone().unwrap_or_default(),
+            options,
             seed,
+            started: now,
+            target: None,
+            begun: 0,
+            just_woken: false,
             created: Vec::new(),
             outcomes: Vec::new(),
-            phase: Phase::Start,
+            phase: Phase::New,
         }
+    }
+
+    /// Applies the plan only if it was made for service `service_id` of `organization_id`:
+    /// otherwise the apply ends before sending anything ([`ApplyFailure::OtherService`]), since
+    /// its paths name the service it was made for.
+    #[must_use]
+    pub fn for_service(mut self, organization_id: OrganizationId, service_id: ServiceId) -> Self {
+        self.target = Some((organization_id, service_id));
+        self
     }
 
     fn step(&self) -> Option<&'a PlanStep> {
@@ -115,6 +214,25 @@ impl<'a> Apply<'a> {
     fn seed(&self, salt: u64) -> u64 {
         let index = self.outcomes.len() as u64;
         self.seed ^ (index << 8 | salt).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// When the apply's deadline comes.
+    fn end(&self) -> Duration {
+        self.started.saturating_add(self.options.deadline)
+    }
+
+    /// The retry policy of a request starting at `now`, within the apply's deadline; `None`
+    /// when no request may start.
+    fn policy(&mut self, now: Duration) -> Option<RetryPolicy> {
+        let number = if self.begun == 0 { 1 } else { 2 };
+        let policy = self.retry.within(self.started, self.options.deadline, number, now)?;
+        self.begun += 1;
+        Some(policy)
+    }
+
+    /// The failure of an apply whose deadline left no time at `now`.
+    fn late(&self, now: Duration) -> ApplyFailure {
+        ApplyFailure::Deadline { deadline: self.options.deadline, elapsed: now.saturating_sub(self.started) }
     }
 
     /// The id `id` stands for, now.
@@ -129,119 +247,180 @@ impl<'a> Apply<'a> {
         self.created.iter().find(|(created, _)| created == resource).map(|(_, id)| id.clone())
     }
 
+    /// The id of the resource `step` acts on: the one its path names after the service's, or,
+    /// for a create, the one it created.
+    fn own_id(&self, step: &PlanStep) -> Option<String> {
+        let own = step.request.ids.iter().rev().find(|(name, _)| !matches!(*name, "organization_id" | "service_id"));
+        match own {
+            Some((_, id)) => self.resolve(id),
+            None => self.created_id(&step.resource),
+        }
+    }
+
+    /// Step number `index`, as it stands now, with `effect`.
+    fn outcome(&self, index: usize, effect: Option<Effect>) -> StepOutcome {
+        let step = &self.plan.steps[index];
+        let id = self.own_id(step).and_then(|id| ResourceId::parse(step.resource.kind, &id));
+        let path = step.request.resolved_path_with(|id| self.resolve(id));
+        StepOutcome::new(index, step, id, path, effect)
+    }
+
     /// The call of `request`, its ids and placeholders filled in.
-    fn call(&self, request: &PlannedRequest, salt: u64, now: Duration) -> Result<Sub<'a, Result<Value, Error>>, Error> {
+    fn call(
+        &mut self,
+        request: &PlannedRequest,
+        salt: u64,
+        now: Duration,
+    ) -> Result<Sub<'a, Result<Value, Error>>, ApplyFailure> {
         let operation = request.operation;
         let unknown_id =
             || Error::Build(BuildError::new(operation.name, BuildErrorKind::InvalidPath("names an id no step made")));
-        let path = request.path(|id| self.resolve(id)).ok_or_else(unknown_id)?;
+        let path = request.path(|id| self.resolve(id)).ok_or_else(unknown_id).map_err(ApplyFailure::Call)?;
         let body = request.body(|text| {
             let resource = self.created.iter().find(|(resource, _)| crate::placeholder(resource) == text);
             resource.map(|(_, id)| id.clone())
         });
         let body = body.map(|body| serde_json::to_vec(&body).expect("JSON serializes"));
+        let retry = self.policy(now).ok_or_else(|| self.late(now))?;
         let seed = self.seed(salt);
         let resolved = &self.plan.resolved;
-        match (operation.interface, self.management, self.alerting) {
+        let call = match (operation.interface, self.management, self.alerting) {
             (Interface::Management, Some(api), _) => {
-                planned_call(Planned::new(operation, path, body), api, &self.retry, seed, now, resolved)
+                planned_call(Planned::new(operation, path, body), api, &retry, seed, now, resolved)
             }
             (Interface::Alerting, _, Some(api)) => {
-                planned_call(Planned::new(operation, path, body), api, &self.retry, seed, now, resolved)
+                planned_call(Planned::new(operation, path, body), api, &retry, seed, now, resolved)
             }
             (interface, _, _) => {
                 let name = if interface == Interface::Management { "management" } else { "alerting" };
                 Err(Error::Build(BuildError::new(operation.name, BuildErrorKind::NotConfigured(name))))
             }
-        }
+        };
+        call.map_err(ApplyFailure::Call)
     }
 
-    /// The step's request went through (`value` is its answer), or was adopted.
+    /// The step's request went through with `effect` (`id` is the id its answer names, if
+    /// any): the step is done, or its wait starts; or, when the wait cannot start, the apply's
+    /// last step.
     fn succeeded(
         &mut self,
         step: &'a PlanStep,
-        value: &Value,
-        outcome: StepOutcome,
+        id: Option<String>,
+        effect: Effect,
         now: Duration,
-    ) -> Result<(), Cause> {
-        if step.creates() {
-            if let Some(id) = value.get("id").and_then(Value::as_str) {
-                self.created.push((step.resource.clone(), id.to_owned()));
-            }
+    ) -> Option<ApplyStep> {
+        self.just_woken = false;
+        if let (Effect::Created | Effect::Adopted, Some(id)) = (effect, id) {
+            self.created.push((step.resource.clone(), id));
         }
         let Some(awaited) = step.then else {
-            self.outcomes.push(outcome);
+            self.outcomes.push(self.outcome(self.outcomes.len(), Some(effect)));
             self.phase = Phase::Start;
-            return Ok(());
+            return None;
         };
-        let id = step
-            .request
-            .ids
-            .iter()
-            .find(|(name, _)| matches!(*name, "pipe_id" | "endpoint_id"))
-            .and_then(|(_, id)| self.resolve(id))
-            .or_else(|| self.created_id(&step.resource))
-            .ok_or_else(|| {
-                Cause::from(format!("{}: the answer names no id to wait on", step.request.operation.name))
-            })?;
+        match self.wait_for(step, awaited, now) {
+            Ok((wait, cut)) => {
+                self.phase = Phase::Waiting { wait, effect, cut };
+                None
+            }
+            Err(failure) => Some(self.fail(*failure, None, Some(effect))),
+        }
+    }
+
+    /// The wait for `awaited` after `step`'s request, starting at `now`, and whether the
+    /// apply's deadline (not the wait's own) bounds it.
+    fn wait_for(
+        &mut self,
+        step: &'a PlanStep,
+        awaited: Awaited,
+        now: Duration,
+    ) -> Result<(StepWait<'a>, bool), Box<ApplyFailure>> {
+        let fail = |failure: ApplyFailure| Box::new(failure);
+        let named = |why: String| fail(ApplyFailure::Answer(why.into_boxed_str()));
+        let name = step.request.operation.name;
+        let id = self.own_id(step).ok_or_else(|| named(format!("{name}: the answer names no id to wait on")))?;
+        let id = ResourceId::parse(step.resource.kind, &id)
+            .ok_or_else(|| named(format!("{name}: the server's id {:?} is not a UUID", truncate(&id, 64))))?;
+        let management = self.management.ok_or_else(|| {
+            fail(ApplyFailure::Call(Error::Build(BuildError::new(name, BuildErrorKind::NotConfigured("management")))))
+        })?;
+        let retry = self.policy(now).ok_or_else(|| fail(self.late(now)))?;
         let (organization_id, service_id) = (self.plan.organization_id, self.plan.service_id);
-        let management = self.management.ok_or_else(|| Cause::from("no management interface is configured"))?;
-        let wait = self.wait.clone();
-        let (retry, seed) = (self.retry.clone(), self.seed(2));
-        let machine: Sub<'a, Result<(), Cause>> = match awaited {
-            Awaited::ReversePrivateEndpointReady => {
-                let get = GetReversePrivateEndpoint::new(organization_id, service_id, parse_id(&id)?);
+        let mut wait = self.options.wait.clone();
+        if self.options.wake_idle && wait.idle_recovery.is_none() {
+            wait = wait.with_idle_recovery(organization_id, service_id);
+        }
+        let left = self.end().saturating_sub(now);
+        let cut = left < wait.deadline;
+        wait.deadline = wait.deadline.min(left);
+        let seed = self.seed(2);
+        let machine: StepWait<'a> = match (awaited, id) {
+            (Awaited::ReversePrivateEndpointReady, ResourceId::ReversePrivateEndpoint(id)) => {
+                let get = GetReversePrivateEndpoint::new(organization_id, service_id, id);
                 let wait = Wait::owned(get, management, reverse_private_endpoint_ready, wait, retry, seed, now);
-                Box::new(Mapped::new(wait, |result: Result<_, _>| result.map(drop).map_err(Cause::from)))
+                Box::new(Mapped::new(wait, |result: Result<_, _>| {
+                    result.map(drop).map_err(WaitFailure::ReversePrivateEndpoint)
+                }))
             }
-            Awaited::PipeStopped => {
-                let get = GetPipe::new(organization_id, service_id, parse_id(&id)?);
+            (Awaited::PipeStopped, ResourceId::Pipe(id)) => {
+                let get = GetPipe::new(organization_id, service_id, id);
                 let wait = Wait::owned(get, management, pipe_stopped, wait, retry, seed, now);
-                Box::new(Mapped::new(wait, |result: Result<_, _>| result.map(drop).map_err(Cause::from)))
+                Box::new(Mapped::new(wait, |result: Result<_, _>| result.map(drop).map_err(WaitFailure::Pipe)))
             }
+            (awaited, _) => return Err(named(format!("{name}: a {} cannot {awaited}", step.resource.kind))),
         };
-        self.phase = Phase::Waiting { wait: machine, outcome };
-        Ok(())
+        Ok((machine, cut))
     }
 
     /// Lists every resource of the kind of the create that failed with `error`, unless its
-    /// outcome is known: alerts page by page, as the planner reads them.
-    fn check(&mut self, step: &'a PlanStep, error: Error, now: Duration) -> Option<Error> {
+    /// outcome is known: alerts page by page, as the planner reads them. `Err` is the error the
+    /// step fails with, and what was found out, if anything.
+    fn check(&mut self, step: &'a PlanStep, error: Error, now: Duration) -> Result<(), (Error, Option<String>)> {
         if !step.creates() || !may_have_created(&error) {
-            return Some(error);
+            return Err((error, None));
         }
+        let Some(retry) = self.policy(now) else {
+            let late = "whether it was created is unknown: the apply's deadline left no time to list";
+            return Err((error, Some(format!("{late} {}s", step.resource.kind))));
+        };
         let (kind, name) = (step.resource.kind, step.resource.name.clone());
         let listing: Sub<'a, Result<Listed, Error>> = match (kind, self.alerting) {
             (Kind::Alert, Some(api)) => {
-                let pages = Pages::new(api, MAX_ALERTS_LIMIT, self.retry.clone(), self.seed(3));
+                let pages = Pages::new(api, MAX_ALERTS_LIMIT, retry, self.seed(3));
                 Box::new(AlertSearch { pages, name })
             }
-            (Kind::Alert, None) => return Some(error),
+            (Kind::Alert, None) => return Err((error, None)),
             // Typed, as the planner reads them: a JSON value of a long list would cost many
             // times its body, and the decode budget refuses that.
             (Kind::Pipe, _) => {
                 let list = ListPipes::new(self.plan.organization_id, self.plan.service_id);
-                let Some(search) = self.search(list, name, now) else { return Some(error) };
+                let Some(search) = self.search(list, name, &retry, now) else { return Err((error, None)) };
                 search
             }
             (Kind::ReversePrivateEndpoint, _) => {
                 let list = ListReversePrivateEndpoints::new(self.plan.organization_id, self.plan.service_id);
-                let Some(search) = self.search(list, name, now) else { return Some(error) };
+                let Some(search) = self.search(list, name, &retry, now) else { return Err((error, None)) };
                 search
             }
         };
         self.phase = Phase::Checking { error, listing };
-        None
+        Ok(())
     }
 
     /// The call of a whole list of the service, and the id of its element named `name`;
     /// `None` when it cannot be made.
-    fn search<E, T>(&self, list: E, name: String, now: Duration) -> Option<Sub<'a, Result<Listed, Error>>>
+    fn search<E, T>(
+        &self,
+        list: E,
+        name: String,
+        retry: &RetryPolicy,
+        now: Duration,
+    ) -> Option<Sub<'a, Result<Listed, Error>>>
     where
         E: Endpoint<Api = Management, Output = Vec<T>> + 'a,
         T: Named + 'a,
     {
-        let call = Call::owned(list, self.management?, &self.retry, self.seed(3), now).ok()?;
+        let call = Call::owned(list, self.management?, retry, self.seed(3), now).ok()?;
         let call = call.scrubbing(self.plan.resolved.forms());
         Some(Box::new(Mapped::new(call, move |listed: Result<Reply<Vec<T>>, Error>| {
             let named = |element: &T| element.name() == Some(name.as_str());
@@ -249,20 +428,121 @@ impl<'a> Apply<'a> {
         })))
     }
 
-    /// Ends the apply with the step under way failed for `cause`.
-    fn fail(&mut self, cause: Cause, checked: Option<String>) -> Next<Result<Applied, ApplyError>> {
+    /// Whether `error` is a request's answer on an idle service that the apply wakes (once in a
+    /// row).
+    fn wakes_for(&self, error: &Error) -> bool {
+        self.options.wake_idle && !self.just_woken && self.management.is_some() && is_idle_service_error(error)
+    }
+
+    /// Starts waking the service, then `resume`.
+    fn wake(&mut self, resume: Resume, now: Duration) {
+        let management = self.management.expect("waking only with the management interface");
+        let recovery = IdleRecovery::new(self.plan.organization_id, self.plan.service_id);
+        let whole = (self.started, self.options.deadline);
+        let wake = Wake::new(recovery, management, self.retry.clone(), whole, self.seed(4), now);
+        self.just_woken = true;
+        self.phase = Phase::Waking { wake: Box::new(wake), resume };
+    }
+
+    /// Ends the apply with the step under way failed for `cause`, its request having done
+    /// `effect`, if anything.
+    fn fail(&mut self, cause: ApplyFailure, checked: Option<String>, effect: Option<Effect>) -> ApplyStep {
         self.phase = Phase::Over;
         let done = self.outcomes.len();
-        let steps = &self.plan.steps;
-        Next::Done(Err(ApplyError {
-            done: steps[..done].iter().map(PlanStep::summary).zip(self.outcomes.iter().copied()).collect(),
-            failed: steps.get(done).map(PlanStep::summary).unwrap_or_default(),
-            number: done + 1,
+        let refused = matches!(cause, ApplyFailure::OtherService { .. });
+        let failed = (!refused && done < self.plan.steps.len()).then(|| self.outcome(done, effect));
+        let first = if failed.is_some() { done + 1 } else { done };
+        Next::Done(Err(ApplyError::new(Stopped {
+            done: std::mem::take(&mut self.outcomes),
+            failed,
             cause,
-            checked: checked.map(String::into_boxed_str),
-            not_started: steps.iter().skip(done + 1).map(PlanStep::summary).collect(),
+            checked,
+            not_started: (first..self.plan.steps.len()).map(|index| self.outcome(index, None)).collect(),
             resolved: self.plan.resolved.clone(),
-        }))
+        })))
+    }
+
+    /// The refusal of a plan made for another service than the driver's.
+    fn refusal(&self) -> Option<ApplyFailure> {
+        let (organization, service) = self.target?;
+        let planned = (self.plan.organization_id, self.plan.service_id);
+        (planned != (organization, service)).then_some(ApplyFailure::OtherService {
+            planned_organization: planned.0,
+            planned_service: planned.1,
+            organization,
+            service,
+        })
+    }
+
+    /// What listing after a lost create found: the resource adopted, or the step failed.
+    fn listed(
+        &mut self,
+        step: &'a PlanStep,
+        error: Error,
+        listed: Result<Listed, Error>,
+        now: Duration,
+    ) -> Option<ApplyStep> {
+        let checked = match listed {
+            Ok(Listed::Found(id)) => {
+                return self.succeeded(step, Some(id), Effect::Adopted, now);
+            }
+            Ok(Listed::Absent) => {
+                format!("listed afterwards: no {} was created; applying again creates it", step.resource)
+            }
+            Ok(Listed::Incomplete(why)) => format!(
+                "whether it was created is unknown: listing afterwards did not read every {} ({why}); look for {} \
+                 before applying again",
+                step.resource.kind, step.resource
+            ),
+            Err(listing) if self.wakes_for(&listing) => {
+                self.wake(Resume::Check(error), now);
+                return None;
+            }
+            Err(listing) => format!("whether it was created is unknown: listing afterwards failed: {listing}"),
+        };
+        Some(self.fail(ApplyFailure::Call(error), Some(checked), None))
+    }
+
+    /// A step's request failed with `error`: the service is woken, or the create's outcome
+    /// checked, or the step fails.
+    fn failed_request(&mut self, step: &'a PlanStep, error: Error, now: Duration) -> Option<ApplyStep> {
+        if self.wakes_for(&error) {
+            self.wake(Resume::Send, now);
+            return None;
+        }
+        self.check(step, error, now).err().map(|(error, checked)| self.fail(ApplyFailure::Call(error), checked, None))
+    }
+}
+
+/// What the apply does with a part's (a call's, a listing's, a wait's) step, given the apply's
+/// deadline `end`: a request or a pause passed on, bounded by it, or the part's result.
+// Never stored: it goes straight back to the driver, like the `Next` it carries.
+#[allow(clippy::large_enum_variant)]
+enum Part<T> {
+    Pass(ApplyStep),
+    Done(T),
+    /// The part would go on past the apply's deadline.
+    Late,
+}
+
+fn part<T>(next: Next<T>, now: Duration, end: Duration) -> Part<T> {
+    match next {
+        // No request out past the deadline: the exchange gets what is left.
+        Next::Send { request, timeout } if now < end => {
+            Part::Pass(Next::Send { request, timeout: timeout.min(end.saturating_sub(now)) })
+        }
+        Next::Wait { until } if until < end => Part::Pass(Next::Wait { until }),
+        Next::Done(output) => Part::Done(output),
+        Next::Send { .. } | Next::Wait { .. } => Part::Late,
+    }
+}
+
+/// What a step's request did, by its row: a create, a delete, or a change.
+fn effect_of(step: &PlanStep) -> Effect {
+    match step.request.operation.method {
+        _ if step.creates() => Effect::Created,
+        Method::DELETE => Effect::Deleted,
+        _ => Effect::Changed,
     }
 }
 
@@ -366,86 +646,112 @@ impl Machine for AlertSearch<'_> {
     }
 }
 
-fn parse_id<T: std::str::FromStr>(id: &str) -> Result<T, Cause> {
-    id.parse().map_err(|_| Cause::from(format!("the server's id {:?} is not a UUID", truncate(id, 64))))
-}
-
 impl Machine for Apply<'_> {
     type Output = Result<Applied, ApplyError>;
 
-    fn next(&mut self, now: Duration, mut pacer: Option<&mut Pacer>) -> Next<Self::Output> {
+    fn next(&mut self, now: Duration, mut pacer: Option<&mut Pacer>) -> ApplyStep {
+        let end = self.end();
         loop {
+            if let Phase::New = self.phase {
+                if let Some(refusal) = self.refusal() {
+                    return self.fail(refusal, None, None);
+                }
+                self.phase = Phase::Start;
+            }
             let Some(step) = self.step() else {
                 self.phase = Phase::Over;
-                let steps = self.plan.steps.iter().map(PlanStep::summary);
-                return Next::Done(Ok(Applied { steps: steps.zip(self.outcomes.iter().copied()).collect() }));
+                return Next::Done(Ok(Applied { steps: std::mem::take(&mut self.outcomes) }));
             };
             match &mut self.phase {
                 Phase::Over => panic!("Apply::next after Next::Done: the apply is over"),
+                Phase::New => unreachable!("checked above"),
                 Phase::Start => match self.call(&step.request, 1, now) {
                     Ok(call) => self.phase = Phase::Sending(call),
-                    Err(error) => return self.fail(error.into(), None),
+                    Err(failure) => return self.fail(failure, None, None),
                 },
-                Phase::Sending(call) => match call.next(now, pacer.as_deref_mut()) {
-                    Next::Send { request, timeout } => return Next::Send { request, timeout },
-                    Next::Wait { until } => return Next::Wait { until },
-                    Next::Done(Ok(value)) => {
-                        if let Err(cause) = self.succeeded(step, &value, StepOutcome::Done, now) {
-                            return self.fail(cause, None);
+                Phase::Sending(call) => match part(call.next(now, pacer.as_deref_mut()), now, end) {
+                    Part::Pass(next) => return next,
+                    Part::Late => return self.fail(self.late(now), None, None),
+                    Part::Done(Ok(value)) => {
+                        let id = value.get("id").and_then(Value::as_str).map(str::to_owned);
+                        if let Some(next) = self.succeeded(step, id, effect_of(step), now) {
+                            return next;
                         }
                     }
-                    Next::Done(Err(error)) => {
-                        if let Some(error) = self.check(step, error, now) {
-                            return self.fail(error.into(), None);
-                        }
-                    }
-                },
-                Phase::Checking { listing, .. } => match listing.next(now, pacer.as_deref_mut()) {
-                    Next::Send { request, timeout } => return Next::Send { request, timeout },
-                    Next::Wait { until } => return Next::Wait { until },
-                    Next::Done(listed) => {
-                        let Phase::Checking { error, .. } = std::mem::replace(&mut self.phase, Phase::Start) else {
-                            unreachable!("in the checking phase")
-                        };
-                        match listed {
-                            Ok(Listed::Found(id)) => {
-                                let adopted = serde_json::json!({ "id": id });
-                                if let Err(cause) = self.succeeded(step, &adopted, StepOutcome::Adopted, now) {
-                                    return self.fail(cause, None);
-                                }
-                            }
-                            Ok(Listed::Absent) => {
-                                let checked = format!(
-                                    "listed afterwards: no {} was created; applying again creates it",
-                                    step.resource
-                                );
-                                return self.fail(error.into(), Some(checked));
-                            }
-                            Ok(Listed::Incomplete(why)) => {
-                                let checked = format!(
-                                    "whether it was created is unknown: listing afterwards did not read every {} \
-                                     ({why}); look for {} before applying again",
-                                    step.resource.kind, step.resource
-                                );
-                                return self.fail(error.into(), Some(checked));
-                            }
-                            Err(listing) => {
-                                let checked =
-                                    format!("whether it was created is unknown: listing afterwards failed: {listing}");
-                                return self.fail(error.into(), Some(checked));
-                            }
+                    Part::Done(Err(error)) => {
+                        if let Some(next) = self.failed_request(step, error, now) {
+                            return next;
                         }
                     }
                 },
-                Phase::Waiting { wait, outcome } => match wait.next(now, pacer.as_deref_mut()) {
-                    Next::Send { request, timeout } => return Next::Send { request, timeout },
-                    Next::Wait { until } => return Next::Wait { until },
-                    Next::Done(Ok(())) => {
-                        self.outcomes.push(*outcome);
-                        self.phase = Phase::Start;
+                Phase::Checking { listing, .. } => {
+                    let next = part(listing.next(now, pacer.as_deref_mut()), now, end);
+                    let Phase::Checking { error, listing } = std::mem::replace(&mut self.phase, Phase::Start) else {
+                        unreachable!("in the checking phase")
+                    };
+                    match next {
+                        Part::Pass(next) => {
+                            self.phase = Phase::Checking { error, listing };
+                            return next;
+                        }
+                        Part::Late => {
+                            let late = "whether it was created is unknown: the apply's deadline came before \
+                                        listing afterwards ended";
+                            return self.fail(ApplyFailure::Call(error), Some(late.to_owned()), None);
+                        }
+                        Part::Done(listed) => {
+                            if let Some(next) = self.listed(step, error, listed, now) {
+                                return next;
+                            }
+                        }
                     }
-                    Next::Done(Err(cause)) => return self.fail(cause, None),
-                },
+                }
+                Phase::Waiting { wait, effect, cut } => {
+                    let (effect, cut) = (*effect, *cut);
+                    match part(wait.next(now, pacer.as_deref_mut()), now, end) {
+                        Part::Pass(next) => return next,
+                        Part::Late => return self.fail(self.late(now), None, Some(effect)),
+                        Part::Done(Ok(())) => {
+                            self.outcomes.push(self.outcome(self.outcomes.len(), Some(effect)));
+                            self.phase = Phase::Start;
+                        }
+                        // The wait ran out of the apply's time, not its own: the apply's deadline.
+                        Part::Done(Err(failure)) if cut && failure.is_timeout() => {
+                            return self.fail(self.late(now), None, Some(effect));
+                        }
+                        Part::Done(Err(failure)) => return self.fail(ApplyFailure::Wait(failure), None, Some(effect)),
+                    }
+                }
+                Phase::Waking { wake, .. } => {
+                    let next = part(wake.next(now, pacer.as_deref_mut()), now, end);
+                    let Phase::Waking { wake, resume } = std::mem::replace(&mut self.phase, Phase::Start) else {
+                        unreachable!("in the waking phase")
+                    };
+                    match (next, resume) {
+                        (Part::Pass(next), resume) => {
+                            self.phase = Phase::Waking { wake, resume };
+                            return next;
+                        }
+                        (Part::Late, _) => return self.fail(self.late(now), None, None),
+                        // Awake: the step's request again, from its start.
+                        (Part::Done(Ok(())), Resume::Send) => {}
+                        (Part::Done(Ok(())), Resume::Check(error)) => {
+                            if let Err((error, checked)) = self.check(step, error, now) {
+                                return self.fail(ApplyFailure::Call(error), checked, None);
+                            }
+                        }
+                        (Part::Done(Err(woken)), Resume::Send) => {
+                            return self.fail(ApplyFailure::Wake(woken), None, None);
+                        }
+                        (Part::Done(Err(woken)), Resume::Check(error)) => {
+                            let checked = format!(
+                                "whether it was created is unknown: listing afterwards found the \
+                                                   service idle, and {woken}"
+                            );
+                            return self.fail(ApplyFailure::Call(error), Some(checked), None);
+                        }
+                    }
+                }
             }
         }
     }
@@ -455,7 +761,8 @@ impl Machine for Apply<'_> {
             Phase::Sending(call) => call.take_attempts(),
             Phase::Checking { listing, .. } => listing.take_attempts(),
             Phase::Waiting { wait, .. } => wait.take_attempts(),
-            Phase::Start | Phase::Over => Vec::new(),
+            Phase::Waking { wake, .. } => wake.take_attempts(),
+            Phase::New | Phase::Start | Phase::Over => Vec::new(),
         }
     }
 
@@ -470,7 +777,8 @@ impl Machine for Apply<'_> {
             Phase::Sending(call) => call.receive(outcome, now, wall, pacer),
             Phase::Checking { listing, .. } => listing.receive(outcome, now, wall, pacer),
             Phase::Waiting { wait, .. } => wait.receive(outcome, now, wall, pacer),
-            Phase::Start | Phase::Over => panic!("Apply::receive without a request out"),
+            Phase::Waking { wake, .. } => wake.receive(outcome, now, wall, pacer),
+            Phase::New | Phase::Start | Phase::Over => panic!("Apply::receive without a request out"),
         }
     }
 }
@@ -480,129 +788,8 @@ impl fmt::Debug for Apply<'_> {
         f.debug_struct("Apply")
             .field("steps", &self.plan.steps.len())
             .field("done", &self.outcomes.len())
+            .field("options", &self.options)
             .finish_non_exhaustive()
-    }
-}
-
-/// A plan applied: each step, with what became of it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Applied {
-    steps: Vec<(String, StepOutcome)>,
-}
-
-impl Applied {
-    /// Each step (`create_pipe pipe "orders"`), with what became of it.
-    pub fn steps(&self) -> &[(String, StepOutcome)] {
-        &self.steps
-    }
-}
-
-impl fmt::Display for Applied {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let adopted = self.steps.iter().filter(|(_, outcome)| *outcome == StepOutcome::Adopted).count();
-        write!(f, "applied {}", steps(self.steps.len()))?;
-        if adopted > 0 {
-            write!(f, " ({adopted} adopted: created by an earlier attempt whose answer was lost)")?;
-        }
-        Ok(())
-    }
-}
-
-/// Why an apply stopped: the step that failed and why, with the steps done before it and those
-/// not started. Its text shows no value the plan's desired state resolved from a reference.
-pub struct ApplyError {
-    done: Vec<(String, StepOutcome)>,
-    failed: String,
-    number: usize,
-    cause: Cause,
-    /// What the check after a lost create found: a `Box<str>`, not a `String`, so that the
-    /// error stays small enough to return.
-    checked: Option<Box<str>>,
-    not_started: Vec<String>,
-    /// The plan's resolved values, taken out of the text.
-    resolved: Resolved,
-}
-
-impl ApplyError {
-    /// The steps done, in order.
-    pub fn done(&self) -> &[(String, StepOutcome)] {
-        &self.done
-    }
-
-    /// The step that failed (`update_pipe pipe "orders"`).
-    pub fn failed(&self) -> &str {
-        &self.failed
-    }
-
-    /// Why it failed: a call's [`Error`] or a wait's
-    /// [`WaitError`](pipe_api_proto::wait::WaitError).
-    pub fn cause(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
-        &*self.cause
-    }
-
-    /// The call's error, when the step's request failed.
-    pub fn call_error(&self) -> Option<&Error> {
-        self.cause.downcast_ref()
-    }
-
-    /// The steps not started.
-    pub fn not_started(&self) -> &[String] {
-        &self.not_started
-    }
-}
-
-impl fmt::Display for ApplyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.resolved.write(f, |f| self.render(f))
-    }
-}
-
-impl ApplyError {
-    /// The text `Display` shows, before the redaction of resolved values.
-    fn render(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "apply: step {} ({}) failed: {}", self.number, self.failed, self.cause)?;
-        if let Some(checked) = &self.checked {
-            write!(f, "; {checked}")?;
-        }
-        f.write_str("; done: ")?;
-        write_steps(f, self.done.iter().map(|(step, _)| step.as_str()))?;
-        f.write_str("; not started: ")?;
-        write_steps(f, self.not_started.iter().map(String::as_str))
-    }
-}
-
-/// The most steps an error names in each of its lists: the text stays bounded however long
-/// the plan (the accessors have them all).
-const STEPS_SHOWN: usize = 5;
-
-/// `a, b, c`, at most [`STEPS_SHOWN`] of them and how many more, or `none`.
-fn write_steps<'s>(f: &mut fmt::Formatter<'_>, steps: impl ExactSizeIterator<Item = &'s str>) -> fmt::Result {
-    let count = steps.len();
-    if count == 0 {
-        return f.write_str("none");
-    }
-    for (index, step) in steps.take(STEPS_SHOWN).enumerate() {
-        if index > 0 {
-            f.write_str(", ")?;
-        }
-        f.write_str(step)?;
-    }
-    if count > STEPS_SHOWN {
-        write!(f, " and {} more", count - STEPS_SHOWN)?;
-    }
-    Ok(())
-}
-
-/// Reads as the message (what `main() -> Result` prints), not a struct dump.
-impl fmt::Debug for ApplyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
-
-impl std::error::Error for ApplyError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&*self.cause)
     }
 }
 

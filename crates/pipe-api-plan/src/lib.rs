@@ -82,6 +82,7 @@
 mod apply;
 mod desired;
 mod export;
+mod outcome;
 mod planner;
 mod saved;
 
@@ -95,9 +96,10 @@ use pipe_api_proto::operations::{Interface, OPERATIONS, Operation};
 use serde::Serialize;
 use serde_json::Value;
 
-pub use apply::{Applied, Apply, ApplyError, StepOutcome};
+pub use apply::{Apply, ApplyOptions};
 pub use desired::{DesiredPipe, DesiredPipeState, DesiredState, DesiredStateError, Problem};
 pub use export::{ExportError, ExportOptions, Exported, SecretReference, export};
+pub use outcome::{Applied, ApplyError, ApplyFailure, Effect, ResourceId, StepOutcome, WaitFailure};
 pub use planner::{Current, PlanError, PlanOptions, Unchangeable, plan};
 pub use saved::{Change, SavedPlan, SavedPlanError};
 
@@ -317,11 +319,33 @@ impl PlannedRequest {
         Some(body)
     }
 
+    /// The method of the request.
+    pub fn method(&self) -> &Method {
+        &self.operation.method
+    }
+
+    /// The path with its ids (`/v1/organizations/{id}/services/{id}/pipes/{id}`); an id an
+    /// earlier step creates stands as its placeholder (`{id of pipe "orders"}`). It holds ids,
+    /// never secrets, and no value the desired state's lookup gave. An apply's
+    /// [`StepOutcome::path`] is the path as sent.
+    pub fn resolved_path(&self) -> String {
+        self.resolved.scrub(&self.rendered_path())
+    }
+
     /// The path as a reader sees it: an id an earlier step creates stands as its placeholder.
     fn rendered_path(&self) -> String {
+        self.resolved_path_with(|_| None)
+    }
+
+    /// The path with the ids `id` knows filled in, encoded as sent when it knows them all;
+    /// placeholders for the others.
+    pub(crate) fn resolved_path_with(&self, id: impl Fn(&Id) -> Option<String>) -> String {
+        if let Some(path) = self.path(&id) {
+            return path;
+        }
         let mut path = self.operation.path.to_owned();
-        for (name, id) in &self.ids {
-            path = path.replace(&format!("{{{name}}}"), &id.shown());
+        for (name, known) in &self.ids {
+            path = path.replace(&format!("{{{name}}}"), &id(known).unwrap_or_else(|| known.shown()));
         }
         path
     }

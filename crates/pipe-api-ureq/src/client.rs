@@ -198,7 +198,7 @@ impl Client {
     }
 
     /// The time on the clock every call and the pacer share.
-    fn now(&self) -> Duration {
+    pub(crate) fn now(&self) -> Duration {
         self.clock.elapsed()
     }
 

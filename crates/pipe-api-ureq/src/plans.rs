@@ -2,10 +2,10 @@
 //! ([`pipe_api_plan`], re-exported as [`crate::plan`]).
 
 use pipe_api_plan::{
-    Applied, Apply, ApplyError, Current, DesiredState, ExportError, ExportOptions, Exported, Plan, PlanError,
-    PlanOptions, SavedPlan, SavedPlanError, export, plan,
+    Applied, Apply, ApplyError, ApplyOptions, Current, DesiredState, ExportError, ExportOptions, Exported, Plan,
+    PlanError, PlanOptions, SavedPlan, SavedPlanError, export, plan,
 };
-use pipe_api_proto::wait::WaitPolicy;
+use pipe_api_proto::wait::{IdleRecovery, Wake, WakeError, is_idle_service_error};
 use pipe_api_proto::{Alerting, Error, Management};
 
 use crate::{Client, ServiceScope};
@@ -15,11 +15,37 @@ impl ServiceScope<'_> {
     /// set, every alert (page by page). The alerts are `None` when the listing ended before
     /// reading every one ([`End::read_every_alert`](pipe_api_proto::pages::End::read_every_alert)):
     /// a plan then creates none again that it did not see (and changes and prunes none).
+    ///
+    /// A service found idle (`424`) is woken as a wait and an apply wake it
+    /// ([`Wake`](pipe_api_proto::wait::Wake), within [`IdleRecovery`]'s budget), and read
+    /// again, once: a plan or an export of an idle service reads what it has. A service that
+    /// cannot be woken (stopped, or out of time) gives the idle answer itself.
     pub fn current_state(&self, alerts: bool) -> Result<Current, Error> {
-        let endpoints = self.list_reverse_private_endpoints()?;
+        let endpoints = match self.list_reverse_private_endpoints() {
+            Err(idle) if is_idle_service_error(&idle) => {
+                match self.wake() {
+                    Ok(()) => {}
+                    Err(WakeError::Call(error)) => return Err(error),
+                    // Stopped, or no time left: the service stays idle, as its answer says.
+                    Err(_) => return Err(idle),
+                }
+                self.list_reverse_private_endpoints()?
+            }
+            listed => listed?,
+        };
         let pipes = self.list_pipes()?;
         let alerts = if alerts { self.client().every_alert()? } else { None };
         Ok(Current::new(endpoints, pipes, alerts))
+    }
+
+    /// Wakes the idle service, under the client's retry policy, within the recovery's budget.
+    fn wake(&self) -> Result<(), WakeError> {
+        let client = self.client();
+        let management = client.api::<Management>("wake").map_err(WakeError::Call)?;
+        let recovery = IdleRecovery::new(self.organization_id(), self.service_id());
+        let now = client.now();
+        let whole = (now, recovery.budget);
+        client.drive(Wake::new(recovery, management, client.retry.clone(), whole, client.next_seed(), now))
     }
 
     /// The plan that makes the service what `desired` says: reads what it has (the alerts too
@@ -31,19 +57,28 @@ impl ServiceScope<'_> {
         plan(self.organization_id(), self.service_id(), desired, &current, options)
     }
 
-    /// Applies `plan` (made by [`ServiceScope::plan`]): each step in order, each request with
-    /// the client's retries and pacing, each wait under the default [`WaitPolicy`]; see
-    /// [`Apply`]. The steps' paths are the plan's own, made for the service it was planned for.
+    /// Applies `plan` (made by [`ServiceScope::plan`] on this service) under the default
+    /// [`ApplyOptions`]: each step in order, each request with the client's retries and pacing,
+    /// an idle service woken, the whole within an hour; see [`Apply`]. A plan made for another
+    /// service is refused before anything is sent
+    /// ([`ApplyFailure::OtherService`](pipe_api_plan::ApplyFailure::OtherService)).
     pub fn apply(&self, plan: &Plan) -> Result<Applied, ApplyError> {
-        self.apply_with(plan, WaitPolicy::default())
+        self.apply_with(plan, ApplyOptions::default())
     }
 
-    /// As [`ServiceScope::apply`], waiting under `wait`.
-    pub fn apply_with(&self, plan: &Plan, wait: WaitPolicy) -> Result<Applied, ApplyError> {
+    /// As [`ServiceScope::apply`], under `options`: the waits' policy, the requests' retry
+    /// policy (the client's unless set), the apply's own deadline, whether to wake an idle
+    /// service.
+    pub fn apply_with(&self, plan: &Plan, options: ApplyOptions) -> Result<Applied, ApplyError> {
         let client = self.client();
         let management = client.api::<Management>("apply").ok();
         let alerting = client.api::<Alerting>("apply").ok();
-        client.drive(Apply::new(plan, management, alerting, client.retry.clone(), wait, client.next_seed()))
+        let options = match options.retry {
+            Some(_) => options,
+            None => options.retry(client.retry.clone()),
+        };
+        let apply = Apply::new(plan, management, alerting, options, client.next_seed(), client.now());
+        client.drive(apply.for_service(self.organization_id(), self.service_id()))
     }
 }
 

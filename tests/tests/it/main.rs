@@ -3,6 +3,7 @@
 //! `cargo test`.
 
 mod any_transport;
+mod apply_outcomes;
 mod contract_create_pipes;
 mod decode_memory;
 mod e2e;

@@ -1,6 +1,7 @@
 //! Pipes as code against the fake's lifecycles: plan, snapshot, apply, and the empty plan
-//! after it; changes, replacements, pruning, and faults (a 503 on a create, a 429, an idle
-//! service). The desired states are written here from the contract, as a user writes them.
+//! after it; changes, replacements, pruning, and faults (a 503 on a create, a 429); an idle
+//! service, the apply's deadline and its typed outcomes are in `apply_outcomes.rs`. The
+//! desired states are written here from the contract, as a user writes them.
 
 use pipe_api_fake::{
     DEMO_ALERTS_TOKEN, DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake,
@@ -8,7 +9,7 @@ use pipe_api_fake::{
 };
 use pipe_api_proto::ListAlerts;
 use pipe_api_types::{AlertChannel, AlertRequest, PipeState};
-use pipe_api_ureq::plan::{DesiredState, PlanError, PlanOptions, Problem, StepOutcome};
+use pipe_api_ureq::plan::{Applied, DesiredState, Effect, PlanError, PlanOptions, Problem};
 use pipe_api_ureq::{Client, VirtualClock};
 
 const BASE: &str = "https://api.example.com";
@@ -27,7 +28,7 @@ fn desired(text: &str) -> DesiredState {
 
 /// The fake with demo data, and a client of both interfaces over it whose waits move the
 /// fake's clock instead of sleeping.
-fn setup() -> (Fake, Client) {
+pub(crate) fn setup() -> (Fake, Client) {
     let fake = Fake::demo();
     let follower = fake.clone();
     let clock = VirtualClock::new(fake.now()).follow_with(move |step| follower.advance(step));
@@ -39,6 +40,12 @@ fn setup() -> (Fake, Client) {
         .build()
         .unwrap();
     (fake, client)
+}
+
+/// The summaries of the steps an apply adopted.
+fn adopted(applied: &Applied) -> Vec<String> {
+    let steps = applied.steps().iter().filter(|step| step.effect() == Some(Effect::Adopted));
+    steps.map(ToString::to_string).collect()
 }
 
 #[test]
@@ -55,7 +62,7 @@ fn a_first_apply_creates_everything_and_a_second_plan_is_empty() {
 
     let applied = service.apply(&plan).unwrap();
     assert_eq!(applied.steps().len(), plan.steps().len());
-    assert!(applied.steps().iter().all(|(_, outcome)| *outcome == StepOutcome::Done));
+    assert!(applied.steps().iter().all(|step| step.effect().is_some_and(|effect| effect != Effect::Adopted)));
 
     // What the server now has: the pipe reaches its brokers through the endpoint made first,
     // with the secret sent; the archive pipe is stopped.
@@ -170,7 +177,7 @@ fn a_503_on_a_create_that_did_nothing_stops_the_apply_and_says_what_was_done() {
     _fake.inject(FaultRule::path_ends_with("/pipes", Fault::unavailable("1")).method(http::Method::POST).times(1));
 
     let error = service.apply(&plan).unwrap_err();
-    assert_eq!(error.failed(), r#"create_pipe pipe "clicks""#);
+    assert_eq!(error.failed().unwrap().to_string(), r#"create_pipe pipe "clicks""#);
     assert_eq!(error.done().len(), 1, "{error}");
     assert_eq!(error.not_started().len(), plan.steps().len() - 2, "{error}");
     assert_eq!(error.call_error().and_then(|e| e.status()).map(|s| s.as_u16()), Some(503));
@@ -195,8 +202,7 @@ fn a_create_whose_answer_was_lost_is_adopted_not_sent_again() {
     fake.inject(FaultRule::path_ends_with("/pipes", lost).method(http::Method::POST).times(1));
 
     let applied = service.apply(&plan).unwrap();
-    let adopted: Vec<&str> =
-        applied.steps().iter().filter(|(_, o)| *o == StepOutcome::Adopted).map(|(s, _)| s.as_str()).collect();
+    let adopted = adopted(&applied);
     assert_eq!(adopted, [r#"create_pipe pipe "clicks""#]);
     assert!(applied.to_string().contains("1 adopted"), "{applied}");
     let clicks = fake.pipes(ORG, SERVICE).into_iter().filter(|p| p.name.as_deref() == Some("clicks")).count();
@@ -224,8 +230,7 @@ fn a_lost_create_of_every_kind_is_adopted() {
         fake.inject(FaultRule::path_ends_with(path, lost).method(http::Method::POST).times(1));
 
         let applied = service.apply(&plan).unwrap();
-        let adopted: Vec<&str> =
-            applied.steps().iter().filter(|(_, o)| *o == StepOutcome::Adopted).map(|(s, _)| s.as_str()).collect();
+        let adopted = adopted(&applied);
         assert_eq!(adopted, [step]);
         let again = service.plan(&desired, &PlanOptions::default()).unwrap();
         assert!(again.is_empty(), "{path}: {again}");
@@ -252,8 +257,7 @@ fn a_lost_create_is_found_among_four_thousand_pipes() {
     fake.inject(FaultRule::path_ends_with("/pipes", lost).method(http::Method::POST).times(1));
 
     let applied = service.apply(&plan).unwrap();
-    let adopted = applied.steps().iter().filter(|(_, o)| *o == StepOutcome::Adopted).count();
-    assert_eq!(adopted, 1, "{applied}");
+    assert_eq!(adopted(&applied).len(), 1, "{applied}");
     let clicks = fake.pipes(ORG, SERVICE).into_iter().filter(|p| p.name.as_deref() == Some("clicks")).count();
     assert_eq!(clicks, 1);
 }
@@ -300,22 +304,6 @@ fn a_429_in_the_middle_is_waited_out() {
 
     service.apply(&plan).unwrap();
     assert!(service.plan(&desired, &PlanOptions::default()).unwrap().is_empty());
-}
-
-#[test]
-fn an_idle_service_stops_the_apply_at_its_first_step() {
-    let (fake, client) = setup();
-    let service = client.service(ORG, SERVICE);
-    let plan = service.plan(&desired(DESIRED), &PlanOptions::default()).unwrap();
-    fake.set_service_idle(ORG, SERVICE, true);
-
-    let error = service.apply(&plan).unwrap_err();
-    assert!(error.done().is_empty());
-    assert_eq!(error.call_error().and_then(|e| e.status()).map(|s| s.as_u16()), Some(424));
-    assert!(error.to_string().contains("idle"), "{error}");
-    // Planning reads first, and says why it cannot.
-    let refused = service.plan(&desired(DESIRED), &PlanOptions::default()).unwrap_err();
-    assert!(matches!(refused, PlanError::Read(_)), "{refused}");
 }
 
 /// A database pipe's tables change only while it is paused: the plan pauses it, waits,
@@ -490,8 +478,7 @@ fn a_lost_alert_create_is_found_past_the_first_page_and_never_made_twice() {
     fake.inject(FaultRule::path_ends_with("/api/v2/alerts", lost).method(http::Method::POST).times(1));
 
     let applied = service.apply(&plan).unwrap();
-    let adopted: Vec<&str> =
-        applied.steps().iter().filter(|(_, o)| *o == StepOutcome::Adopted).map(|(s, _)| s.as_str()).collect();
+    let adopted = adopted(&applied);
     assert_eq!(adopted, [r#"create_alert alert "clicks stalled""#]);
 
     let again = service.plan(&desired, &PlanOptions::default()).unwrap();

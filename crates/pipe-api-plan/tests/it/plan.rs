@@ -301,18 +301,15 @@ fn desired_with_references() -> DesiredState {
 /// Applies `plan` by hand (sans IO) until its first request, which the server refuses with a
 /// 400 quoting every resolved value: the error of the apply, and the body the request sent.
 fn apply_refused_by_a_quoting_400(plan: &Plan) -> (pipe_api_plan::ApplyError, Vec<u8>) {
-    use pipe_api_plan::Apply;
+    use pipe_api_plan::{Apply, ApplyOptions};
     use pipe_api_proto::call::{Machine, Next};
-    use pipe_api_proto::retry::RetryPolicy;
-    use pipe_api_proto::wait::WaitPolicy;
     use pipe_api_proto::{Alerting, BaseUrl, BearerToken, Management, ManagementCredentials};
 
     let base = || BaseUrl::parse("https://api.example.com").unwrap();
     let management = Management::new(base(), ManagementCredentials::new("key-id", "key-secret").unwrap());
     let alerting = Alerting::new(base(), BearerToken::new("alerts-token").unwrap());
-    let mut apply =
-        Apply::new(plan, Some(&management), Some(&alerting), RetryPolicy::default(), WaitPolicy::default(), 7);
     let now = std::time::Duration::ZERO;
+    let mut apply = Apply::new(plan, Some(&management), Some(&alerting), ApplyOptions::default(), 7, now);
     let Next::Send { request, .. } = apply.next(now, None) else { panic!("the first step sends its request") };
     let quoted: Vec<&str> = RESOLVED.iter().map(|(_, value)| *value).collect();
     let message = format!("BAD_REQUEST: cannot use {}", quoted.join(" or "));
@@ -366,7 +363,10 @@ fn no_resolved_value_shows_in_any_output_of_a_desired_state_its_plan_or_its_appl
         ("DesiredState Debug {:#?}", format!("{desired:#?}")),
         ("ApplyError Display", error.to_string()),
         ("ApplyError Debug", format!("{error:?}")),
-        ("ApplyError::failed, ::not_started", format!("{} {:?}", error.failed(), error.not_started())),
+        (
+            "ApplyError::failed, ::not_started",
+            format!("{} {:?} {:?}", error.failed().unwrap(), error.failed(), error.not_started()),
+        ),
         ("ApplyError::cause Display", error.cause().to_string()),
         ("ApplyError::call_error Debug", format!("{:?}", error.call_error())),
         ("ApiError::message", api.message().unwrap_or_default().to_owned()),
@@ -389,10 +389,8 @@ fn no_resolved_value_shows_in_any_output_of_a_desired_state_its_plan_or_its_appl
 /// last (here a page that repeats the one before) says it cannot tell, never "not created".
 #[test]
 fn a_lost_alert_create_whose_listing_ends_early_is_unknown_not_absent() {
-    use pipe_api_plan::Apply;
+    use pipe_api_plan::{Apply, ApplyOptions};
     use pipe_api_proto::call::{Machine, Next};
-    use pipe_api_proto::retry::RetryPolicy;
-    use pipe_api_proto::wait::WaitPolicy;
     use pipe_api_proto::{Alerting, BaseUrl, BearerToken};
 
     let desired = DesiredState::from_json(
@@ -404,7 +402,7 @@ fn a_lost_alert_create_whose_listing_ends_early_is_unknown_not_absent() {
     let plan = planned(&desired, &Current::new(Vec::new(), Vec::new(), Some(Vec::new()))).unwrap();
     let alerting =
         Alerting::new(BaseUrl::parse("https://api.example.com").unwrap(), BearerToken::new("alerts-token").unwrap());
-    let mut apply = Apply::new(&plan, None, Some(&alerting), RetryPolicy::default(), WaitPolicy::default(), 7);
+    let mut apply = Apply::new(&plan, None, Some(&alerting), ApplyOptions::default(), 7, std::time::Duration::ZERO);
     // A full page of other alerts, as the server answers every page asked for.
     let alerts: Vec<Value> = (0..1000)
         .map(|i| {

@@ -422,6 +422,22 @@ impl RetryPolicy {
         if attempt <= 1 { elapsed < self.deadline } else { self.leaves_time_for_an_attempt(elapsed) }
     }
 
+    /// The policy of request number `number` (1 for the first) of a whole made of several
+    /// calls (a wait, an apply) that started at `started` and may last `total`, the request
+    /// starting at `now`: this policy, its deadline cut to what is left of the whole's; `None`
+    /// when [`RetryPolicy::may_start`], over the whole's deadline, says no. The one rule by
+    /// which a whole keeps its calls within its own deadline.
+    pub fn within(&self, started: Duration, total: Duration, number: u32, now: Duration) -> Option<RetryPolicy> {
+        let elapsed = now.saturating_sub(started);
+        let rule = self.clone().deadline(total);
+        if !rule.may_start(number, elapsed) {
+            return None;
+        }
+        let mut policy = self.clone();
+        policy.deadline = policy.deadline.min(total.saturating_sub(elapsed));
+        Some(policy)
+    }
+
     /// Whether a retry starting `elapsed` after the first attempt still has
     /// [`RetryPolicy::least_attempt_time`] before the deadline, and some time at all (an
     /// attempt with nothing left could only time out).

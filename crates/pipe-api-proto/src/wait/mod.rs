@@ -42,7 +42,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use http::{Method, Response};
+use http::Response;
 use pipe_api_types::{OrganizationId, ServiceId};
 use time::OffsetDateTime;
 
@@ -52,17 +52,18 @@ use crate::attempts::AttemptRecord;
 use crate::call::{Call, Held, Machine, Next};
 use crate::decode::Decode;
 use crate::endpoint::Endpoint;
-use crate::endpoints::{GetService, Raw};
 use crate::error::{Error, TransportError};
 use crate::retry::{Pacer, RetryPolicy};
 
 // The conditions live in their own file; their paths stay `wait::pipe_running` and so on.
 mod conditions;
+mod wake;
 
 pub use conditions::{
     Condition, Verdict, pipe_running, pipe_settled, pipe_stopped, reverse_private_endpoint_ready,
     reverse_private_endpoint_settled, service_running,
 };
+pub use wake::{Wake, WakeError};
 
 /// How often and how long to poll.
 #[derive(Clone, Debug, PartialEq)]
@@ -127,9 +128,10 @@ impl WaitPolicy {
 }
 
 /// Waking an idle service: any pipe call on an idle service answers `424 FAILED_DEPENDENCY ...
-/// Current state: idle`. The wait then sends `PATCH .../services/{id}/state {"command":"awake"}`,
-/// reads the service every `interval` until it is `running` (at most `budget`), and polls again;
-/// a second idle answer straight after waking ends the wait. A `stopped` service is never woken.
+/// Current state: idle`. The wait then runs [`Wake`]: it sends `PATCH .../services/{id}/state
+/// {"command":"awake"}`, reads the service every `interval` until it is `running` (at most
+/// `budget`), and the wait polls again; a second idle answer straight after waking ends the
+/// wait. A `stopped` service is never woken.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct IdleRecovery {
@@ -334,10 +336,8 @@ enum Phase<'e, E: Endpoint> {
     Idle { at: Duration },
     /// A poll is under way.
     Polling(Box<Call<'e, E>>),
-    /// Asking an idle service to wake up, since `since`.
-    Waking { call: Box<Call<'static, Raw<Management>>>, since: Duration },
-    /// Reading the service until it runs; the next read at `at`, if none is under way.
-    Reading { call: Option<Box<Call<'static, GetService>>>, at: Duration, since: Duration },
+    /// Waking an idle service.
+    Waking(Box<Wake<'e>>),
     /// Over.
     Over,
 }
@@ -347,8 +347,7 @@ impl<E: Endpoint, C> fmt::Debug for Wait<'_, E, C> {
         let phase = match self.phase {
             Phase::Idle { .. } => "idle",
             Phase::Polling(_) => "polling",
-            Phase::Waking { .. } => "waking the service",
-            Phase::Reading { .. } => "reading the service",
+            Phase::Waking(_) => "waking the service",
             Phase::Over => "over",
         };
         f.debug_struct("Wait")
@@ -422,20 +421,12 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
         self.last.as_deref()
     }
 
-    fn deadline(&self) -> Duration {
-        self.started.saturating_add(self.policy.deadline)
-    }
-
     /// The retry policy of a call starting at `now`: the wait's deadline bounds it. `None` when
     /// the deadline's rule ([`RetryPolicy::may_start`], over the wait's deadline) says no: the
     /// first poll goes whenever the deadline has not passed, a later one only with the least
     /// attempt time left.
     fn call_policy(&self, now: Duration) -> Option<RetryPolicy> {
-        let left = self.deadline().saturating_sub(now);
-        let mut retry = self.retry.clone();
-        retry.deadline = retry.deadline.min(left);
-        let rule = self.retry.clone().deadline(self.policy.deadline);
-        rule.may_start(self.polls + 1, now.saturating_sub(self.started)).then_some(retry)
+        self.retry.within(self.started, self.policy.deadline, self.polls + 1, now)
     }
 
     fn timed_out(&mut self, now: Duration) -> WaitStep<E::Output> {
@@ -498,7 +489,7 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
             Err(error) if is_idle_service_error(&error) && !self.just_woken => {
                 let Some(recovery) = self.policy.idle_recovery.clone() else { return Some(self.fail(error)) };
                 self.just_woken = true;
-                self.wake(&recovery, now)
+                self.wake(recovery, now)
             }
             Err(error) if is_idle_service_error(&error) => Some(self.fail(error)),
             Err(Error::Api(api)) if api.status().as_u16() == 424 && self.policy.idle_recovery.is_some() => {
@@ -511,34 +502,16 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
         }
     }
 
-    /// Starts waking the service; the last step instead when the wait is over.
-    fn wake(&mut self, recovery: &IdleRecovery, now: Duration) -> Option<WaitStep<E::Output>> {
-        let Some(retry) = self.call_policy(now) else { return Some(self.timed_out(now)) };
-        let path = format!(
-            "/v1/organizations/{}/services/{}/state",
-            recovery.organization_id.as_uuid(),
-            recovery.service_id.as_uuid()
-        );
-        // Sent raw, not as the typed `UpdateServiceState`: waking needs only a 2xx, whatever the
-        // body holds (servers answer the service, or a bare envelope).
-        let awake = Raw::<Management>::new(Method::PATCH, path)
-            .and_then(|raw| raw.json(&serde_json::json!({"command": "awake"})))
-            .map_err(Error::Build);
-        let api = self.management();
-        let call = awake.and_then(|awake| match api {
-            Some(api) => Call::owned(awake, api, &retry, self.seed(1), now),
-            None => Err(Error::Build(crate::error::BuildError::new(
-                "raw",
-                crate::error::BuildErrorKind::NotConfigured("management"),
-            ))),
-        });
-        match call {
-            Ok(call) => {
-                self.phase = Phase::Waking { call: Box::new(call), since: now };
-                None
-            }
-            Err(error) => Some(self.fail(error)),
-        }
+    /// Starts waking the service ([`Wake`], within the wait's deadline).
+    fn wake(&mut self, recovery: IdleRecovery, now: Duration) -> Option<WaitStep<E::Output>> {
+        let Some(api) = self.management() else {
+            let kind = crate::error::BuildErrorKind::NotConfigured("management");
+            return Some(self.fail(Error::Build(crate::error::BuildError::new("raw", kind))));
+        };
+        let whole = (self.started, self.policy.deadline);
+        let wake = Wake::new(recovery, api, self.retry.clone(), whole, self.seed(1), now);
+        self.phase = Phase::Waking(Box::new(wake));
+        None
     }
 
     /// The management interface, when polling it (waking a service needs it).
@@ -557,8 +530,7 @@ where
     fn take_attempts(&mut self) -> Vec<AttemptRecord> {
         match &mut self.phase {
             Phase::Polling(call) => call.take_attempts(),
-            Phase::Waking { call, .. } => call.take_attempts(),
-            Phase::Reading { call: Some(call), .. } => call.take_attempts(),
+            Phase::Waking(wake) => wake.take_attempts(),
             _ => Vec::new(),
         }
     }
@@ -588,55 +560,17 @@ where
                         }
                     }
                 },
-                Phase::Waking { call, since } => match call.next(now, pacer.as_deref_mut()) {
+                Phase::Waking(wake) => match wake.next(now, pacer.as_deref_mut()) {
                     Next::Send { request, timeout } => return Next::Send { request, timeout },
                     Next::Wait { until } => return Next::Wait { until },
-                    Next::Done(Ok(_)) => {
-                        let since = *since;
-                        self.phase = Phase::Reading { call: None, at: now, since };
+                    // Awake: poll the original operation again at once.
+                    Next::Done(Ok(())) => self.phase = Phase::Idle { at: now },
+                    Next::Done(Err(WakeError::Stopped)) => {
+                        self.phase = Phase::Over;
+                        return Next::Done(Err(WaitError::ServiceStopped { last: self.take_last() }));
                     }
-                    Next::Done(Err(error)) => return self.fail(error),
-                },
-                Phase::Reading { call: None, at, since } => {
-                    let (at, since) = (*at, *since);
-                    if at > now {
-                        return Next::Wait { until: at };
-                    }
-                    let recovery = self.policy.idle_recovery.clone().expect("reading only when recovering");
-                    let over_budget = now.saturating_sub(since) > recovery.budget;
-                    let (Some(retry), Some(api), false) = (self.call_policy(now), self.management(), over_budget)
-                    else {
-                        return self.timed_out(now);
-                    };
-                    let get = GetService::new(recovery.organization_id, recovery.service_id);
-                    match Call::owned(get, api, &retry, self.seed(2), now) {
-                        Ok(call) => self.phase = Phase::Reading { call: Some(Box::new(call)), at, since },
-                        Err(error) => return self.fail(error),
-                    }
-                }
-                Phase::Reading { call: Some(call), since, .. } => match call.next(now, pacer.as_deref_mut()) {
-                    Next::Send { request, timeout } => return Next::Send { request, timeout },
-                    Next::Wait { until } => return Next::Wait { until },
-                    Next::Done(Ok(reply)) => {
-                        let since = *since;
-                        match service_running(&reply.value) {
-                            // Awake: resume polling the original operation at once.
-                            Verdict::Done => self.phase = Phase::Idle { at: now },
-                            Verdict::Failed => {
-                                self.phase = Phase::Over;
-                                return Next::Done(Err(WaitError::ServiceStopped { last: self.take_last() }));
-                            }
-                            Verdict::Continue => {
-                                let interval =
-                                    self.policy.idle_recovery.as_ref().map_or(Duration::ZERO, |r| r.interval);
-                                match self.schedule(now, interval) {
-                                    Some(at) => self.phase = Phase::Reading { call: None, at, since },
-                                    None => return self.timed_out(now),
-                                }
-                            }
-                        }
-                    }
-                    Next::Done(Err(error)) => return self.fail(error),
+                    Next::Done(Err(WakeError::OutOfTime { .. })) => return self.timed_out(now),
+                    Next::Done(Err(WakeError::Call(error))) => return self.fail(error),
                 },
             }
         }
@@ -651,8 +585,7 @@ where
     ) {
         match &mut self.phase {
             Phase::Polling(call) => call.receive(outcome, now, wall, pacer),
-            Phase::Waking { call, .. } => call.receive(outcome, now, wall, pacer),
-            Phase::Reading { call: Some(call), .. } => call.receive(outcome, now, wall, pacer),
+            Phase::Waking(wake) => wake.receive(outcome, now, wall, pacer),
             _ => panic!("Wait::receive without a request out"),
         }
     }
