@@ -178,8 +178,9 @@ struct Windows([u64; WINDOW_WORDS]);
 /// The bytes of a window.
 const WINDOW: usize = 4;
 
-/// The words of a [`Windows`] filter (16,384 bits: a few forms set under one percent of them,
-/// a long secret, a key of some kilobytes, still leaves most clear).
+/// The words of a [`Windows`] filter (16,384 bits: the forms of a call's credentials, some 400
+/// windows, set about two percent of them, and each sample that passes checks up to the
+/// longest form's length of places; at 4,096 bits the decode of a long list took 5% longer).
 const WINDOW_WORDS: usize = 256;
 
 impl Windows {
@@ -228,8 +229,8 @@ impl SentSecrets {
     /// call sent".
     pub(crate) fn of(headers: &HeaderMap, body: &[u8]) -> Self {
         let mut secrets = SentSecrets::NONE;
-        secrets.add(sent_credentials(headers));
-        secrets.add(body_secrets(body));
+        // At once: each `add` sorts the forms and builds the filters again.
+        secrets.add(sent_credentials(headers).into_iter().chain(body_secrets(body)));
         secrets
     }
 
