@@ -212,7 +212,7 @@ fn items<T>(
 
 /// A model read from a JSON value.
 fn from_value<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ItemError> {
-    crate::planner::read_model(value).map_err(|e| ("", e))
+    crate::json::read_model(value).map_err(|e| ("", e))
 }
 
 /// A desired pipe: its `state`, and the rest as its create request.

@@ -17,7 +17,8 @@ use pipe_api_types::{
 };
 use serde_json::{Map, Value, json};
 
-use crate::planner::{compared, to_json};
+use crate::json::to_json;
+use crate::planner::compared;
 use crate::{Current, DesiredStateError, Kind, Problem, Resource, Sorted};
 
 /// What an export takes beyond the service's resources.

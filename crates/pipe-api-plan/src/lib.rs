@@ -80,8 +80,10 @@
 #![warn(missing_docs)]
 
 mod apply;
+mod current;
 mod desired;
 mod export;
+mod json;
 mod outcome;
 mod planner;
 mod saved;
@@ -97,11 +99,12 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use apply::{Apply, ApplyOptions};
+pub use current::{Change, Current};
 pub use desired::{DesiredPipe, DesiredPipeState, DesiredState, DesiredStateError, Problem};
 pub use export::{ExportError, ExportOptions, Exported, SecretReference, export};
 pub use outcome::{Applied, ApplyError, ApplyFailure, Effect, ResourceId, StepOutcome, WaitFailure};
-pub use planner::{Current, PlanError, PlanOptions, Unchangeable, plan};
-pub use saved::{Change, SavedPlan, SavedPlanError};
+pub use planner::{PlanError, PlanOptions, Unchangeable, plan};
+pub use saved::{SavedPlan, SavedPlanError};
 
 /// The models, re-exported so one dependency is enough.
 pub use pipe_api_proto::types;
@@ -489,7 +492,7 @@ pub struct Plan {
     /// The options it was made with, which a saved plan is made again with.
     options: planner::PlanOptions,
     /// Each resource the steps touch, as the server had it: what a saved plan checks.
-    seen: Vec<saved::Seen>,
+    seen: Vec<current::Seen>,
 }
 
 impl Plan {

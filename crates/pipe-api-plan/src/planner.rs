@@ -3,10 +3,10 @@
 use std::fmt;
 
 use pipe_api_types::{
-    Alert, AlertRequest, CreatePipeRequest, DestinationPatch, KafkaSourcePatch, KinesisSourcePatch,
-    ObjectStorageSourcePatch, OrganizationId, Pipe, PipeCommand, PipeState, PostgresSettingsPatch, PostgresSourcePatch,
-    ReversePrivateEndpoint, ReversePrivateEndpointStatus, ServiceId, UpdatePipeRequest,
-    UpdateReversePrivateEndpointRequest, Validate, ValidationErrors, Vouch,
+    AlertRequest, CreatePipeRequest, DestinationPatch, KafkaSourcePatch, KinesisSourcePatch, ObjectStorageSourcePatch,
+    OrganizationId, Pipe, PipeCommand, PipeState, PostgresSettingsPatch, PostgresSourcePatch, ReversePrivateEndpoint,
+    ReversePrivateEndpointStatus, ServiceId, UpdatePipeRequest, UpdateReversePrivateEndpointRequest, Validate,
+    ValidationErrors, Vouch,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -18,33 +18,11 @@ use pipe_api_proto::{
     is_secret_field,
 };
 
+use crate::current::Current;
+use crate::json::{read_model, to_json};
 use crate::{
     Awaited, DesiredPipe, DesiredPipeState, DesiredState, Id, Kind, Plan, PlanStep, PlannedRequest, Resource, truncate,
 };
-
-/// What the service has: what its list operations returned.
-#[derive(Clone, Debug, Default)]
-#[non_exhaustive]
-pub struct Current {
-    /// `list_reverse_private_endpoints`.
-    pub reverse_private_endpoints: Vec<ReversePrivateEndpoint>,
-    /// `list_pipes`.
-    pub pipes: Vec<Pipe>,
-    /// Every alert (`list_alerts`, all pages), or `None` when alerts were not read (or not
-    /// every one was): then the plan neither creates, changes nor prunes any.
-    pub alerts: Option<Vec<Alert>>,
-}
-
-impl Current {
-    /// What the lists returned.
-    pub fn new(
-        reverse_private_endpoints: Vec<ReversePrivateEndpoint>,
-        pipes: Vec<Pipe>,
-        alerts: Option<Vec<Alert>>,
-    ) -> Self {
-        Current { reverse_private_endpoints, pipes, alerts }
-    }
-}
 
 /// What a plan may do beyond creating and updating.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -203,7 +181,7 @@ pub fn plan(
     // Notes are text for a reader: they pass the plan's redaction once, here.
     let resolved = desired.resolved.clone();
     let notes = planner.notes.iter().map(|note| resolved.scrub(note)).collect();
-    let seen = crate::saved::seen(&planner.steps, current);
+    let seen = crate::current::seen(&planner.steps, current);
     Ok(Plan { organization_id, service_id, steps: planner.steps, notes, resolved, options: options.clone(), seen })
 }
 
@@ -864,21 +842,6 @@ impl fmt::Display for Unchangeable {
         }
         Ok(())
     }
-}
-
-/// A model as a JSON value, as its request body is written and read back (a number as the
-/// text writes it), so that what is compared is what would be sent.
-pub(crate) fn to_json<T: Serialize>(model: &T) -> Value {
-    let bytes = serde_json::to_vec(model).expect("a model serializes");
-    serde_json::from_slice(&bytes).expect("what serde_json wrote reads back")
-}
-
-/// A model read from JSON this crate holds (a desired state, a plan's merge of values read).
-/// A failure says what, as the JSON reader says it.
-pub(crate) fn read_model<T: serde::de::DeserializeOwned>(json: Value) -> Result<T, String> {
-    // Through the text, as a request body would be read: its messages say where in it.
-    let bytes = serde_json::to_vec(&json).expect("a JSON value serializes");
-    serde_json::from_slice(&bytes).map_err(|error| error.to_string())
 }
 
 /// A request model from JSON the plan put together, of values already read as models: the

@@ -8,107 +8,14 @@
 
 use std::fmt;
 
-use pipe_api_types::{AlertRequest, OrganizationId, ReversePrivateEndpointStatus, ServiceId};
+use pipe_api_types::{OrganizationId, ServiceId};
 use serde_json::{Map, Value, json};
 
-use crate::planner::to_json;
+use crate::current::{Change, Record, Seen};
 use crate::{Current, DesiredState, Kind, Plan, PlanError, PlanOptions, Resource, Sorted, plan, step_json};
 
 /// The version of the saved-plan format this crate writes and reads.
 const FORMAT: u64 = 1;
-
-/// What the server changes on its own with every write, left out of a fingerprint: the rest
-/// of the resource says what changed.
-const VOLATILE: &[&str] = &["createdAt", "updatedAt"];
-
-/// The member kept in clear in a fingerprint, to say how a resource moved: a pipe's `state`,
-/// an endpoint's `status`.
-const LIFECYCLE: &[&str] = &["state", "status"];
-
-/// One resource of the server as a plan saw it: its id, its lifecycle state in clear, and a
-/// digest of each other member (FNV-1a, 64 bits, of the member's JSON with keys in order and
-/// secrets redacted). Digests, not values: the plan stays short, and a member's change is
-/// still named.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Record {
-    id: String,
-    lifecycle: Option<String>,
-    digests: Map<String, Value>,
-}
-
-/// What the server had under one name of one kind when planned (none: the plan creates it).
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Seen {
-    resource: Resource,
-    records: Vec<Record>,
-}
-
-/// The fingerprints of the resources `steps` touch, in `current` (a step on an alert means the
-/// alerts were read: the planner makes none otherwise).
-pub(crate) fn seen(steps: &[crate::PlanStep], current: &Current) -> Vec<Seen> {
-    let mut seen: Vec<Seen> = Vec::new();
-    for step in steps {
-        if seen.iter().all(|s| s.resource != step.resource) {
-            let records = records(current, &step.resource).unwrap_or_default();
-            seen.push(Seen { resource: step.resource.clone(), records });
-        }
-    }
-    seen
-}
-
-/// Every resource of `current` named like `resource`, as the planner sees them (an endpoint
-/// being deleted is gone), fingerprinted; `None` when its kind was not read.
-fn records(current: &Current, resource: &Resource) -> Option<Vec<Record>> {
-    let name = Some(resource.name.as_str());
-    let records = match resource.kind {
-        Kind::ReversePrivateEndpoint => current
-            .reverse_private_endpoints
-            .iter()
-            .filter(|e| e.description.as_deref() == name)
-            .filter(|e| e.status != Some(ReversePrivateEndpointStatus::Deleting))
-            .map(|e| record(to_json(e)))
-            .collect(),
-        Kind::Pipe => current.pipes.iter().filter(|p| p.name.as_deref() == name).map(|p| record(to_json(p))).collect(),
-        // An alert's definition, as a `PUT` replaces it: its firing state and errors change
-        // with every evaluation and are no change to it.
-        Kind::Alert => current
-            .alerts
-            .as_ref()?
-            .iter()
-            .filter(|a| a.name.as_deref() == name)
-            .map(|a| {
-                let mut json = to_json(&AlertRequest::from(a.clone()));
-                json["id"] = json!(a.id.to_string());
-                record(json)
-            })
-            .collect(),
-    };
-    Some(records)
-}
-
-fn record(json: Value) -> Record {
-    let json = pipe_api_proto::redacted_json(&json).expect("a JSON value serializes");
-    let mut record = Record { id: String::new(), lifecycle: None, digests: Map::new() };
-    for (name, value) in json.as_object().into_iter().flatten() {
-        match (name.as_str(), value) {
-            ("id", Value::String(id)) => record.id = id.clone(),
-            (name, Value::String(state)) if LIFECYCLE.contains(&name) => record.lifecycle = Some(state.clone()),
-            (name, _) if VOLATILE.contains(&name) || value.is_null() => {}
-            _ => _ = record.digests.insert(name.clone(), json!(digest(value))),
-        }
-    }
-    record
-}
-
-/// FNV-1a of `value`'s JSON, keys in order, in hex: stable across builds and platforms (a
-/// fingerprint, not a defence: whoever can change the service need not forge one).
-fn digest(value: &Value) -> String {
-    let text = serde_json::to_string(&Sorted(value)).expect("a JSON value serializes");
-    let hash = text
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3));
-    format!("{hash:016x}")
-}
 
 /// A [`Plan`] kept as a file ([`Plan::saved`], then `Display` or [`SavedPlan::to_json`]),
 /// read back with [`SavedPlan::from_json`], and applied later through
@@ -314,70 +221,6 @@ fn summary(step: &Value) -> String {
         text(&resource["kind"]),
         crate::truncate(&text(&resource["name"]), 128)
     )
-}
-
-impl Seen {
-    /// How the resource differs from when it was planned, if it does.
-    fn change(&self, current: &Current) -> Option<Change> {
-        let resource = self.resource.clone();
-        let Some(now) = records(current, &self.resource) else {
-            return Some(Change {
-                resource,
-                what: "was not read now (alerts), so whether it changed is unknown".into(),
-            });
-        };
-        let what = match (self.records.as_slice(), now.as_slice()) {
-            (was, now) if was == now => return None,
-            ([], _) => "exists now, and the plan creates it".to_owned(),
-            (_, []) => "is gone since the plan".to_owned(),
-            ([was], [now]) => format!("changed since the plan ({})", was.moved(now)),
-            (was, now) => format!("changed since the plan ({} on the server, {} when planned)", now.len(), was.len()),
-        };
-        Some(Change { resource, what })
-    }
-}
-
-impl Record {
-    /// `state Running -> Stopped; scaling, source changed`.
-    fn moved(&self, now: &Record) -> String {
-        let mut parts = Vec::new();
-        if self.id != now.id {
-            parts.push(format!("deleted and created again: id {} -> {}", self.id, now.id));
-        }
-        if self.lifecycle != now.lifecycle {
-            let shown = |state: &Option<String>| state.clone().unwrap_or_else(|| "none".to_owned());
-            parts.push(format!("state {} -> {}", shown(&self.lifecycle), shown(&now.lifecycle)));
-        }
-        let mut members: Vec<&String> = self.digests.keys().chain(now.digests.keys()).collect();
-        members.sort();
-        members.dedup();
-        let changed: Vec<&str> = members
-            .into_iter()
-            .filter(|member| self.digests.get(*member) != now.digests.get(*member))
-            .map(String::as_str)
-            .collect();
-        if !changed.is_empty() {
-            parts.push(format!("{} changed", changed.join(", ")));
-        }
-        parts.join("; ")
-    }
-}
-
-/// A resource a saved plan touches that changed since it was planned.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Change {
-    /// The resource.
-    pub resource: Resource,
-    /// How (`changed since the plan (state Running -> Stopped)`, `is gone since the plan`).
-    pub what: String,
-}
-
-/// `pipe "orders" changed since the plan (state Running -> Stopped)`.
-impl fmt::Display for Change {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.resource, self.what)
-    }
 }
 
 /// Why a saved plan was not read, or not applied.
