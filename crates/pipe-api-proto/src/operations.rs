@@ -353,13 +353,42 @@ macro_rules! path_template {
     };
 }
 
-/// Lists the endpoints' metadata as [`OPERATIONS`], and documents the table.
+/// A row's metadata, the one way it is written: each endpoint's
+/// [`METADATA`](crate::Endpoint::METADATA) and its entry in [`OPERATIONS`] are this.
+macro_rules! row_metadata {
+    ($name:ident $endpoint:ident [$($body_type:ty)?] $api:ident $method:ident [$($segment:tt)/+] $output:ty, $success:ident) => {
+        $crate::operations::Operation {
+            name: stringify!($name),
+            interface: $crate::operations::Interface::$api,
+            method: ::http::Method::$method,
+            path: concat!($(path_template!($segment)),+),
+            endpoint: stringify!($endpoint),
+            request: request_type!($($body_type)?),
+            output: stringify!($output),
+            success: $crate::operations::SuccessBody::$success,
+        }
+    };
+}
+
+/// The request body's type name, if the row has a body.
+macro_rules! request_type {
+    () => {
+        None
+    };
+    ($body_type:ty) => {
+        Some(stringify!($body_type))
+    };
+}
+
+/// Lists the rows' metadata as [`OPERATIONS`], and documents the table. Made from the rows,
+/// not from the endpoints (which make theirs from the same rows the same way): the table does
+/// not depend on the endpoints it declares.
 macro_rules! list_operations {
     ($({
         docs: $docs:tt, name: $name:ident, endpoint: $endpoint:ident, declared: $declared:ident,
-        fields: $fields:tt, body: $body:tt, query: $query:tt,
+        fields: $fields:tt, body: [$($body:ident : $body_type:ty)?], query: $query:tt,
         interface: $api:ident, method: $method:ident, path: [$($segment:tt)/+], output: $output:ty,
-        $($more:tt)*
+        success: $success:ident, $($more:tt)*
     })*) => {
         /// Every operation of the table, in its order: each endpoint's
         /// [`METADATA`](crate::Endpoint::METADATA). Its `Client` method has its name.
@@ -372,23 +401,9 @@ macro_rules! list_operations {
                 "` | [`", stringify!($endpoint), "`](crate::", stringify!($endpoint), ") | `", stringify!($output), "` |"
             )]
         )*
-        pub const OPERATIONS: &[Operation] = &[$(<crate::endpoints::$endpoint as crate::Endpoint>::METADATA),*];
-
-        /// The rows' places in [`OPERATIONS`], in the table's order.
-        enum Row {
-            $($endpoint,)*
-        }
-
-        // Each row by its endpoint type, borrowed for as long as the program runs: code that
-        // keeps a row (a plan's step) names it so, and breaks the build when the row is renamed
-        // or removed. `METADATA` is the same row as a value; a constant of a type that needs
-        // dropping (`http::Method`) cannot itself be borrowed for that long.
-        $(
-            impl crate::endpoints::$endpoint {
-                #[doc = concat!("Its row of [`OPERATIONS`], `", stringify!($name), "`, as a `'static` borrow of its [`METADATA`](crate::Endpoint::METADATA).")]
-                pub const OPERATION: &'static Operation = &OPERATIONS[Row::$endpoint as usize];
-            }
-        )*
+        pub const OPERATIONS: &[Operation] = &[
+            $(row_metadata!($name $endpoint [$($body_type)?] $api $method [$($segment)/+] $output, $success)),*
+        ];
     };
 }
 

@@ -14,28 +14,35 @@ macro_rules! declare_endpoints {
             declare_endpoint! {
                 $declared [$($doc)*] $endpoint ($($field : $type),*) [$($body : $body_type)?] [$($query : $query_type)?]
                 $api $method [$($segment)/+] $output
-                { $crate::operations::Operation {
-                    name: stringify!($name),
-                    interface: $crate::operations::Interface::$api,
-                    method: ::http::Method::$method,
-                    path: concat!($(path_template!($segment)),+),
-                    endpoint: stringify!($endpoint),
-                    request: request_type!($($body_type)?),
-                    output: stringify!($output),
-                    success: $crate::operations::SuccessBody::$success,
-                } }
+                { row_metadata!($name $endpoint [$($body_type)?] $api $method [$($segment)/+] $output, $success) }
             }
         )*
-    };
-}
 
-/// The request body's type name, if the row has a body.
-macro_rules! request_type {
-    () => {
-        None
-    };
-    ($body_type:ty) => {
-        Some(stringify!($body_type))
+        /// The rows' places in [`OPERATIONS`](crate::operations::OPERATIONS), in the table's order.
+        enum Row {
+            $($endpoint,)*
+        }
+
+        // Each row by its endpoint type, borrowed for as long as the program runs: code that
+        // keeps a row (a plan's step) names it so, and breaks the build when the row is renamed
+        // or removed. `METADATA` is the same row as a value; a constant of a type that needs
+        // dropping (`http::Method`) cannot itself be borrowed for that long.
+        $(
+            impl $endpoint {
+                #[doc = concat!("Its row of [`OPERATIONS`](crate::operations::OPERATIONS), `", stringify!($name), "`, as a `'static` borrow of its [`METADATA`](crate::Endpoint::METADATA).")]
+                pub const OPERATION: &'static $crate::operations::Operation =
+                    &$crate::operations::OPERATIONS[Row::$endpoint as usize];
+            }
+        )*
+
+        /// The two ways the metadata of a row is reached are one value.
+        #[cfg(test)]
+        #[test]
+        fn every_endpoints_metadata_is_its_row_of_the_table() {
+            use $crate::Endpoint as _;
+            $(assert_eq!(<$endpoint>::METADATA, *<$endpoint>::OPERATION, stringify!($name));)*
+            assert_eq!([$(stringify!($name)),*].len(), $crate::operations::OPERATIONS.len());
+        }
     };
 }
 
