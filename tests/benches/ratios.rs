@@ -57,7 +57,9 @@ fn main() {
         missed += peak_memory();
     }
     if run("decode") {
-        missed += decode_list_pipes(&settings, 10_000, Novelty::WithUnknowns, Some((7.0, 0.6)));
+        // One target, against `Value` (the floor, serde_json reading into `IgnoredAny`, is printed
+        // for information: its target was retired in issue 38).
+        missed += decode_list_pipes(&settings, 10_000, Novelty::WithUnknowns, Some(0.5));
         decode_list_pipes(&settings, 10_000, Novelty::KnownOnly, None);
         decode_list_pipes(&settings, 100, Novelty::WithUnknowns, None);
         decode_list_pipes(&settings, 1, Novelty::WithUnknowns, None);
@@ -208,7 +210,7 @@ fn ok_response(body: &[u8]) -> http::Response<Vec<u8>> {
 /// envelope and models, then dropping them) against the floor, serde_json reading the same
 /// bytes into `IgnoredAny`, and against serde_json decoding them into a `Value` (and dropping
 /// it). Returns the number of targets missed.
-fn decode_list_pipes(settings: &Settings, count: usize, novelty: Novelty, targets: Option<(f64, f64)>) -> usize {
+fn decode_list_pipes(settings: &Settings, count: usize, novelty: Novelty, value_target: Option<f64>) -> usize {
     let body = workloads::list_pipes_body(count, novelty);
     let (org, service, _) = ids();
     let operation = ListPipes::new(org, service);
@@ -271,13 +273,11 @@ fn decode_list_pipes(settings: &Settings, count: usize, novelty: Novelty, target
         per(vs_value.reference)
     );
     println!("info {label}_vs_plain_serde = {:.3} (the budget wrapper and the envelope)", vs_plain.ratio);
-    match targets {
-        Some((floor_target, value_target)) => {
-            report_paired(&format!("{label}_vs_floor"), &vs_floor, floor_target)
-                + report_paired(&format!("{label}_vs_value"), &vs_value, value_target)
-        }
+    println!("info {label}_vs_floor = {:.3}", vs_floor.ratio);
+    match value_target {
+        Some(target) => report_paired(&format!("{label}_vs_value"), &vs_value, target),
         None => {
-            println!("info {label}_vs_floor = {:.3}; {label}_vs_value = {:.3}", vs_floor.ratio, vs_value.ratio);
+            println!("info {label}_vs_value = {:.3}", vs_value.ratio);
             0
         }
     }
