@@ -57,48 +57,38 @@ impl Sample for AlertId {
     }
 }
 
-/// How many elements a decoded output holds: a list's length, 1 for anything else.
-pub trait Elements {
-    /// The count.
+/// An output, to count its elements: a list's length ([`ListElements`]), 1 for anything else
+/// ([`OneElement`]). Which one a call `(&Count(&output)).elements()` takes is chosen by method
+/// lookup on the output's type where it is known (each row of [`parse`]): a list's impl takes
+/// `&Count` itself and is found first; every other output is reached through one more `&`. So
+/// a new output needs no line here.
+struct Count<'a, T>(&'a T);
+
+/// A list's count of elements.
+trait ListElements {
     fn elements(&self) -> usize;
 }
 
-impl<T> Elements for Vec<T> {
+impl<T> ListElements for Count<'_, Vec<T>> {
     fn elements(&self) -> usize {
-        self.len()
+        self.0.len()
     }
 }
 
-impl Elements for AlertPage {
+impl ListElements for Count<'_, AlertPage> {
     fn elements(&self) -> usize {
-        self.alerts.len()
+        self.0.alerts.len()
     }
 }
 
-/// The outputs that are one value.
-macro_rules! single {
-    ($($output:ty),*) => {
-        $(impl Elements for $output {
-            fn elements(&self) -> usize {
-                1
-            }
-        })*
-    };
+/// One value's count of elements: 1.
+trait OneElement {
+    fn elements(&self) -> usize {
+        1
+    }
 }
 
-single!(
-    (),
-    Organization,
-    Key,
-    CreateKeyResponse,
-    Service,
-    Pipe,
-    PipeSettings,
-    PipesCdcScaling,
-    PipeSchemaDiscoveryResponse,
-    ReversePrivateEndpoint,
-    Alert
-);
+impl<T> OneElement for &Count<'_, T> {}
 
 /// The endpoint of a row: sample ids and the body `$bodies` gives ([`Visit::body`]), or the
 /// default of one written by hand.
@@ -137,7 +127,7 @@ macro_rules! parsers {
                     stringify!($name) => Some(
                         sample_endpoint!(Defaults, $name, $declared $endpoint [$($type),*] [$($body_type)?])
                             .parse_response(interface!($api, &management(), &alerting()), response)
-                            .map(|reply| reply.value.elements()),
+                            .map(|reply| (&Count(&reply.value)).elements()),
                     ),
                 )*
                 _ => None,
