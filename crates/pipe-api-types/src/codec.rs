@@ -82,7 +82,7 @@ pub(crate) mod plain {
     }
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: Field>(d: D) -> Result<Read<T>, D::Error> {
-        d.deserialize_any(FieldVisitor(PhantomData))
+        T::read(d)
     }
 
     pub(crate) fn serialize<S: Serializer, T: Serialize>(value: &T, s: S) -> Result<S::Ok, S::Error> {
@@ -136,6 +136,15 @@ pub(crate) trait Field: Sized {
         None
     }
 
+    /// Reads the field. A scalar type reads through [`read_scalar`] (the default): the JSON value
+    /// first read by one visitor shared by every scalar type, then made into this one, so that
+    /// the deserializer's code is compiled once for all of them rather than once per type. A
+    /// type that reads arrays or objects (overriding [`Field::from_seq`] or
+    /// [`Field::from_map`]) reads through [`read_composite`] instead.
+    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Self>, D::Error> {
+        read_scalar(d)
+    }
+
     /// Reads a JSON array; one that does not fit is kept whole.
     fn from_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Read<Self>, A::Error> {
         kept(&serde_json::Value::deserialize(SeqAccessDeserializer::new(seq))?)
@@ -144,6 +153,97 @@ pub(crate) trait Field: Sized {
     /// Reads a JSON object, or hands it back (`Err`) when objects do not fit (kept).
     fn from_map<'de, A: MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
         Ok(Err(map))
+    }
+}
+
+/// Reads one field of a type that reads arrays or objects as its [`Field`] impl says.
+pub(crate) fn read_composite<'de, T: Field, D: Deserializer<'de>>(d: D) -> Result<Read<T>, D::Error> {
+    d.deserialize_any(FieldVisitor(PhantomData))
+}
+
+/// Reads one field of a scalar type: the JSON value as [`Scalar`], then made into `T`.
+pub(crate) fn read_scalar<'de, T: Field, D: Deserializer<'de>>(d: D) -> Result<Read<T>, D::Error> {
+    match d.deserialize_any(ScalarVisitor)? {
+        Scalar::Text(text) => fits(T::from_text(&text), &*text),
+        Scalar::Bool(value) => fits(T::from_bool(value), &value),
+        Scalar::U64(value) => fits(T::from_u64(value), &value),
+        Scalar::I64(value) => fits(T::from_i64(value), &value),
+        Scalar::F64(value) => fits(T::from_f64(value), &value),
+        Scalar::Absent => Ok(Read::Absent),
+        Scalar::Kept(raw) => Ok(Read::Kept(raw)),
+    }
+}
+
+/// A JSON value as a scalar type's field first reads it: an array or an object is no scalar's,
+/// and is kept as it is.
+enum Scalar<'de> {
+    Text(std::borrow::Cow<'de, str>),
+    Bool(bool),
+    U64(u64),
+    I64(i64),
+    F64(f64),
+    Absent,
+    Kept(Box<serde_json::value::RawValue>),
+}
+
+/// Reads any JSON value as a [`Scalar`]: one visitor for every scalar type.
+struct ScalarVisitor;
+
+impl<'de> Visitor<'de> for ScalarVisitor {
+    type Value = Scalar<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_borrowed_str<E: serde::de::Error>(self, text: &'de str) -> Result<Scalar<'de>, E> {
+        Ok(Scalar::Text(std::borrow::Cow::Borrowed(text)))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Scalar<'de>, E> {
+        Ok(Scalar::Text(std::borrow::Cow::Owned(text.to_owned())))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, text: String) -> Result<Scalar<'de>, E> {
+        Ok(Scalar::Text(std::borrow::Cow::Owned(text)))
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<Scalar<'de>, E> {
+        Ok(Scalar::Bool(value))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Scalar<'de>, E> {
+        Ok(Scalar::I64(value))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Scalar<'de>, E> {
+        Ok(Scalar::U64(value))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Scalar<'de>, E> {
+        Ok(Scalar::F64(value))
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Scalar<'de>, E> {
+        Ok(Scalar::Absent)
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Scalar<'de>, E> {
+        Ok(Scalar::Absent)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Scalar<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Scalar<'de>, A::Error> {
+        let value = serde_json::Value::deserialize(SeqAccessDeserializer::new(seq))?;
+        serde_json::value::to_raw_value(&value).map(Scalar::Kept).map_err(serde::de::Error::custom)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Scalar<'de>, A::Error> {
+        let value = serde_json::Value::deserialize(MapAccessDeserializer::new(map))?;
+        serde_json::value::to_raw_value(&value).map(Scalar::Kept).map_err(serde::de::Error::custom)
     }
 }
 
@@ -249,6 +349,10 @@ impl Field for bool {
 impl<T: Field + Serialize> Field for Vec<T> {
     const EXPECTED: &'static str = "a list";
 
+    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Self>, D::Error> {
+        read_composite(d)
+    }
+
     fn from_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Read<Self>, A::Error> {
         let mut values = Vec::new();
         while let Some(element) = seq.next_element_seed(Lenient::<T>(PhantomData))? {
@@ -300,32 +404,8 @@ fn kept_list<'de, T: Field + Serialize, V, A: SeqAccess<'de>>(
 impl<T: Field> Field for Box<T> {
     const EXPECTED: &'static str = T::EXPECTED;
 
-    fn from_text(text: &str) -> Option<Self> {
-        T::from_text(text).map(Box::new)
-    }
-
-    fn from_bool(value: bool) -> Option<Self> {
-        T::from_bool(value).map(Box::new)
-    }
-
-    fn from_u64(value: u64) -> Option<Self> {
-        T::from_u64(value).map(Box::new)
-    }
-
-    fn from_i64(value: i64) -> Option<Self> {
-        T::from_i64(value).map(Box::new)
-    }
-
-    fn from_f64(value: f64) -> Option<Self> {
-        T::from_f64(value).map(Box::new)
-    }
-
-    fn from_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Read<Self>, A::Error> {
-        Ok(T::from_seq(seq)?.and_then(|value| Some(Box::new(value))))
-    }
-
-    fn from_map<'de, A: MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
-        Ok(T::from_map(map)?.map(Box::new))
+    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Self>, D::Error> {
+        Ok(T::read(d)?.and_then(|value| Some(Box::new(value))))
     }
 }
 

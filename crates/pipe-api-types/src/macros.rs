@@ -241,6 +241,10 @@ macro_rules! model {
         impl $crate::codec::Field for $name {
             const EXPECTED: &'static str = "an object";
 
+            fn read<'de, D: serde::Deserializer<'de>>(d: D) -> Result<$crate::codec::Read<Self>, D::Error> {
+                $crate::codec::read_composite(d)
+            }
+
             fn from_map<'de, A: serde::de::MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
                 $crate::codec::object_from_map(map)
             }
