@@ -582,8 +582,10 @@ impl Named for pipe_api_types::Pipe {
 }
 
 impl Named for pipe_api_types::ReversePrivateEndpoint {
+    /// None for one being deleted: a replacement's create is never taken for the endpoint it
+    /// replaces.
     fn name(&self) -> Option<&str> {
-        self.description.as_deref()
+        if crate::current::is_being_deleted(self) { None } else { self.description.as_deref() }
     }
 
     fn id(self) -> String {

@@ -4,10 +4,13 @@
 
 use std::fmt;
 
-use pipe_api_types::{Alert, AlertRequest, Pipe, ReversePrivateEndpoint, ReversePrivateEndpointStatus};
+use pipe_api_types::{
+    Alert, AlertRequest, CreateReversePrivateEndpointRequest, Pipe, ReversePrivateEndpoint,
+    ReversePrivateEndpointStatus, UpdateReversePrivateEndpointRequest,
+};
 use serde_json::{Map, Value, json};
 
-use crate::json::to_json;
+use crate::json::{compared, to_json};
 use crate::{Kind, PlanStep, Resource, Sorted};
 
 /// What the service has: what its list operations returned.
@@ -34,6 +37,12 @@ impl Current {
     }
 }
 
+/// Whether an endpoint is being deleted: it answers `Deleting` until it is gone, and is gone
+/// already for pipes as code (planned, exported, fingerprinted, adopted after a lost create).
+pub(crate) fn is_being_deleted(endpoint: &ReversePrivateEndpoint) -> bool {
+    endpoint.status == Some(ReversePrivateEndpointStatus::Deleting)
+}
+
 /// What the server changes on its own with every write, left out of a fingerprint: the rest
 /// of the resource says what changed.
 const VOLATILE: &[&str] = &["createdAt", "updatedAt"];
@@ -46,11 +55,36 @@ const LIFECYCLE: &[&str] = &["state", "status"];
 /// digest of each other member (FNV-1a, 64 bits, of the member's JSON with keys in order and
 /// secrets redacted). Digests, not values: the plan stays short, and a member's change is
 /// still named.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Two records are the same resource unchanged when their ids and digests are equal and their
+/// states are in one [`phase`]: a service moves a pipe from `Provisioning` or `Snapshot` to
+/// `Running`, or an endpoint to `Ready`, on its own, and the plan acts alike on either.
+#[derive(Clone, Debug)]
 pub(crate) struct Record {
     pub(crate) id: String,
     pub(crate) lifecycle: Option<String>,
     pub(crate) digests: Map<String, Value>,
+}
+
+impl PartialEq for Record {
+    fn eq(&self, other: &Record) -> bool {
+        self.id == other.id
+            && self.lifecycle.as_deref().map(phase) == other.lifecycle.as_deref().map(phase)
+            && self.digests == other.digests
+    }
+}
+
+/// The phase of a state that a plan acts on: stopped (or paused), on the way there, failed,
+/// completed, or active (every other state: running, provisioning, a snapshot, degraded,
+/// ready). A plan's steps differ between phases, never within one.
+fn phase(state: &str) -> &'static str {
+    match state.to_ascii_lowercase().as_str() {
+        "stopped" | "paused" => "stopped",
+        "stopping" | "pausing" => "stopping",
+        "failed" => "failed",
+        "completed" => "completed",
+        _ => "active",
+    }
 }
 
 /// What the server had under one name of one kind when planned (none: the plan creates it).
@@ -82,10 +116,10 @@ fn records(current: &Current, resource: &Resource) -> Option<Vec<Record>> {
             .reverse_private_endpoints
             .iter()
             .filter(|e| e.description.as_deref() == name)
-            .filter(|e| e.status != Some(ReversePrivateEndpointStatus::Deleting))
-            .map(|e| record(to_json(e)))
+            .filter(|e| !is_being_deleted(e))
+            .map(|e| record(only_requested(to_json(e))))
             .collect(),
-        Kind::Pipe => current.pipes.iter().filter(|p| p.name.as_deref() == name).map(|p| record(to_json(p))).collect(),
+        Kind::Pipe => current.pipes.iter().filter(|p| p.name.as_deref() == name).map(|p| record(compared(p))).collect(),
         // An alert's definition, as a `PUT` replaces it: its firing state and errors change
         // with every evaluation and are no change to it.
         Kind::Alert => current
@@ -101,6 +135,19 @@ fn records(current: &Current, resource: &Resource) -> Option<Vec<Record>> {
             .collect(),
     };
     Some(records)
+}
+
+/// An endpoint's members that a create or an update sets: what the server fills in itself
+/// while provisioning (its DNS names, its endpoint id) changes nothing a plan does.
+fn only_requested(json: Value) -> Value {
+    let Value::Object(members) = json else { return json };
+    let requested = |name: &str| {
+        name == "id"
+            || LIFECYCLE.contains(&name)
+            || CreateReversePrivateEndpointRequest::FIELDS.contains(&name)
+            || UpdateReversePrivateEndpointRequest::FIELDS.contains(&name)
+    };
+    Value::Object(members.into_iter().filter(|(name, _)| requested(name)).collect())
 }
 
 fn record(json: Value) -> Record {

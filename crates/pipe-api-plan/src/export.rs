@@ -12,13 +12,11 @@ use std::fmt;
 
 use pipe_api_proto::is_secret_field;
 use pipe_api_types::{
-    AlertRequest, CreatePipeRequest, CreateReversePrivateEndpointRequest, PipeState, ReversePrivateEndpointStatus,
-    Rule, Violation,
+    AlertRequest, CreatePipeRequest, CreateReversePrivateEndpointRequest, PipeState, Rule, Violation,
 };
 use serde_json::{Map, Value, json};
 
-use crate::json::to_json;
-use crate::planner::compared;
+use crate::json::{compared, to_json};
 use crate::{Current, DesiredStateError, Kind, Problem, Resource, Sorted};
 
 /// What an export takes beyond the service's resources.
@@ -222,7 +220,7 @@ impl Export {
             let id = endpoint.id.to_string();
             let name = endpoint.description.as_deref().unwrap_or_default();
             let resource = Resource { kind: Kind::ReversePrivateEndpoint, name: name.to_owned() };
-            if endpoint.status == Some(ReversePrivateEndpointStatus::Deleting) {
+            if crate::current::is_being_deleted(endpoint) {
                 self.notes.push(format!("{resource} is being deleted: left out"));
             } else if name.trim().is_empty() {
                 self.notes.push(format!("reverse private endpoint {id} has no description, which names it: left out"));

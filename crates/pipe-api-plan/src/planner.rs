@@ -5,8 +5,7 @@ use std::fmt;
 use pipe_api_types::{
     AlertRequest, CreatePipeRequest, DestinationPatch, KafkaSourcePatch, KinesisSourcePatch, ObjectStorageSourcePatch,
     OrganizationId, Pipe, PipeCommand, PipeState, PostgresSettingsPatch, PostgresSourcePatch, ReversePrivateEndpoint,
-    ReversePrivateEndpointStatus, ServiceId, UpdatePipeRequest, UpdateReversePrivateEndpointRequest, Validate,
-    ValidationErrors, Vouch,
+    ServiceId, UpdatePipeRequest, UpdateReversePrivateEndpointRequest, Validate, ValidationErrors, Vouch,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -19,7 +18,7 @@ use pipe_api_proto::{
 };
 
 use crate::current::Current;
-use crate::json::{read_model, to_json};
+use crate::json::{compared, read_model, to_json};
 use crate::{
     Awaited, DesiredPipe, DesiredPipeState, DesiredState, Id, Kind, Plan, PlanStep, PlannedRequest, Resource, truncate,
 };
@@ -161,10 +160,8 @@ pub fn plan(
         ("service_id", Id::Known(service_id.to_string())),
     ];
     // An endpoint being deleted is gone for the plan: it answers `Deleting` until it is.
-    let (deleting, endpoints): (Vec<_>, Vec<_>) = current
-        .reverse_private_endpoints
-        .iter()
-        .partition(|endpoint| endpoint.status == Some(ReversePrivateEndpointStatus::Deleting));
+    let (deleting, endpoints): (Vec<_>, Vec<_>) =
+        current.reverse_private_endpoints.iter().partition(|endpoint| crate::current::is_being_deleted(endpoint));
     let notes = deleting
         .iter()
         .map(|endpoint| {
@@ -723,24 +720,6 @@ impl PipeChanges {
         }
         self.tables_change = true;
     }
-}
-
-/// A pipe as read, to compare with a desired one: its scaling's quantities as numbers in
-/// their units, however the server wrote them (`"1"` core is 1000 millicores, `"4Gi"` 4 GB).
-pub(crate) fn compared(pipe: &Pipe) -> Value {
-    let mut json = to_json(pipe);
-    if let (Some(scaling), Some(Value::Object(written))) = (&pipe.scaling, json.get_mut("scaling")) {
-        let amounts = [
-            ("replicaCpuMillicores", scaling.replica_cpu_millicores.as_ref().map(|q| q.value())),
-            ("replicaMemoryGb", scaling.replica_memory_gb.as_ref().map(|q| q.value())),
-        ];
-        for (name, amount) in amounts {
-            if let Some(number) = amount.and_then(serde_json::Number::from_f64) {
-                written.insert(name.to_owned(), Value::Number(number));
-            }
-        }
-    }
-    json
 }
 
 /// The object member `name` of `map`, made if missing.

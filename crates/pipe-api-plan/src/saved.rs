@@ -68,6 +68,21 @@ impl SavedPlan {
         self.organization_id
     }
 
+    /// Refuses, before anything is read or sent, a plan made for another service than
+    /// `service_id` of `organization_id` ([`SavedPlanError::OtherService`]); [`confirm`]
+    /// checks it first too.
+    ///
+    /// [`confirm`]: SavedPlan::confirm
+    pub fn is_for(&self, organization_id: OrganizationId, service_id: ServiceId) -> Result<(), SavedPlanError> {
+        if (organization_id, service_id) == (self.organization_id, self.service_id) {
+            return Ok(());
+        }
+        Err(SavedPlanError::OtherService {
+            planned: (self.organization_id, self.service_id),
+            given: (organization_id, service_id),
+        })
+    }
+
     /// The options it was planned with (and is planned with again when applied).
     pub fn options(&self) -> &PlanOptions {
         &self.options
@@ -182,9 +197,7 @@ impl SavedPlan {
         desired: &DesiredState,
         current: &Current,
     ) -> Result<Plan, SavedPlanError> {
-        if (organization_id, service_id) != (self.organization_id, self.service_id) {
-            return Err(SavedPlanError::OtherService { planned: self.service_id, given: service_id });
-        }
+        self.is_for(organization_id, service_id)?;
         let changes: Vec<Change> = self.seen.iter().filter_map(|seen| seen.change(current)).collect();
         if !changes.is_empty() {
             return Err(SavedPlanError::Stale(changes));
@@ -233,19 +246,21 @@ pub enum SavedPlanError {
         /// What is wrong.
         message: String,
     },
-    /// It was planned for another service.
+    /// It was planned for another service (of its organization or of another).
     OtherService {
-        /// The service it was planned for.
-        planned: ServiceId,
-        /// The service it was given to.
-        given: ServiceId,
+        /// The organization and service it was planned for.
+        planned: (OrganizationId, ServiceId),
+        /// The organization and service it was given to.
+        given: (OrganizationId, ServiceId),
     },
     /// A stale plan: resources it touches changed since it was planned, each named. Nothing
     /// was sent.
     Stale(Vec<Change>),
     /// The plan made now differs from the saved one (the desired state given is not the one
     /// planned, or a resource the plan did not touch changed): the first step that differs.
-    /// Nothing was sent.
+    /// Nothing was sent. Steps are compared as the saved plan shows them, every value the
+    /// lookup gave `[redacted]`: a secret changed between the plan and the apply is sent as
+    /// it is now, not refused.
     NotTheSaved {
         /// Its number, from 1.
         number: usize,
@@ -277,9 +292,11 @@ impl fmt::Display for SavedPlanError {
         match self {
             SavedPlanError::Malformed { path, message } if path.is_empty() => write!(f, "saved plan: {message}"),
             SavedPlanError::Malformed { path, message } => write!(f, "saved plan: {path}: {message}"),
-            SavedPlanError::OtherService { planned, given } => {
-                write!(f, "saved plan: planned for the service {planned}, not {given}")
-            }
+            SavedPlanError::OtherService { planned, given } => write!(
+                f,
+                "saved plan: planned for the service {} of the organization {}, not the service {} of {}",
+                planned.1, planned.0, given.1, given.0
+            ),
             SavedPlanError::Stale(changes) => {
                 f.write_str("stale plan: ")?;
                 for (index, change) in changes.iter().enumerate() {

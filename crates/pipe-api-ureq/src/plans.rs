@@ -98,6 +98,8 @@ impl ServiceScope<'_> {
     /// now: the saved plan holds no secret), which refuses a stale plan before anything is
     /// sent; then applies as [`ServiceScope::apply`].
     pub fn apply_saved(&self, saved: &SavedPlan, desired: &DesiredState) -> Result<Applied, SavedPlanError> {
+        // Another service's plan is refused before this one is read (or woken).
+        saved.is_for(self.organization_id(), self.service_id())?;
         let alerts = saved.needs_alerts() || !desired.alerts.is_empty();
         let current = self.current_state(alerts).map_err(SavedPlanError::Read)?;
         let plan = saved.confirm(self.organization_id(), self.service_id(), desired, &current)?;

@@ -220,3 +220,42 @@ fn a_plan_for_another_service_is_refused_before_anything_is_sent() {
     assert!(text.starts_with("apply: refused: the plan was made for service"), "{text}");
     assert!(text.contains("nothing was sent") && !text.contains('\n'), "{text}");
 }
+
+/// Review: an endpoint replaced (delete, then create under the same description) whose create
+/// is lost (504 after it took effect) is looked for by description: the old one, still
+/// `Deleting`, is listed first and adopted.
+#[test]
+fn a_lost_create_of_a_replaced_endpoint_adopts_the_new_one_not_the_one_being_deleted() {
+    let (fake, client) = setup();
+    let service = client.service(ORG, SERVICE);
+    fake.set_reverse_private_endpoint_durations(Duration::from_secs(1), Duration::from_secs(600));
+    let only_endpoint = |name: &str| {
+        DesiredState::from_json(
+            &serde_json::json!({"reversePrivateEndpoints": [{"description": "ingest brokers",
+                "type": "VPC_ENDPOINT_SERVICE", "vpcEndpointServiceName": name}]})
+            .to_string(),
+            |_| None,
+        )
+        .unwrap()
+    };
+    let first = service.plan(&only_endpoint("com.amazonaws.vpce.eu-west-1.vpce-svc-0a"), &PlanOptions::default());
+    service.apply(&first.unwrap()).unwrap();
+    let old = service.list_reverse_private_endpoints().unwrap()[0].id.to_string();
+    let options = PlanOptions::default().allow_replacement(true);
+    let replace = service.plan(&only_endpoint("com.amazonaws.vpce.eu-west-1.vpce-svc-0b"), &options).unwrap();
+    fake.inject(
+        FaultRule::path_ends_with(
+            "/pipesReversePrivateEndpoints",
+            Fault::status(504).body("upstream request timeout").after_handling(),
+        )
+        .method(http::Method::POST),
+    );
+    let outcome = service.apply(&replace);
+    let steps: Vec<String> = match &outcome {
+        Ok(applied) => applied.steps().iter().map(|s| format!("{:?} {:?}", s.effect(), s.id())).collect(),
+        Err(error) => vec![error.to_string()],
+    };
+    assert!(outcome.is_ok(), "{steps:#?}");
+    let adopted = outcome.as_ref().ok().and_then(|a| a.steps().last()).and_then(|s| s.id()).map(|id| id.to_string());
+    assert!(adopted.is_some_and(|id| id != old), "{steps:#?}");
+}

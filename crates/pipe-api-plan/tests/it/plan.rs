@@ -450,3 +450,42 @@ fn a_plan_counts_in_english_and_cuts_a_servers_huge_name_in_every_rendering() {
     assert!(json.len() < 4096, "{} bytes of JSON", json.len());
     assert!(format!("{plan:?}").len() < 8192);
 }
+
+/// Review: the server writes a quantity as a number one read and as `"1"`/`"4Gi"` the next
+/// (service notes); the planner treats both as the same, the saved plan's fingerprint does not.
+#[test]
+fn a_saved_plan_is_not_stale_when_only_the_quantitys_spelling_changed() {
+    let desired = desired_kafka(json!({"caCertificate": "-----BEGIN CERTIFICATE-----"}), json!({}));
+    let (org, service) = ids();
+    let then = current_kafka(json!({}), json!({})); // scaling "1" core, "4Gi"
+    let saved = planned(&desired, &then).unwrap().saved();
+    let now = current_kafka(
+        json!({}),
+        json!({"scaling": {"replicas": 1, "replicaCpuMillicores": 1000, "replicaMemoryGb": 4}}),
+    );
+    assert!(planned(&desired, &now).unwrap().steps().len() == 1, "the planner sees the same pipe");
+    let confirmed = saved.confirm(org, service, &desired, &now);
+    assert!(confirmed.is_ok(), "{}", confirmed.unwrap_err());
+}
+
+/// A state the service reaches on its own (`Provisioning` or `Snapshot` to `Running`) leaves a
+/// saved plan as it was; one the plan acts on otherwise (`Running` to `Stopped`) makes it stale,
+/// named; and a plan for another service is refused, naming both.
+#[test]
+fn a_saved_plan_is_stale_only_when_a_state_moves_to_another_phase() {
+    let desired = desired_kafka(json!({"caCertificate": "-----BEGIN CERTIFICATE-----"}), json!({}));
+    let (org, service) = ids();
+    let saved = planned(&desired, &current_kafka(json!({}), json!({"state": "Provisioning"}))).unwrap().saved();
+    for state in ["Running", "Snapshot", "Degraded"] {
+        let now = current_kafka(json!({}), json!({"state": state}));
+        assert!(saved.confirm(org, service, &desired, &now).is_ok(), "{state}");
+    }
+    let stopped = current_kafka(json!({}), json!({"state": "Stopped"}));
+    let refused = saved.confirm(org, service, &desired, &stopped).unwrap_err().to_string();
+    assert!(refused.contains(r#"pipe "orders" changed since the plan (state Provisioning -> Stopped)"#), "{refused}");
+
+    let other: ServiceId = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1099".parse().unwrap();
+    let refused = saved.is_for(org, other).unwrap_err().to_string();
+    assert!(refused.contains(&format!("planned for the service {service} of the organization {org}")), "{refused}");
+    assert!(refused.ends_with(&format!("not the service {other} of {org}")), "{refused}");
+}
