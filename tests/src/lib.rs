@@ -5,13 +5,13 @@
 
 #![forbid(unsafe_code)]
 
+pub mod every_operation;
 pub mod requests;
 pub mod workloads;
 
 use pipe_api_proto::retry::RetryPolicy;
-// The sample ids and the interfaces of tests that only parse answers have one home, proto's
-// `test-util`.
-pub use pipe_api_proto::test_util::every_operation::{ORG, PIPE, SERVICE, alerting, management};
+// The sample ids and the interfaces of tests that only parse answers have one home.
+pub use every_operation::{ORG, PIPE, SERVICE, alerting, management};
 use pipe_api_types::{OrganizationId, PipeId, ServiceId};
 
 /// [`ORG`], [`SERVICE`] and [`PIPE`] as ids.

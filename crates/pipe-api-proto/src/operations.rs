@@ -21,7 +21,7 @@
 //! 1. its models in `pipe-api-types` (and a query type's `Query` impl in `endpoint.rs`);
 //! 2. one row below (its endpoint, metadata, `Client` and scoped methods and test dispatch come
 //!    from it); a new output type, its line in `decode.rs`'s `outputs!` (the compiler asks for
-//!    it; a new path id type, its `Sample` in `test_util/every_operation.rs`);
+//!    it; a new path id type, its `Sample` in the workspace's `tests/src/every_operation.rs`);
 //! 3. its handler in the fake, in its resource's `HANDLERS` (`pipe-api-fake/src/routes/`), and
 //!    its grant in the fake's `permissions.rs` (`RESOURCES`); a row with no handler or no grant
 //!    is refused;

@@ -2,12 +2,6 @@
 //! expected request and answers a canned response; [`RecordingTransport`] records every
 //! request and replays a sequence of responses.
 
-// Every operation of the table by its name, for this workspace's own tests and fuzz target:
-// made from the crate's private table macro, so it lives here, hidden, and is no part of the
-// public API.
-#[doc(hidden)]
-pub mod every_operation;
-
 use std::collections::VecDeque;
 
 use http::{Method, Request, Response, StatusCode};

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use http::Response;
 use pipe_api_proto::Error;
 use pipe_api_proto::operations::{Interface, OPERATIONS};
-use pipe_api_proto::test_util::every_operation as operations;
+use pipe_api_tests::every_operation as operations;
 use pipe_api_tests::workloads::{self, Novelty};
 
 /// Names the case (`<operation> <status>`) when this process is the measuring child.
@@ -227,8 +227,8 @@ impl EntryPoint {
     /// Decodes `response` as this entry point does: `OK 1` or the error.
     fn parse(self, response: Response<Vec<u8>>) -> Result<usize, Error> {
         use pipe_api_proto::EndpointExt as _;
-        use pipe_api_proto::test_util::every_operation::{alerting, management};
         use pipe_api_proto::{Alerting, Management, Raw};
+        use pipe_api_tests::every_operation::{alerting, management};
 
         let (org, service, pipe) = pipe_api_tests::ids();
         let path = format!("/v1/organizations/{org}/services/{service}/pipes");

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use http::Response;
 use pipe_api_proto::operations::{Interface, OPERATIONS, Operation};
-use pipe_api_proto::test_util::every_operation::{parse, success_body};
+use pipe_api_tests::every_operation::{parse, success_body};
 
 /// The longest `Display` or `Debug` of any error.
 const MAX_ERROR_TEXT: usize = 4096;
@@ -86,7 +86,7 @@ fn every_operation_names_itself_in_a_bounded_error() {
 #[test]
 fn no_operation_shows_a_credential_the_server_echoes() {
     use base64::Engine as _;
-    use pipe_api_proto::test_util::every_operation::{KEY_SECRET, TOKEN};
+    use pipe_api_tests::every_operation::{KEY_SECRET, TOKEN};
 
     let basic = base64::engine::general_purpose::STANDARD.encode(format!("sample-key-id:{KEY_SECRET}"));
     for operation in OPERATIONS {
@@ -253,7 +253,7 @@ fn every_row_has_its_fixtures_and_request_snapshot() {
 #[test]
 fn no_wait_on_any_operation_shows_a_credential_or_a_huge_value() {
     use base64::Engine as _;
-    use pipe_api_proto::test_util::every_operation::{KEY_SECRET, TOKEN, wait_error_shown};
+    use pipe_api_tests::every_operation::{KEY_SECRET, TOKEN, wait_error_shown};
 
     let basic = base64::engine::general_purpose::STANDARD.encode(format!("sample-key-id:{KEY_SECRET}"));
     for operation in OPERATIONS {

@@ -8,8 +8,8 @@
 
 use http::{Method, Response, StatusCode};
 use pipe_api_proto::operations::OPERATIONS;
-use pipe_api_proto::test_util::every_operation;
 use pipe_api_proto::{Alerting, EndpointExt, Error, GetPipe, ListAlerts, ListPipes, Management, Raw};
+use pipe_api_tests::every_operation;
 use pipe_api_tests::workloads::{self, Novelty};
 use pipe_api_tests::{PIPE, ids};
 use proptest::prelude::*;

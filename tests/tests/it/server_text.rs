@@ -22,11 +22,11 @@ use pipe_api_proto::attempts::AttemptRecord;
 use pipe_api_proto::call::{Call, Machine as _, Next};
 use pipe_api_proto::operations::{OPERATIONS, Operation};
 use pipe_api_proto::retry::RetryPolicy;
-use pipe_api_proto::test_util::every_operation::{Visit, visit};
 use pipe_api_proto::{
     Alerting, BaseUrl, BearerToken, Endpoint, EndpointExt, Error, Management, ManagementCredentials, Reply,
     TransportError,
 };
+use pipe_api_tests::every_operation::{Visit, visit};
 use pipe_api_tests::requests::create_pipe_requests;
 use pipe_api_types::{
     AlertChannel, AlertInterval, AlertRequest, ChangePipeStateRequest, CreateKeyRequest,

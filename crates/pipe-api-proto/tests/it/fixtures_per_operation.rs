@@ -6,9 +6,9 @@
 
 use std::path::Path;
 
+use crate::every_operation::parse;
 use pipe_api_proto::Error;
 use pipe_api_proto::operations::OPERATIONS;
-use pipe_api_proto::test_util::every_operation::parse;
 
 use crate::common::response;
 

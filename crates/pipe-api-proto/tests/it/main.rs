@@ -4,6 +4,12 @@
 
 mod call;
 mod common;
+// Every operation of the table, made from it: the workspace's test helper (tests/src), compiled
+// here as a module of these tests, so that it is no part of this crate's API. What the
+// workspace's tests use of it and these do not is no dead code.
+#[allow(dead_code)]
+#[path = "../../../../tests/src/every_operation.rs"]
+mod every_operation;
 mod fixtures_per_operation;
 mod ops_alerts;
 mod ops_keys;

@@ -3,9 +3,9 @@
 
 use crate::common;
 
+use crate::every_operation::TOKEN;
 use common::*;
 use http::Method;
-use pipe_api_proto::test_util::every_operation::TOKEN;
 use pipe_api_proto::{
     Alerting, BaseUrl, BearerToken, BuildErrorKind, CreateKey, CreatePipe, EndpointExt, GetPipe, GetService,
     ListAlerts, ListPipes, ListReversePrivateEndpoints, Management, ManagementCredentials, Raw, render_request,

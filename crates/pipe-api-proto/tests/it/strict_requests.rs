@@ -276,7 +276,7 @@ fn a_member_newer_than_this_crate_is_sent_when_written_under_not_yet_known() {
 
 #[test]
 fn an_alert_read_from_a_server_goes_back_whole() {
-    let api = pipe_api_proto::test_util::every_operation::alerting();
+    let api = crate::every_operation::alerting();
     let read = pipe_api_proto::GetAlert::new(AlertId::new("a1"))
         .parse_response(
             &api,

@@ -4,7 +4,7 @@
 use http::Response;
 use pipe_api_proto::Management;
 // The sample ids and interfaces have one home, the `test-util` feature's.
-pub use pipe_api_proto::test_util::every_operation::{ORG, PIPE, SERVICE, alerting, management};
+pub use crate::every_operation::{ORG, PIPE, SERVICE, alerting, management};
 use pipe_api_types::{OrganizationId, PipeId, ServiceId};
 
 pub fn org() -> OrganizationId {

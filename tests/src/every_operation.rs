@@ -1,13 +1,14 @@
 //! Every operation of the table of operations, made from the table itself (sample path ids, a
 //! default body): a test that must hold for every operation iterates
-//! [`OPERATIONS`](crate::operations::OPERATIONS) and reaches each one through [`parse`] or
-//! [`wait_error_shown`], so an operation added to the table is covered with no new test. The fuzz target
-//! and the workspace's hostile-input and memory tests do.
+//! [`OPERATIONS`](pipe_api_proto::operations::OPERATIONS) and reaches each one through [`parse`]
+//! or [`wait_error_shown`], so an operation added to the table is covered with no new test. The
+//! workspace's hostile-input and memory tests do, and proto's own tests (which compile this
+//! file as a module of theirs: a test helper, not part of any crate's API).
 
 use http::Response;
 use pipe_api_types::*;
 
-use crate::*;
+use pipe_api_proto::*;
 
 /// The organization of every sample path, and of tests that need no particular one.
 pub const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
@@ -156,7 +157,7 @@ macro_rules! parsers {
 }
 
 /// Hands a test each operation's endpoint, to drive as it likes (through a client, a
-/// [`Call`](crate::call::Call), [`EndpointExt::send`]), with the body it chooses.
+/// [`Call`](pipe_api_proto::call::Call), [`EndpointExt::send`]), with the body it chooses.
 pub trait Visit {
     /// The body of operation `operation`, whose request is a `B`: the default one unless the
     /// test has its own (a request holding secrets, say).
@@ -206,7 +207,7 @@ macro_rules! visits {
     };
 }
 
-crate::operations!(visits);
+pipe_api_proto::operations!(visits);
 
 macro_rules! interface {
     (Management, $management:expr, $alerting:expr) => {
@@ -234,7 +235,7 @@ pub fn alerting() -> Alerting {
     Alerting::new(BaseUrl::parse("https://alerts.example.com").expect("a URL"), token)
 }
 
-crate::operations!(parsers);
+pipe_api_proto::operations!(parsers);
 
 /// Runs a wait on `endpoint` whose condition never holds until its deadline, each poll answered
 /// by `answer`; its error shown.
@@ -243,8 +244,8 @@ fn wait_until_deadline<E: Endpoint>(
     api: &E::Api,
     answer: impl Fn(&http::Request<Vec<u8>>) -> Response<Vec<u8>>,
 ) -> String {
-    use crate::call::{Machine as _, Next};
-    use crate::wait::{Verdict, Wait, WaitPolicy};
+    use pipe_api_proto::call::{Machine as _, Next};
+    use pipe_api_proto::wait::{Verdict, Wait, WaitPolicy};
     use std::time::Duration;
 
     let policy = WaitPolicy::default().deadline(Duration::from_secs(20));
@@ -253,7 +254,7 @@ fn wait_until_deadline<E: Endpoint>(
         api,
         |_: &E::Output| Verdict::Continue,
         policy,
-        crate::retry::RetryPolicy::default(),
+        pipe_api_proto::retry::RetryPolicy::default(),
         1,
         Duration::ZERO,
     );
@@ -273,8 +274,8 @@ fn wait_until_deadline<E: Endpoint>(
 
 /// A success body of operation `operation` whose payload (the envelope's `result`, the
 /// alerting `data`) is `payload`, as the operation's interface and shape carry it.
-pub fn success_body(operation: &crate::operations::Operation, payload: &str) -> String {
-    use crate::operations::Interface;
+pub fn success_body(operation: &pipe_api_proto::operations::Operation, payload: &str) -> String {
+    use pipe_api_proto::operations::Interface;
     match operation.interface {
         Interface::Management => format!(r#"{{"status":200,"requestId":"r-1","result":{payload}}}"#),
         _ => format!(r#"{{"data":{payload}}}"#),
