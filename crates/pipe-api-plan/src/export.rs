@@ -28,6 +28,12 @@ pub struct ExportOptions {
     /// that would tie it to one), so which alerts are the service's cannot be told: either
     /// every alert the token sees is exported, or none (the default).
     pub alerts: bool,
+    /// Leave out, and say in [`Exported::notes`], a resource the desired state's reader
+    /// refuses (a value this crate does not know, a field its create request requires that the
+    /// server did not send), instead of refusing the export (the default). A resource left out
+    /// is not in the file: a plan of it with [`PlanOptions::prune`](crate::PlanOptions::prune)
+    /// deletes it.
+    pub leave_out_unreadable: bool,
 }
 
 impl ExportOptions {
@@ -35,6 +41,13 @@ impl ExportOptions {
     #[must_use]
     pub fn alerts(mut self, alerts: bool) -> Self {
         self.alerts = alerts;
+        self
+    }
+
+    /// Leaves out a resource the reader refuses (see [`ExportOptions::leave_out_unreadable`]).
+    #[must_use]
+    pub fn leave_out_unreadable(mut self, leave_out: bool) -> Self {
+        self.leave_out_unreadable = leave_out;
         self
     }
 }
@@ -110,6 +123,15 @@ pub enum ExportError {
     },
     /// Alerts were asked for, and not read (or not every one was).
     AlertsNotRead,
+    /// A resource does not read as a desired one (a value this crate does not know, a field
+    /// its create request requires that the server did not send); see
+    /// [`ExportOptions::leave_out_unreadable`].
+    UnreadableResource {
+        /// The resource.
+        resource: Resource,
+        /// Why, as the reader says it (its path within the resource, and the rule).
+        why: String,
+    },
     /// The document does not read back as a desired state, though each resource did (a rule
     /// across resources): the error says where.
     Unreadable(DesiredStateError),
@@ -127,6 +149,10 @@ impl fmt::Display for ExportError {
             ExportError::AlertsNotRead => {
                 f.write_str("export: alerts were asked for, and the current alerts were not read (or not every one)")
             }
+            ExportError::UnreadableResource { resource, why } => write!(
+                f,
+                "export: {resource} does not read as a {why}: leave it out with ExportOptions::leave_out_unreadable (a plan of the file that prunes then deletes it)"
+            ),
             ExportError::Unreadable(error) => write!(f, "export: what the server has does not read back: {error}"),
             ExportError::Read(error) => write!(f, "export: reading the current state failed: {error}"),
         }
@@ -161,13 +187,21 @@ impl std::error::Error for ExportError {
 /// - Every secret, and every member the create request needs that the server never echoes
 ///   (a source's `credentials` or `accessKey`, whole), is a reference `{"env": "NAME"}`
 ///   ([`Exported::secrets`]); nothing under a secret's name is ever written in clear.
-/// - An endpoint being deleted, a resource with no name, or one the desired state's reader
-///   refuses (a value this crate does not know, a field its create request requires that the
-///   server did not send) is left out; so is a member this crate does not know (it may be the
-///   server's own); each is in [`Exported::notes`]. A resource left out is not in the file:
-///   a plan of it with [`PlanOptions::prune`](crate::PlanOptions::prune) deletes it.
+/// - A resource the desired state's reader refuses (a value this crate does not know, a field
+///   its create request requires that the server did not send) refuses the export, naming it
+///   ([`ExportError::UnreadableResource`]), unless [`ExportOptions::leave_out_unreadable`]: a
+///   resource left out is not in the file, and a plan of it with
+///   [`PlanOptions::prune`](crate::PlanOptions::prune) deletes it.
+/// - An endpoint being deleted, a resource with no name, and a member this crate does not know
+///   (it may be the server's own) are left out; each is in [`Exported::notes`].
 pub fn export(current: &Current, options: &ExportOptions) -> Result<Exported, ExportError> {
-    let mut export = Export { secrets: Vec::new(), notes: Vec::new(), taken: BTreeSet::new(), endpoints: Vec::new() };
+    let mut export = Export {
+        secrets: Vec::new(),
+        notes: Vec::new(),
+        taken: BTreeSet::new(),
+        endpoints: Vec::new(),
+        leave_out_unreadable: options.leave_out_unreadable,
+    };
     let endpoints = export.endpoint_names(current)?;
     let named: Vec<(String, &str)> = endpoints.iter().map(|(id, name)| (id.clone(), name.as_str())).collect();
     let mut document = Map::new();
@@ -209,6 +243,8 @@ struct Export {
     taken: BTreeSet<String>,
     /// The endpoints settled so far, beside which a pipe is read (it may name them).
     endpoints: Vec<Value>,
+    /// [`ExportOptions::leave_out_unreadable`].
+    leave_out_unreadable: bool,
 }
 
 impl Export {
@@ -270,14 +306,17 @@ impl Export {
             if let Some((other, ..)) = items.iter().find(|(_, seen, _)| seen == name) {
                 return Err(ExportError::SameNameOnServer { resource, ids: [other.clone(), id] });
             }
-            // One the reader refuses is left out and said, not the whole export: the rest can
-            // still be brought under the file.
+            // One the reader refuses refuses the export, or, when asked, is left out and said:
+            // the rest can still be brought under the file.
             match self.settle(&resource, items.len(), item) {
                 Ok(item) => items.push((id, name.to_owned(), item)),
                 Err(ExportError::Unreadable(error)) => {
                     // Its paths are within a document of it alone: said within the resource.
-                    let error = error.to_string().replacen(&format!("{}[0].", list_of(kind)), "", 1);
-                    self.notes.push(format!("{resource} does not read as a {error}: left out"))
+                    let why = error.to_string().replacen(&format!("{}[0].", list_of(kind)), "", 1);
+                    if !self.leave_out_unreadable {
+                        return Err(ExportError::UnreadableResource { resource, why });
+                    }
+                    self.notes.push(format!("{resource} does not read as a {why}: left out"))
                 }
                 Err(error) => return Err(error),
             }

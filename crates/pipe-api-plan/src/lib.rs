@@ -33,7 +33,8 @@
 //! # The steps, what each does and what it never does
 //! - [`export()`] writes what a service has ([`Current`]) as a desired-state document that
 //!   plans to no changes on it once its secret references are filled. It leaves out what the
-//!   server fills itself and, with a note, what a desired state cannot hold; it never writes a
+//!   server fills itself; a resource a desired state cannot hold refuses it, or is left out
+//!   with a note when asked ([`ExportOptions::leave_out_unreadable`]); it never writes a
 //!   secret (each is a reference it lists, [`Exported::secrets`]), and exports alerts, which
 //!   name no service, only when asked ([`ExportOptions::alerts`]).
 //! - [`DesiredState::from_json`] reads a file strictly, its references through a lookup; it

@@ -179,10 +179,16 @@ fn two_resources_of_one_name_are_refused_naming_both() {
 }
 
 #[test]
-fn a_resource_the_reader_refuses_is_left_out_and_said_not_the_whole_export() {
+fn a_resource_the_reader_refuses_refuses_the_export_or_if_asked_is_left_out_and_said() {
     let mut current = current();
     current.pipes[1].destination.as_mut().unwrap().columns = None;
-    let exported = export(&current, &ExportOptions::default()).unwrap();
+    // Left out silently, a later plan that prunes would delete it: refused unless asked.
+    let refused = export(&current, &ExportOptions::default()).unwrap_err().to_string();
+    assert_eq!(
+        refused,
+        "export: pipe \"archive\" does not read as a desired state: invalid request: `destination.columns` must have at least 1 element: leave it out with ExportOptions::leave_out_unreadable (a plan of the file that prunes then deletes it)"
+    );
+    let exported = export(&current, &ExportOptions::default().leave_out_unreadable(true)).unwrap();
     let names: Vec<&str> =
         exported.to_json()["pipes"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["orders", "events", "replica"]);
