@@ -10,7 +10,7 @@ use pipe_api_types::{
 };
 use serde_json::{Map, Value, json};
 
-use crate::json::{compared, to_json};
+use crate::json::{compared, only, to_json};
 use crate::{Kind, PlanStep, Resource, Sorted};
 
 /// What the service has: what its list operations returned.
@@ -140,14 +140,12 @@ fn records(current: &Current, resource: &Resource) -> Option<Vec<Record>> {
 /// An endpoint's members that a create or an update sets: what the server fills in itself
 /// while provisioning (its DNS names, its endpoint id) changes nothing a plan does.
 fn only_requested(json: Value) -> Value {
-    let Value::Object(members) = json else { return json };
-    let requested = |name: &str| {
+    only(json, |name| {
         name == "id"
             || LIFECYCLE.contains(&name)
             || CreateReversePrivateEndpointRequest::FIELDS.contains(&name)
             || UpdateReversePrivateEndpointRequest::FIELDS.contains(&name)
-    };
-    Value::Object(members.into_iter().filter(|(name, _)| requested(name)).collect())
+    })
 }
 
 fn record(json: Value) -> Record {

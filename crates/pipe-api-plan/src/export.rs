@@ -16,7 +16,7 @@ use pipe_api_types::{
 };
 use serde_json::{Map, Value, json};
 
-use crate::json::{compared, to_json};
+use crate::json::{compared, only, to_json};
 use crate::{Current, DesiredStateError, Kind, Problem, Resource, Sorted};
 
 /// What an export takes beyond the service's resources.
@@ -327,7 +327,7 @@ impl Export {
     /// A pipe as its create request holds it, its scaling in numbers, the endpoints it names
     /// by their descriptions, and whether it should run.
     fn pipe_item(&mut self, pipe: &pipe_api_types::Pipe, endpoints: &[(String, &str)]) -> Value {
-        let mut item = only(compared(pipe), CreatePipeRequest::FIELDS);
+        let mut item = only(compared(pipe), |name| CreatePipeRequest::FIELDS.contains(&name));
         // A quantity in its unit, whole where it is (`500`, not `500.0`), as a user writes it.
         let amounts = item.get_mut("scaling").and_then(Value::as_object_mut);
         for amount in amounts.into_iter().flat_map(|scaling| scaling.values_mut()) {
@@ -481,15 +481,7 @@ impl Export {
 
 /// An endpoint as its create request holds it.
 fn endpoint_item(endpoint: &pipe_api_types::ReversePrivateEndpoint) -> Value {
-    only(to_json(endpoint), CreateReversePrivateEndpointRequest::FIELDS)
-}
-
-/// The members of `value` named in `fields`, `null`s left out.
-fn only(value: Value, fields: &[&str]) -> Value {
-    let Value::Object(members) = value else { return value };
-    Value::Object(
-        members.into_iter().filter(|(name, value)| fields.contains(&name.as_str()) && !value.is_null()).collect(),
-    )
+    only(to_json(endpoint), |name| CreateReversePrivateEndpointRequest::FIELDS.contains(&name))
 }
 
 /// `document` read as a desired state, each reference answered with its own name.

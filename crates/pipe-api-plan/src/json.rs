@@ -37,3 +37,9 @@ pub(crate) fn compared(pipe: &Pipe) -> Value {
     }
     json
 }
+
+/// The members of `value` whose names `keep` takes, `null`s left out.
+pub(crate) fn only(value: Value, keep: impl Fn(&str) -> bool) -> Value {
+    let Value::Object(members) = value else { return value };
+    Value::Object(members.into_iter().filter(|(name, value)| keep(name) && !value.is_null()).collect())
+}

@@ -163,7 +163,19 @@ pub(crate) fn read_composite<'de, T: Field, D: Deserializer<'de>>(d: D) -> Resul
 
 /// Reads one field of a scalar type: the JSON value as [`Scalar`], then made into `T`.
 pub(crate) fn read_scalar<'de, T: Field, D: Deserializer<'de>>(d: D) -> Result<Read<T>, D::Error> {
-    match d.deserialize_any(ScalarVisitor)? {
+    made(d.deserialize_any(ScalarVisitor)?)
+}
+
+/// The value `T` makes of a scalar, or the scalar kept when it makes none: the one rule of
+/// both readings ([`read_scalar`], and [`FieldVisitor`]'s scalars).
+fn made<T: Field, E: serde::de::Error>(scalar: Scalar<'_>) -> Result<Read<T>, E> {
+    fn fits<T, E: serde::de::Error>(value: Option<T>, scalar: &(impl Serialize + ?Sized)) -> Result<Read<T>, E> {
+        match value {
+            Some(value) => Ok(Read::Value(value)),
+            None => kept(scalar),
+        }
+    }
+    match scalar {
         Scalar::Text(text) => fits(T::from_text(&text), &*text),
         Scalar::Bool(value) => fits(T::from_bool(value), &value),
         Scalar::U64(value) => fits(T::from_u64(value), &value),
@@ -255,14 +267,6 @@ fn kept<T, E: serde::de::Error>(value: &(impl Serialize + ?Sized)) -> Result<Rea
     serde_json::value::to_raw_value(value).map(Read::Kept).map_err(E::custom)
 }
 
-/// The value made from a JSON scalar, or the scalar kept when it made none.
-fn fits<T, E: serde::de::Error>(value: Option<T>, scalar: &(impl Serialize + ?Sized)) -> Result<Read<T>, E> {
-    match value {
-        Some(value) => Ok(Read::Value(value)),
-        None => kept(scalar),
-    }
-}
-
 impl<'de, T: Field> Visitor<'de> for FieldVisitor<T> {
     type Value = Read<T>;
 
@@ -271,23 +275,23 @@ impl<'de, T: Field> Visitor<'de> for FieldVisitor<T> {
     }
 
     fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Read<T>, E> {
-        fits(T::from_text(text), text)
+        made(Scalar::Text(std::borrow::Cow::Borrowed(text)))
     }
 
     fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<Read<T>, E> {
-        fits(T::from_bool(value), &value)
+        made(Scalar::Bool(value))
     }
 
     fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Read<T>, E> {
-        fits(T::from_i64(value), &value)
+        made(Scalar::I64(value))
     }
 
     fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Read<T>, E> {
-        fits(T::from_u64(value), &value)
+        made(Scalar::U64(value))
     }
 
     fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Read<T>, E> {
-        fits(T::from_f64(value), &value)
+        made(Scalar::F64(value))
     }
 
     fn visit_unit<E: serde::de::Error>(self) -> Result<Read<T>, E> {
