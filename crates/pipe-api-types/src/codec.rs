@@ -85,8 +85,23 @@ pub(crate) mod plain {
         T::read(d)
     }
 
-    pub(crate) fn serialize<S: Serializer, T: Serialize>(value: &T, s: S) -> Result<S::Ok, S::Error> {
-        value.serialize(s)
+}
+
+/// Reads a field of type `T` by the default codec ([`plain`]), as the seed of an object's value
+/// or a list's element: one seed type per field type (see `next_field_value!`).
+pub(crate) struct FieldSeed<T>(PhantomData<T>);
+
+impl<T> FieldSeed<T> {
+    pub(crate) fn new() -> Self {
+        FieldSeed(PhantomData)
+    }
+}
+
+impl<'de, T: Field> serde::de::DeserializeSeed<'de> for FieldSeed<T> {
+    type Value = Read<T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Read<T>, D::Error> {
+        T::read(d)
     }
 }
 
@@ -167,22 +182,21 @@ pub(crate) fn read_scalar<'de, T: Field, D: Deserializer<'de>>(d: D) -> Result<R
 }
 
 /// The value `T` makes of a scalar, or the scalar kept when it makes none: the one rule of
-/// both readings ([`read_scalar`], and [`FieldVisitor`]'s scalars).
+/// both readings ([`read_scalar`], and [`FieldVisitor`]'s scalars). Only the choice of a
+/// `from_*` is generic; keeping a misfit is compiled once ([`Scalar::kept`]).
 fn made<T: Field, E: serde::de::Error>(scalar: Scalar<'_>) -> Result<Read<T>, E> {
-    fn fits<T, E: serde::de::Error>(value: Option<T>, scalar: &(impl Serialize + ?Sized)) -> Result<Read<T>, E> {
-        match value {
-            Some(value) => Ok(Read::Value(value)),
-            None => kept(scalar),
-        }
-    }
-    match scalar {
-        Scalar::Text(text) => fits(T::from_text(&text), &*text),
-        Scalar::Bool(value) => fits(T::from_bool(value), &value),
-        Scalar::U64(value) => fits(T::from_u64(value), &value),
-        Scalar::I64(value) => fits(T::from_i64(value), &value),
-        Scalar::F64(value) => fits(T::from_f64(value), &value),
-        Scalar::Absent => Ok(Read::Absent),
-        Scalar::Kept(raw) => Ok(Read::Kept(raw)),
+    let value = match &scalar {
+        Scalar::Text(text) => T::from_text(text),
+        Scalar::Bool(value) => T::from_bool(*value),
+        Scalar::U64(value) => T::from_u64(*value),
+        Scalar::I64(value) => T::from_i64(*value),
+        Scalar::F64(value) => T::from_f64(*value),
+        Scalar::Absent => return Ok(Read::Absent),
+        Scalar::Kept(_) => None,
+    };
+    match value {
+        Some(value) => Ok(Read::Value(value)),
+        None => scalar.kept().map(Read::Kept).map_err(E::custom),
     }
 }
 
@@ -196,6 +210,21 @@ enum Scalar<'de> {
     F64(f64),
     Absent,
     Kept(Box<serde_json::value::RawValue>),
+}
+
+impl Scalar<'_> {
+    /// The scalar as the JSON text a model keeps for a value that does not fit its field.
+    fn kept(self) -> Result<Box<RawValue>, serde_json::Error> {
+        match self {
+            Scalar::Text(text) => serde_json::value::to_raw_value(&*text),
+            Scalar::Bool(value) => serde_json::value::to_raw_value(&value),
+            Scalar::U64(value) => serde_json::value::to_raw_value(&value),
+            Scalar::I64(value) => serde_json::value::to_raw_value(&value),
+            Scalar::F64(value) => serde_json::value::to_raw_value(&value),
+            Scalar::Absent => serde_json::value::to_raw_value(&()),
+            Scalar::Kept(raw) => Ok(raw),
+        }
+    }
 }
 
 /// Reads any JSON value as a [`Scalar`]: one visitor for every scalar type.
@@ -262,8 +291,8 @@ impl<'de> Visitor<'de> for ScalarVisitor {
 /// Reads one field as its [`Field`] type says; see there.
 struct FieldVisitor<T>(PhantomData<T>);
 
-/// A value that does not fit, written out as JSON.
-fn kept<T, E: serde::de::Error>(value: &(impl Serialize + ?Sized)) -> Result<Read<T>, E> {
+/// A JSON value that does not fit, kept as its text (not generic: compiled once).
+fn kept<T, E: serde::de::Error>(value: &serde_json::Value) -> Result<Read<T>, E> {
     serde_json::value::to_raw_value(value).map(Read::Kept).map_err(E::custom)
 }
 
@@ -359,24 +388,13 @@ impl<T: Field + Serialize> Field for Vec<T> {
 
     fn from_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Read<Self>, A::Error> {
         let mut values = Vec::new();
-        while let Some(element) = seq.next_element_seed(Lenient::<T>(PhantomData))? {
+        while let Some(element) = seq.next_element_seed(FieldSeed::<T>::new())? {
             match element {
                 Read::Value(value) => values.push(value),
                 misfit => return kept_list(values, misfit, seq),
             }
         }
         Ok(Read::Value(values))
-    }
-}
-
-/// Reads one list element as its [`Field`] type says.
-struct Lenient<T>(PhantomData<T>);
-
-impl<'de, T: Field> serde::de::DeserializeSeed<'de> for Lenient<T> {
-    type Value = Read<T>;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Read<T>, D::Error> {
-        d.deserialize_any(FieldVisitor(PhantomData))
     }
 }
 
@@ -398,10 +416,10 @@ fn kept_list<'de, T: Field + Serialize, V, A: SeqAccess<'de>>(
     };
     let mut all = read.iter().map(to_json).collect::<Result<Vec<_>, _>>()?;
     all.push(element(misfit)?);
-    while let Some(next) = seq.next_element_seed(Lenient::<T>(PhantomData))? {
+    while let Some(next) = seq.next_element_seed(FieldSeed::<T>::new())? {
         all.push(element(next)?);
     }
-    kept(&all)
+    kept(&serde_json::Value::Array(all))
 }
 
 /// A boxed value reads as the value.

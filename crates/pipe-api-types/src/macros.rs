@@ -11,15 +11,43 @@
 //!
 //! [`UnknownFields`]: crate::UnknownFields
 
-/// Calls a field's codec: `$crate::codec::plain` (the type's [`Field`](crate::codec::Field)
-/// impl) unless the field names one with `as`.
-macro_rules! field_codec {
-    ([] $fn:ident ($($arg:expr),*)) => {
-        $crate::codec::plain::$fn($($arg),*)
+/// Reads the value of a field from the object being read (`map`): through the type's
+/// [`Field`](crate::codec::Field) impl unless the field names a codec with `as`.
+///
+/// Why a seed per field type rather than per field: every generic step between the object and
+/// the value (serde_json's, and proto's budgeted reader's) is compiled once per seed type, and a
+/// model's fields share a few dozen types among hundreds of fields.
+macro_rules! next_field_value {
+    ([] $map:ident, $ty:ty) => {
+        $map.next_value_seed($crate::codec::FieldSeed::<$ty>::new())
     };
-    ([$codec:path] $fn:ident ($($arg:expr),*)) => {{
-        use $codec as codec;
-        codec::$fn($($arg),*)
+    ([$codec:path] $map:ident, $ty:ty) => {{
+        struct Field($crate::codec::Read<$ty>);
+        impl<'de> serde::Deserialize<'de> for Field {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                use $codec as codec;
+                codec::deserialize(d).map(Field)
+            }
+        }
+        $map.next_value::<Field>().map(|field| field.0)
+    }};
+}
+
+/// Writes a field's entry into the object being written (`map`): its type's own serde form
+/// unless the field names a codec with `as` (one instance per field type, as above).
+macro_rules! serialize_field {
+    ([] $map:ident, $json:literal, $ty:ty, $value:ident) => {
+        $map.serialize_entry($json, $value)?
+    };
+    ([$codec:path] $map:ident, $json:literal, $ty:ty, $value:ident) => {{
+        struct Field<'a>(&'a $ty);
+        impl serde::Serialize for Field<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use $codec as codec;
+                codec::serialize(self.0, s)
+            }
+        }
+        $map.serialize_entry($json, &Field($value))?
     }};
 }
 
@@ -129,13 +157,7 @@ macro_rules! model {
                 $( map.serialize_entry($rjson, &self.$rfield)?; )?
                 $(
                     if let Some(value) = &self.$field {
-                        struct Field<'a>(&'a $ty);
-                        impl serde::Serialize for Field<'_> {
-                            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                                field_codec!([$($codec)?] serialize(self.0, s))
-                            }
-                        }
-                        map.serialize_entry($json, &Field(value))?;
+                        serialize_field!([$($codec)?] map, $json, $ty, value);
                     }
                 )*
                 // A kept value that did not fit its field is written back, unless the field
@@ -176,13 +198,7 @@ macro_rules! model {
                                 ),
                                 $(
                                     $json => {
-                                        struct Field($crate::codec::Read<$ty>);
-                                        impl<'de> serde::Deserialize<'de> for Field {
-                                            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                                                field_codec!([$($codec)?] deserialize(d)).map(Field)
-                                            }
-                                        }
-                                        $field = match map.next_value::<Field>()?.0 {
+                                        $field = match next_field_value!([$($codec)?] map, $ty)? {
                                             $crate::codec::Read::Absent => None,
                                             $crate::codec::Read::Value(value) => Some(value),
                                             // Does not fit the type: absent, and kept among the unknown fields.
