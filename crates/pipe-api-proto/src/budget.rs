@@ -77,6 +77,19 @@ enum Segment {
     Index(usize),
 }
 
+/// The budget is spent: the error that ends the reading.
+struct Spent;
+
+impl fmt::Display for Spent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the response would decode into more than {DECODED_BYTES_PER_BODY_BYTE} times its size and {} MiB; refused",
+            DECODE_ALLOWANCE / (1024 * 1024)
+        )
+    }
+}
+
 impl<'s> Budget<'s> {
     pub(crate) fn for_body(body: &[u8], track: bool, secrets: &'s SentSecrets) -> Budget<'s> {
         let left = Cell::new(body.len().saturating_mul(DECODED_BYTES_PER_BODY_BYTE).saturating_add(DECODE_ALLOWANCE));
@@ -85,16 +98,30 @@ impl<'s> Budget<'s> {
     }
 
     fn charge<E: de::Error>(&self, bytes: usize) -> Result<(), E> {
-        match self.left.get().checked_sub(bytes) {
-            Some(left) => {
-                self.left.set(left);
-                Ok(())
-            }
-            None => Err(E::custom(format_args!(
-                "the response would decode into more than {DECODED_BYTES_PER_BODY_BYTE} times its size and {} MiB; refused",
-                DECODE_ALLOWANCE / (1024 * 1024)
-            ))),
+        self.take(bytes).map_err(E::custom)
+    }
+
+    /// Takes `bytes` from what is left (not generic: compiled once, not per error type).
+    fn take(&self, bytes: usize) -> Result<(), Spent> {
+        let left = self.left.get().checked_sub(bytes).ok_or(Spent)?;
+        self.left.set(left);
+        Ok(())
+    }
+
+    /// What becomes of a text a visitor is given: charged when it is kept, noted when it is a
+    /// key and the path is tracked, and, when `search`, scrubbed of what the call sent
+    /// (`Some`: the text to pass on instead). Not generic: each visitor's `visit_*str*` only
+    /// passes on what this says.
+    fn text(&self, text: &str, search: bool, kept: bool, key: bool) -> Result<Option<String>, Spent> {
+        let scrubbed = if search { self.secrets.scrubbed(text) } else { None };
+        let shown = scrubbed.as_deref().unwrap_or(text);
+        if kept && !shown.is_empty() {
+            self.take(shown.len() + ALLOCATION_COST)?;
         }
+        if key {
+            self.key_read(shown);
+        }
+        Ok(scrubbed)
     }
 
     /// Notes an object key just read, when tracking.
@@ -194,21 +221,10 @@ impl<'b, X> Budgeted<'b, X> {
         Budgeted { inner, budget: self.budget, index: 0, keeps_text: self.keeps_text, value: self.value }
     }
 
-    fn charge_text<E: de::Error>(&self, len: usize) -> Result<(), E> {
-        if (self.keeps_text || self.value) && len > 0 { self.budget.charge(len + ALLOCATION_COST) } else { Ok(()) }
-    }
-
-    /// Notes text read as an object's key.
-    fn key_read(&self, text: &str) {
-        if !self.keeps_text && self.budget.path.is_some() {
-            self.budget.key_read(text);
-        }
-    }
-
-    /// The text the call sent taken out of `text`, when it holds any: what reaches the model,
-    /// the value and every error instead.
-    fn scrubbed(&self, text: &str) -> Option<String> {
-        self.budget.secrets.scrubbed(text)
+    /// [`Budget::text`] for a text this visitor is given.
+    fn text<E: de::Error>(&self, text: &str, search: bool) -> Result<Option<String>, E> {
+        let key = !self.keeps_text && self.budget.path.is_some();
+        self.budget.text(text, search, self.keeps_text || self.value, key).map_err(E::custom)
     }
 }
 
@@ -309,32 +325,26 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Budgeted<'_, V> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        if let Some(scrubbed) = self.scrubbed(v) {
-            return self.visit_string(scrubbed);
+        match self.text(v, true)? {
+            Some(scrubbed) => self.inner.visit_string(scrubbed),
+            None => self.inner.visit_str(v),
         }
-        self.charge_text(v.len())?;
-        self.key_read(v);
-        self.inner.visit_str(v)
     }
 
     /// A text borrowed from the body is a slice of it, as written: searched only when the
     /// body holds something the call sent.
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        if !self.budget.body_is_clean {
-            if let Some(scrubbed) = self.scrubbed(v) {
-                return self.visit_string(scrubbed);
-            }
+        match self.text(v, !self.budget.body_is_clean)? {
+            Some(scrubbed) => self.inner.visit_string(scrubbed),
+            None => self.inner.visit_borrowed_str(v),
         }
-        self.charge_text(v.len())?;
-        self.key_read(v);
-        self.inner.visit_borrowed_str(v)
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        let v = self.scrubbed(&v).unwrap_or(v);
-        self.charge_text(v.len())?;
-        self.key_read(&v);
-        self.inner.visit_string(v)
+        match self.text(&v, true)? {
+            Some(scrubbed) => self.inner.visit_string(scrubbed),
+            None => self.inner.visit_string(v),
+        }
     }
 
     fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
