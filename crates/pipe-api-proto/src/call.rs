@@ -115,7 +115,7 @@ impl<E: Endpoint> Machine for Call<'_, E> {
     }
 
     fn take_attempts(&mut self) -> Vec<AttemptRecord> {
-        std::mem::take(&mut self.untaken)
+        std::mem::take(&mut self.attempting.untaken)
     }
 
     fn receive(
@@ -181,6 +181,17 @@ impl<E> std::ops::Deref for Held<'_, E> {
 #[derive(Debug)]
 pub struct Call<'e, E: Endpoint> {
     endpoint: Held<'e, E>,
+    /// Everything but the endpoint's output: not generic, so compiled once, not per operation.
+    attempting: Attempting,
+    /// The result, from when the call is over until [`Call::next`] hands it out.
+    result: Option<Result<Reply<E::Output>, Error>>,
+}
+
+/// The policy's side of a call: the request, its attempts and what they decided. What a
+/// [`Call`] adds is only the endpoint's parse of an answer.
+#[derive(Debug)]
+struct Attempting {
+    operation: Operation,
     request: Request<Vec<u8>>,
     policy: RetryPolicy,
     jitter: SeededJitter,
@@ -193,19 +204,26 @@ pub struct Call<'e, E: Endpoint> {
     untaken: Vec<AttemptRecord>,
     /// What the request sends that no output may show: taken out of every answer's texts.
     secrets: SentSecrets,
-    state: State<E::Output>,
+    state: State,
 }
 
 #[derive(Debug)]
-enum State<T> {
+enum State {
     /// The next attempt may start at `not_before` at the earliest; `slot` is the start reserved
     /// in the pacer, if one was. The wait began at `since`, for `cause`.
     Ready { not_before: Duration, slot: Option<Duration>, last: Option<Error>, since: Duration, cause: WaitCause },
     /// A request is out; it waited `waited` before it started, for `cause`.
     Sent { waited: Duration, cause: WaitCause },
-    /// Over: the result, until [`Call::next`] hands it out.
-    Done(Option<Result<Reply<T>, Error>>),
+    /// Over: the call's result is its own.
+    Over,
 }
+
+/// What an answer said, as the policy sees it: a success's request id and status, or the error.
+type Settled = Result<(Option<String>, http::StatusCode), Error>;
+
+/// How a call ended, as the policy sees it: a success's request id, status and attempts, or
+/// the error (which carries its attempts).
+type Ended = Result<(Option<String>, http::StatusCode, Attempts), Error>;
 
 impl<'e, E: Endpoint> Call<'e, E> {
     /// A call of `endpoint` on `api` under `policy`, starting at `now`. The request is built
@@ -228,19 +246,8 @@ impl<'e, E: Endpoint> Call<'e, E> {
         now: Duration,
     ) -> Result<Self, Error> {
         let request = endpoint.build_request(api)?;
-        let secrets = SentSecrets::of_request(&request);
-        Ok(Call {
-            endpoint,
-            request,
-            policy: policy.clone(),
-            jitter: SeededJitter::new(seed),
-            started: now,
-            attempts: 0,
-            history: Attempts::default(),
-            untaken: Vec::new(),
-            secrets,
-            state: State::Ready { not_before: now, slot: None, last: None, since: now, cause: WaitCause::First },
-        })
+        let attempting = Attempting::new(endpoint.metadata(), request, policy, seed, now);
+        Ok(Call { endpoint, attempting, result: None })
     }
 
     /// Takes `secrets` out of every text this call's outputs show, besides what it takes out by
@@ -252,19 +259,88 @@ impl<'e, E: Endpoint> Call<'e, E> {
     /// shorter than 6 bytes are not searched: they would match by chance.
     #[must_use]
     pub fn scrubbing(mut self, secrets: impl IntoIterator<Item = String>) -> Self {
-        self.secrets.add(secrets);
+        self.attempting.secrets.add(secrets);
         self
     }
 
     /// What to do at `now`. `pacer` is the credential's pacer, if requests are paced; lock it
     /// only for this call (never while sleeping).
     pub fn next(&mut self, now: Duration, pacer: Option<&mut Pacer>) -> Step<E::Output> {
+        match self.attempting.next(now, pacer) {
+            Next::Send { request, timeout } => Next::Send { request, timeout },
+            Next::Wait { until } => Next::Wait { until },
+            Next::Done(Some(error)) => Next::Done(Err(error)),
+            Next::Done(None) => Next::Done(self.result.take().expect("Call::next after Step::Done: the call is over")),
+        }
+    }
+
+    /// The outcome of the request [`Call::next`] said to send, at `now` (`wall` is the wall
+    /// clock, used only to read a `Retry-After` date). A 429 also holds back `pacer`.
+    pub fn receive(
+        &mut self,
+        outcome: Result<Response<Vec<u8>>, TransportError>,
+        now: Duration,
+        wall: OffsetDateTime,
+        pacer: Option<&mut Pacer>,
+    ) {
+        self.attempting.expect_answer();
+        let (answer, parsed) = match outcome {
+            Ok(response) => {
+                let answer = (response.status(), RetryHints::from_headers(response.headers()));
+                // The one place an answer's texts enter: scrubbed there of what was sent.
+                (Ok(answer), crate::endpoint::parse(&*self.endpoint, response, &self.attempting.secrets))
+            }
+            Err(error) => (Err(()), Err(self.attempting.failed(error))),
+        };
+        let (value, settled) = match parsed {
+            Ok(reply) => (Some(reply.value), Ok((reply.request_id, reply.status))),
+            Err(error) => (None, Err(error)),
+        };
+        self.result = match (self.attempting.settle(answer, settled, now, wall, pacer), value) {
+            (None, _) => None,
+            (Some(Ok((request_id, status, attempts))), Some(value)) => {
+                Some(Ok(Reply { value, request_id, status, attempts }))
+            }
+            (Some(Ok(_)), None) => unreachable!("a success settles with its value"),
+            (Some(Err(error)), _) => Some(Err(error)),
+        };
+    }
+
+    /// The method of the request.
+    pub fn method(&self) -> &Method {
+        self.attempting.request.method()
+    }
+
+    /// Attempts sent so far.
+    pub fn attempts(&self) -> u32 {
+        self.attempting.attempts
+    }
+}
+
+impl Attempting {
+    fn new(operation: Operation, request: Request<Vec<u8>>, policy: &RetryPolicy, seed: u64, now: Duration) -> Self {
+        let secrets = SentSecrets::of_request(&request);
+        Attempting {
+            operation,
+            request,
+            policy: policy.clone(),
+            jitter: SeededJitter::new(seed),
+            started: now,
+            attempts: 0,
+            history: Attempts::default(),
+            untaken: Vec::new(),
+            secrets,
+            state: State::Ready { not_before: now, slot: None, last: None, since: now, cause: WaitCause::First },
+        }
+    }
+
+    /// [`Call::next`]: `Done(Some(error))` when the call stops before an attempt, `Done(None)`
+    /// when it is over with the result its [`Call`] holds.
+    fn next(&mut self, now: Duration, pacer: Option<&mut Pacer>) -> Next<Option<Error>> {
         let (not_before, reserved, since) = match &mut self.state {
             State::Ready { not_before, slot, since, .. } => (*not_before, *slot, *since),
             State::Sent { .. } => panic!("Call::next after Step::Send: pass the outcome to Call::receive first"),
-            State::Done(result) => {
-                return Step::Done(result.take().expect("Call::next after Step::Done: the call is over"));
-            }
+            State::Over => return Next::Done(None),
         };
         let earliest = now.max(not_before);
         // The start: a slot reserved earlier still holds unless a back-off came in since; else
@@ -278,7 +354,7 @@ impl<'e, E: Endpoint> Call<'e, E> {
             (None, _) => (earliest, false),
         };
         if !self.policy.may_start(self.attempts + 1, start.saturating_sub(self.started)) {
-            return self.stop_before_sending(start);
+            return Next::Done(Some(self.stop_before_sending(start)));
         }
         if let (true, Some(pacer), State::Ready { slot, cause, .. }) = (new_slot, pacer, &mut self.state) {
             pacer.record(start);
@@ -289,94 +365,90 @@ impl<'e, E: Endpoint> Call<'e, E> {
             }
         }
         if start > now {
-            return Step::Wait { until: start };
+            return Next::Wait { until: start };
         }
         self.attempts += 1;
         if let State::Ready { cause, .. } = self.state {
             self.state = State::Sent { waited: now.saturating_sub(since), cause };
         }
         let deadline = self.started.saturating_add(self.policy.deadline);
-        Step::Send { request: self.request.clone(), timeout: deadline.saturating_sub(now) }
+        Next::Send { request: self.request.clone(), timeout: deadline.saturating_sub(now) }
     }
 
     /// Ends the call before an attempt that could not finish in time: with the last error when
     /// there was one (it says what the server answered), else with [`Error::NotSent`].
-    fn stop_before_sending(&mut self, start: Duration) -> Step<E::Output> {
-        let last = match std::mem::replace(&mut self.state, State::Done(None)) {
+    fn stop_before_sending(&mut self, start: Duration) -> Error {
+        let last = match std::mem::replace(&mut self.state, State::Over) {
             State::Ready { last, .. } => last,
             _ => None,
         };
         self.history.stop = Some(StopReason::DeadlineExceeded);
-        let error = match last {
+        match last {
             Some(last) => last.with_attempts(std::mem::take(&mut self.history)),
             None => Error::NotSent(NotSent::new(
-                self.endpoint.metadata().name,
+                self.operation.name,
                 start.saturating_sub(self.started),
                 self.policy.deadline,
             )),
-        };
-        Step::Done(Err(error))
+        }
     }
 
-    /// The outcome of the request [`Call::next`] said to send, at `now` (`wall` is the wall
-    /// clock, used only to read a `Retry-After` date). A 429 also holds back `pacer`.
-    pub fn receive(
+    /// Panics unless a request is out: [`Call::receive`] answers a [`Next::Send`].
+    fn expect_answer(&self) {
+        assert!(matches!(self.state, State::Sent { .. }), "Call::receive without a request out");
+    }
+
+    /// The error of a transport failure.
+    fn failed(&self, error: TransportError) -> Error {
+        Error::Transport(TransportFailure::new(self.operation.name, self.request.method().clone(), error))
+    }
+
+    /// Records the attempt whose answer (`Err` for a transport failure) came back, and decides:
+    /// `None` to retry, else the call's end with the attempts it took.
+    fn settle(
         &mut self,
-        outcome: Result<Response<Vec<u8>>, TransportError>,
+        answer: Result<(http::StatusCode, RetryHints), ()>,
+        settled: Settled,
         now: Duration,
         wall: OffsetDateTime,
         pacer: Option<&mut Pacer>,
-    ) {
+    ) -> Option<Ended> {
         let State::Sent { waited, cause } = self.state else { panic!("Call::receive without a request out") };
         let method = self.request.method().clone();
-        let (status_and_hints, result) = match outcome {
-            Ok(response) => {
-                let (status, hints) = (response.status(), RetryHints::from_headers(response.headers()));
-                // The one place an answer's texts enter: scrubbed there of what was sent.
-                let parsed = crate::endpoint::parse(&*self.endpoint, response, &self.secrets);
-                (Some((status, hints)), parsed)
-            }
-            Err(error) => (
-                None,
-                Err(Error::Transport(TransportFailure::new(self.endpoint.metadata().name, method.clone(), error))),
-            ),
+        let outcome = match (&answer, &settled) {
+            (Ok((status, hints)), _) => Outcome::Response { status: *status, hints },
+            (Err(()), Err(Error::Transport(failure))) => outcome_of(failure.error()),
+            (Err(()), _) => Outcome::FailedAfterSend,
         };
-        let outcome = match (&status_and_hints, &result) {
-            (Some((status, hints)), _) => Outcome::Response { status: *status, hints },
-            (None, Err(Error::Transport(failure))) => outcome_of(failure.error()),
-            (None, _) => Outcome::FailedAfterSend,
-        };
-        self.record(waited, cause, &status_and_hints, &result);
+        self.record(waited, cause, &answer, &settled);
         let attempt = Attempt::new(&method, outcome, self.attempts, now.saturating_sub(self.started), wall);
-        let server_delay = status_and_hints.as_ref().and_then(|(_, hints)| hints.requested_delay(wall));
+        let server_delay = answer.as_ref().ok().and_then(|(_, hints)| hints.requested_delay(wall));
         match self.policy.decide(&attempt, &mut self.jitter) {
             Decision::RetryAfter(delay) => {
-                if let (Some(pacer), Some((status, _))) = (pacer, &status_and_hints) {
+                if let (Some(pacer), Ok((status, _))) = (pacer, &answer) {
                     if status.as_u16() == 429 {
                         pacer.back_off(now, delay);
                     }
                 }
-                let last = result.err();
+                let last = settled.err();
                 let cause = if server_delay.is_some() { WaitCause::ServerHint } else { WaitCause::Backoff };
                 self.state =
                     State::Ready { not_before: now.saturating_add(delay), slot: None, last, since: now, cause };
+                None
             }
             Decision::Stop(reason) => {
-                if result.is_err() {
+                if settled.is_err() {
                     self.history.stop = Some(reason);
                     if reason == StopReason::ServerDelayTooLong {
                         self.history.server_delay = server_delay.map(|asked| (asked, self.policy.max_server_delay));
                     }
                 }
                 let history = std::mem::take(&mut self.history);
-                let result = match result {
-                    Ok(mut reply) => {
-                        reply.attempts = history;
-                        Ok(reply)
-                    }
+                self.state = State::Over;
+                Some(match settled {
+                    Ok((request_id, status)) => Ok((request_id, status, history)),
                     Err(error) => Err(error.with_attempts(history)),
-                };
-                self.state = State::Done(Some(result));
+                })
             }
         }
     }
@@ -386,19 +458,19 @@ impl<'e, E: Endpoint> Call<'e, E> {
         &mut self,
         waited: Duration,
         cause: WaitCause,
-        status_and_hints: &Option<(http::StatusCode, RetryHints)>,
-        result: &Result<Reply<E::Output>, Error>,
+        answer: &Result<(http::StatusCode, RetryHints), ()>,
+        settled: &Settled,
     ) {
-        let outcome = match (status_and_hints, result) {
-            (Some((status, _)), _) => AttemptOutcome::Status(*status),
-            (None, Err(Error::Transport(failure))) => AttemptOutcome::Transport(failure.error().kind()),
-            (None, _) => AttemptOutcome::Transport(TransportErrorKind::Io),
+        let outcome = match (answer, settled) {
+            (Ok((status, _)), _) => AttemptOutcome::Status(*status),
+            (Err(()), Err(Error::Transport(failure))) => AttemptOutcome::Transport(failure.error().kind()),
+            (Err(()), _) => AttemptOutcome::Transport(TransportErrorKind::Io),
         };
-        let request_id = match result {
-            Ok(reply) => reply.request_id.clone(),
+        let request_id = match settled {
+            Ok((request_id, _)) => request_id.clone(),
             Err(error) => error.request_id().map(str::to_owned),
         };
-        let Operation { name: operation, path, .. } = self.endpoint.metadata();
+        let Operation { name: operation, path, .. } = self.operation;
         let record = AttemptRecord {
             operation,
             method: self.request.method().clone(),
@@ -411,16 +483,6 @@ impl<'e, E: Endpoint> Call<'e, E> {
         };
         self.untaken.push(record.clone());
         self.history.records.push(record);
-    }
-
-    /// The method of the request.
-    pub fn method(&self) -> &Method {
-        self.request.method()
-    }
-
-    /// Attempts sent so far.
-    pub fn attempts(&self) -> u32 {
-        self.attempts
     }
 }
 

@@ -16,6 +16,7 @@ use crate::error::{ApiError, BuildError, BuildErrorKind, DecodeError, Error, Tra
 use crate::operations::{Operation, SuccessBody};
 use crate::redact::SentSecrets;
 use crate::transport::Transport;
+use crate::url::BaseUrl;
 
 /// One operation of an interface: its metadata, path, query, body and result type. Nothing
 /// else: base URL joining, headers, authentication and response handling are shared.
@@ -145,17 +146,8 @@ pub trait EndpointExt: Endpoint {
         let Operation { name: operation, method, .. } = self.metadata();
         self.validate().map_err(|errors| BuildError::new(operation, BuildErrorKind::Invalid(errors)))?;
         let body = self.body().map_err(|kind| BuildError::new(operation, kind))?;
-        let query = self.query();
-        let uri =
-            api.base_url().join(self.path(), &query).map_err(|e| BuildError::new(operation, BuildErrorKind::Uri(e)))?;
-        let has_body = body.is_some();
-        // Set part by part rather than through `Request::builder`, whose checks this request
-        // (a known method, a parsed URI) does not need.
-        let mut request = Request::new(body.unwrap_or_default());
-        *request.method_mut() = method;
-        *request.uri_mut() = uri;
-        *request.headers_mut() = api.common_headers(has_body).clone();
-        Ok(request)
+        let headers = api.common_headers(body.is_some());
+        assemble(operation, method, api.base_url(), self.path(), &self.query(), body, headers)
     }
 
     /// Parses the response to a request built on `api`: 2xx decodes (a failure names the JSON
@@ -183,6 +175,26 @@ pub trait EndpointExt: Endpoint {
 
 impl<E: Endpoint + ?Sized> EndpointExt for E {}
 
+/// The request of `operation` from its parts (not generic: compiled once, not per endpoint).
+fn assemble(
+    operation: &'static str,
+    method: http::Method,
+    base_url: &BaseUrl,
+    path: String,
+    query: &[(String, String)],
+    body: Option<Vec<u8>>,
+    headers: &HeaderMap,
+) -> Result<Request<Vec<u8>>, BuildError> {
+    let uri = base_url.join(path, query).map_err(|e| BuildError::new(operation, BuildErrorKind::Uri(e)))?;
+    // Set part by part rather than through `Request::builder`, whose checks this request (a
+    // known method, a parsed URI) does not need.
+    let mut request = Request::new(body.unwrap_or_default());
+    *request.method_mut() = method;
+    *request.uri_mut() = uri;
+    *request.headers_mut() = headers.clone();
+    Ok(request)
+}
+
 /// Parses a response of `endpoint`: the one place a response's texts enter. Every text it
 /// brings (a request id, a message, a name, a value, the kept body, a header) is scrubbed of
 /// `secrets`, what the call sent, before it is cut and before anything made of it (an error,
@@ -193,30 +205,33 @@ pub(crate) fn parse<E: Endpoint + ?Sized>(
     secrets: &SentSecrets,
 ) -> Result<Reply<E::Output>, Error> {
     let (parts, body) = response.into_parts();
-    let Operation { name: operation, method, success, .. } = endpoint.metadata();
+    let operation = endpoint.metadata();
     if !parts.status.is_success() {
-        return Err(Error::Api(Box::new(ApiError::from_response(
-            operation,
-            method,
-            parts.status,
-            &parts.headers,
-            body,
-            secrets,
-        ))));
+        return Err(failed(operation, parts, body, secrets));
     }
-    match decode_success_body::<E>(success, &body, secrets) {
+    match decode_success_body::<E>(operation.success, &body, secrets) {
         Ok((mut value, request_id)) => {
             endpoint.complete(&mut value, &parts.headers);
             Ok(Reply { value, request_id, status: parts.status, attempts: Attempts::default() })
         }
-        Err(e) => Err(Error::Decode(Box::new(DecodeError::new(
-            operation,
-            parts.status,
-            e.request_id,
-            e.path,
-            e.message,
-            body,
-            secrets,
-        )))),
+        Err(e) => Err(undecodable(operation, parts.status, e, body, secrets)),
     }
+}
+
+/// The error of an answer that is not a success (not generic, as the rest of this file's
+/// helpers: compiled once, not per endpoint).
+fn failed(operation: Operation, parts: http::response::Parts, body: Vec<u8>, secrets: &SentSecrets) -> Error {
+    let Operation { name, method, .. } = operation;
+    Error::Api(Box::new(ApiError::from_response(name, method, parts.status, &parts.headers, body, secrets)))
+}
+
+/// The error of a success whose body does not decode.
+fn undecodable(
+    operation: Operation,
+    status: StatusCode,
+    e: SuccessDecodeError,
+    body: Vec<u8>,
+    secrets: &SentSecrets,
+) -> Error {
+    Error::Decode(Box::new(DecodeError::new(operation.name, status, e.request_id, e.path, e.message, body, secrets)))
 }

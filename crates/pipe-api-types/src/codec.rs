@@ -84,7 +84,6 @@ pub(crate) mod plain {
     pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: Field>(d: D) -> Result<Read<T>, D::Error> {
         T::read(d)
     }
-
 }
 
 /// Reads a field of type `T` by the default codec ([`plain`]), as the seed of an object's value

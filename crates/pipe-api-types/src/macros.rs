@@ -246,7 +246,7 @@ macro_rules! model {
         impl $crate::validate::CheckMembers for $name {
             fn check_members(&self, c: &mut $crate::validate::Checker<'_>) {
                 $( c.field($json, |c| $crate::validate::CheckMembers::check_members(&self.$field, c)); )*
-                c.unvouched(&self.unknown, Self::FIELDS, |name| match name {
+                c.unvouched(&self.unknown, Self::FIELDS, &|name| match name {
                     $( $json => Some(field_expected!([$($codec)?] $ty)), )*
                     _ => None,
                 });

@@ -273,7 +273,8 @@ impl Checker<'_> {
         &mut self,
         unknown: &UnknownFields,
         known: &'static [&'static str],
-        expected: impl Fn(&str) -> Option<&'static str>,
+        // Not generic: one copy for every model, not one per model.
+        expected: &dyn Fn(&str) -> Option<&'static str>,
     ) {
         for (name, value, vouched) in unknown.entries() {
             if vouched {

@@ -95,6 +95,6 @@ impl<T: crate::validate::CheckMembers> crate::validate::CheckMembers for crate::
     fn check_members(&self, c: &mut crate::validate::Checker<'_>) {
         c.field("add", |c| self.add.check_members(c));
         c.field("remove", |c| self.remove.check_members(c));
-        c.unvouched(&self.unknown, &["add", "remove"], |name| matches!(name, "add" | "remove").then_some("a list"));
+        c.unvouched(&self.unknown, &["add", "remove"], &|name| matches!(name, "add" | "remove").then_some("a list"));
     }
 }

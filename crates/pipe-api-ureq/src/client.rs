@@ -179,20 +179,26 @@ impl Client {
 
     fn drive_mut<M: Machine>(&self, machine: &mut M) -> M::Output {
         loop {
+            // A statement of its own: the pacer's lock ends with it.
             let step = machine.next(self.now(), self.pacer().as_deref_mut());
             match step {
-                Next::Send { request, timeout } => {
-                    let outcome = self.transport.send(request, timeout);
-                    machine.receive(outcome, self.now(), self.clock.now_utc(), self.pacer().as_deref_mut());
-                    for record in machine.take_attempts() {
-                        log::debug!(target: "pipe_api_ureq", "{record}");
-                        if let Some(observer) = &self.observer {
-                            (observer.0)(&record);
-                        }
-                    }
-                }
+                Next::Send { request, timeout } => self.exchange(machine, request, timeout),
                 Next::Wait { until } => self.clock.sleep(until.saturating_sub(self.now())),
                 Next::Done(output) => return output,
+            }
+        }
+    }
+
+    /// Sends `request`, hands the outcome to `machine`, and logs and observes the attempts it
+    /// records (not generic over the machine: compiled once, not per operation).
+    fn exchange(&self, machine: &mut dyn Receive, request: http::Request<Vec<u8>>, timeout: Duration) {
+        let outcome = self.transport.send(request, timeout);
+        // A statement of its own: the pacer's lock ends with it, before any observer runs.
+        let records = machine.receive_outcome(outcome, self.now(), self.clock.now_utc(), self.pacer().as_deref_mut());
+        for record in records {
+            log::debug!(target: "pipe_api_ureq", "{record}");
+            if let Some(observer) = &self.observer {
+                (observer.0)(&record);
             }
         }
     }
@@ -219,6 +225,32 @@ impl Client {
             Sender::Ureq(transport) => Some(transport),
             Sender::Custom(_) => None,
         }
+    }
+}
+
+/// The half of a [`Machine`] that takes an outcome, without its output type, so that the
+/// exchange is one function for every machine.
+trait Receive {
+    /// [`Machine::receive`], then [`Machine::take_attempts`].
+    fn receive_outcome(
+        &mut self,
+        outcome: Result<http::Response<Vec<u8>>, TransportError>,
+        now: Duration,
+        wall: time::OffsetDateTime,
+        pacer: Option<&mut Pacer>,
+    ) -> Vec<AttemptRecord>;
+}
+
+impl<M: Machine> Receive for M {
+    fn receive_outcome(
+        &mut self,
+        outcome: Result<http::Response<Vec<u8>>, TransportError>,
+        now: Duration,
+        wall: time::OffsetDateTime,
+        pacer: Option<&mut Pacer>,
+    ) -> Vec<AttemptRecord> {
+        self.receive(outcome, now, wall, pacer);
+        self.take_attempts()
     }
 }
 
