@@ -224,7 +224,16 @@ impl<'b, X> Budgeted<'b, X> {
     /// [`Budget::text`] for a text this visitor is given.
     fn text<E: de::Error>(&self, text: &str, search: bool) -> Result<Option<String>, E> {
         let key = !self.keeps_text && self.budget.path.is_some();
-        self.budget.text(text, search, self.keeps_text || self.value, key).map_err(E::custom)
+        let kept = self.keeps_text || self.value;
+        if !search && !key {
+            // Most texts: a slice of a clean body, only charged. Done here, as a call out per
+            // text cost more than its work.
+            if kept && !text.is_empty() {
+                self.budget.charge(text.len() + ALLOCATION_COST)?;
+            }
+            return Ok(None);
+        }
+        self.budget.text(text, search, kept, key).map_err(E::custom)
     }
 }
 
