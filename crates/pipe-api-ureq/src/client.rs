@@ -182,19 +182,23 @@ impl Client {
             // A statement of its own: the pacer's lock ends with it.
             let step = machine.next(self.now(), self.pacer().as_deref_mut());
             match step {
-                Next::Send { request, timeout } => self.exchange(machine, request, timeout),
+                Next::Send { request, timeout } => self.exchange(request, timeout, &mut |outcome, now, wall, pacer| {
+                    machine.receive(outcome, now, wall, pacer);
+                    machine.take_attempts()
+                }),
                 Next::Wait { until } => self.clock.sleep(until.saturating_sub(self.now())),
                 Next::Done(output) => return output,
             }
         }
     }
 
-    /// Sends `request`, hands the outcome to `machine`, and logs and observes the attempts it
-    /// records (not generic over the machine: compiled once, not per operation).
-    fn exchange(&self, machine: &mut dyn Receive, request: http::Request<Vec<u8>>, timeout: Duration) {
+    /// Sends `request`, hands the outcome to the machine (`receive`: its `receive`, then its
+    /// `take_attempts`), and logs and observes the attempts it recorded. Not generic over the
+    /// machine: compiled once, not per operation.
+    fn exchange(&self, request: http::Request<Vec<u8>>, timeout: Duration, receive: &mut Receive<'_>) {
         let outcome = self.transport.send(request, timeout);
         // A statement of its own: the pacer's lock ends with it, before any observer runs.
-        let records = machine.receive_outcome(outcome, self.now(), self.clock.now_utc(), self.pacer().as_deref_mut());
+        let records = receive(outcome, self.now(), self.clock.now_utc(), self.pacer().as_deref_mut());
         for record in records {
             log::debug!(target: "pipe_api_ureq", "{record}");
             if let Some(observer) = &self.observer {
@@ -228,31 +232,15 @@ impl Client {
     }
 }
 
-/// The half of a [`Machine`] that takes an outcome, without its output type, so that the
-/// exchange is one function for every machine.
-trait Receive {
-    /// [`Machine::receive`], then [`Machine::take_attempts`].
-    fn receive_outcome(
-        &mut self,
-        outcome: Result<http::Response<Vec<u8>>, TransportError>,
-        now: Duration,
-        wall: time::OffsetDateTime,
-        pacer: Option<&mut Pacer>,
-    ) -> Vec<AttemptRecord>;
-}
-
-impl<M: Machine> Receive for M {
-    fn receive_outcome(
-        &mut self,
-        outcome: Result<http::Response<Vec<u8>>, TransportError>,
-        now: Duration,
-        wall: time::OffsetDateTime,
-        pacer: Option<&mut Pacer>,
-    ) -> Vec<AttemptRecord> {
-        self.receive(outcome, now, wall, pacer);
-        self.take_attempts()
-    }
-}
+/// A machine's half that takes an outcome ([`Machine::receive`], then
+/// [`Machine::take_attempts`]), without its output type.
+type Receive<'m> = dyn FnMut(
+        Result<http::Response<Vec<u8>>, TransportError>,
+        Duration,
+        time::OffsetDateTime,
+        Option<&mut Pacer>,
+    ) -> Vec<AttemptRecord>
+    + 'm;
 
 /// Every alert, page by page: see [`Client::alert_pages`].
 #[derive(Debug)]
