@@ -218,12 +218,8 @@ enum State {
     Over,
 }
 
-/// What an answer said, as the policy sees it: a success's request id and status, or the error.
-type Settled = Result<(Option<String>, http::StatusCode), Error>;
-
-/// How a call ended, as the policy sees it: a success's request id, status and attempts, or
-/// the error (which carries its attempts).
-type Ended = Result<(Option<String>, http::StatusCode, Attempts), Error>;
+/// What an answer said, as the policy sees it: a success's request id, or the error.
+type Settled = Result<Option<String>, Error>;
 
 impl<'e, E: Endpoint> Call<'e, E> {
     /// A call of `endpoint` on `api` under `policy`, starting at `now`. The request is built
@@ -292,16 +288,17 @@ impl<'e, E: Endpoint> Call<'e, E> {
             }
             Err(error) => (Err(()), Err(self.attempting.failed(error))),
         };
-        let (value, settled) = match parsed {
-            Ok(reply) => (Some(reply.value), Ok((reply.request_id, reply.status))),
+        let (reply, settled) = match parsed {
+            Ok(reply) => {
+                let request_id = reply.request_id.clone();
+                (Some(reply), Ok(request_id))
+            }
             Err(error) => (None, Err(error)),
         };
-        self.result = match (self.attempting.settle(answer, settled, now, wall, pacer), value) {
+        self.result = match (self.attempting.settle(answer, settled, now, wall, pacer), reply) {
             (None, _) => None,
-            (Some(Ok((request_id, status, attempts))), Some(value)) => {
-                Some(Ok(Reply { value, request_id, status, attempts }))
-            }
-            (Some(Ok(_)), None) => unreachable!("a success settles with its value"),
+            (Some(Ok(attempts)), Some(reply)) => Some(Ok(Reply { attempts, ..reply })),
+            (Some(Ok(_)), None) => unreachable!("a success settles with its reply"),
             (Some(Err(error)), _) => Some(Err(error)),
         };
     }
@@ -412,8 +409,8 @@ impl Attempting {
         now: Duration,
         wall: OffsetDateTime,
         pacer: Option<&mut Pacer>,
-    ) -> Option<Ended> {
-        let State::Sent { waited, cause } = self.state else { panic!("Call::receive without a request out") };
+    ) -> Option<Result<Attempts, Error>> {
+        let State::Sent { waited, cause } = self.state else { unreachable!("checked by expect_answer") };
         let method = self.request.method().clone();
         let outcome = match (&answer, &settled) {
             (Ok((status, hints)), _) => Outcome::Response { status: *status, hints },
@@ -446,7 +443,7 @@ impl Attempting {
                 let history = std::mem::take(&mut self.history);
                 self.state = State::Over;
                 Some(match settled {
-                    Ok((request_id, status)) => Ok((request_id, status, history)),
+                    Ok(_) => Ok(history),
                     Err(error) => Err(error.with_attempts(history)),
                 })
             }
@@ -467,7 +464,7 @@ impl Attempting {
             (Err(()), _) => AttemptOutcome::Transport(TransportErrorKind::Io),
         };
         let request_id = match settled {
-            Ok((request_id, _)) => request_id.clone(),
+            Ok(request_id) => request_id.clone(),
             Err(error) => error.request_id().map(str::to_owned),
         };
         let Operation { name: operation, path, .. } = self.operation;
