@@ -25,8 +25,12 @@ pub struct UnknownFields {
     /// one allocation, where a list of separately allocated texts took two per field, the most
     /// allocations of a decoded list. The name's separator says whether the field is vouched
     /// for (`V`) or was read from JSON text and not yet vouched for (`v`): one letter in two
-    /// cases, so that vouching for it changes its case in place (`6Vlabels15V{"team":"data"}`).
+    /// cases.
     fields: String,
+    /// The fields written before this byte of `fields` are all vouched for, whatever their
+    /// separators say: vouching for a decoded object's fields moves this mark to the end, where
+    /// rewriting each separator walked every field of every object a list holds.
+    vouched_to: usize,
 }
 
 /// The name JSON text writes a member newer than this crate under, on purpose:
@@ -128,29 +132,16 @@ impl UnknownFields {
             if rest.is_empty() {
                 return None;
             }
+            let before_vouch = self.fields.len() - rest.len() < self.vouched_to;
             let (name, vouched) = next_part(&mut rest);
-            Some((name, next_part(&mut rest).0, vouched))
+            Some((name, next_part(&mut rest).0, vouched || before_vouch))
         })
     }
 
-    /// Vouches for every field: a server sent them (see [`Vouch`](crate::Vouch)). The
-    /// separators are rewritten in place, so a decoded value allocates nothing more.
+    /// Vouches for every field: a server sent them (see [`Vouch`](crate::Vouch)). Nothing is
+    /// rewritten or walked: the mark moves past the last field.
     pub(crate) fn vouch(&mut self) {
-        let mut at = 0;
-        while at < self.fields.len() {
-            // A name, then its value: each its length in digits, its separator, itself.
-            for part in 0..2 {
-                let bytes = &self.fields.as_bytes()[at..];
-                let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-                let len = bytes[..digits].iter().fold(0, |len, digit| len * 10 + usize::from(digit - b'0'));
-                let separator = at + digits;
-                if part == 0 {
-                    // The separator's case, in place: nothing moves, is copied or checked again.
-                    self.fields[separator..=separator].make_ascii_uppercase();
-                }
-                at = separator + 1 + len;
-            }
-        }
+        self.vouched_to = self.fields.len();
     }
 
     /// Writes `len` in decimal digits.
@@ -347,5 +338,36 @@ impl std::hash::Hash for Unrecognized {
 impl fmt::Display for Unrecognized {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UnknownFields;
+    use serde_json::value::RawValue;
+
+    fn raw(text: &str) -> Box<RawValue> {
+        RawValue::from_string(text.to_owned()).unwrap()
+    }
+
+    fn vouched(fields: &UnknownFields) -> Vec<(&str, bool)> {
+        fields.entries().map(|(name, _, vouched)| (name, vouched)).collect()
+    }
+
+    /// Vouching covers the fields kept so far, not one read after it; removing a field keeps
+    /// what the others were.
+    #[test]
+    fn vouching_covers_the_fields_kept_before_it() {
+        let mut fields = UnknownFields::new();
+        fields.insert_raw("labels", &raw(r#"{"team":"data"}"#));
+        fields.insert_raw("tier", &raw("3"));
+        assert_eq!(vouched(&fields), [("labels", false), ("tier", false)]);
+        fields.vouch();
+        fields.insert_raw("replcas", &raw("2"));
+        fields.insert("burstReplicas", &4).unwrap();
+        assert_eq!(vouched(&fields), [("labels", true), ("tier", true), ("replcas", false), ("burstReplicas", true)]);
+        assert_eq!(fields.remove("labels").as_deref(), Some(r#"{"team":"data"}"#));
+        assert_eq!(vouched(&fields), [("tier", true), ("replcas", false), ("burstReplicas", true)]);
+        assert_eq!(fields.get("tier"), Some("3"));
     }
 }
