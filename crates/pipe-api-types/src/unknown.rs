@@ -21,11 +21,11 @@ use serde_json::value::RawValue;
 #[derive(Clone, Default)]
 pub struct UnknownFields {
     /// Every field as its name and then its JSON text, each written as its length in bytes, a
-    /// separator and itself (`6:labels15:{"team":"data"}`): all of an object's unknown fields in
+    /// separator and itself (`6Vlabels15V{"team":"data"}`): all of an object's unknown fields in
     /// one allocation, where a list of separately allocated texts took two per field, the most
-    /// allocations of a decoded list. The name's separator says whether the field is vouched
-    /// for (`V`) or was read from JSON text and not yet vouched for (`v`): one letter in two
-    /// cases.
+    /// allocations of a decoded list. The name's separator says whether the field was vouched
+    /// for when it was kept (`V`) or was read from JSON text (`v`); vouching for it later moves
+    /// `vouched_to` past it instead.
     fields: String,
     /// The fields written before this byte of `fields` are all vouched for, whatever their
     /// separators say: vouching for a decoded object's fields moves this mark to the end, where
