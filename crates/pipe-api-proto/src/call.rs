@@ -284,9 +284,9 @@ impl<'e, E: Endpoint> Call<'e, E> {
             Ok(response) => {
                 let answer = (response.status(), RetryHints::from_headers(response.headers()));
                 // The one place an answer's texts enter: scrubbed there of what was sent.
-                (Ok(answer), crate::endpoint::parse(&*self.endpoint, response, &self.attempting.secrets))
+                (Some(answer), crate::endpoint::parse(&*self.endpoint, response, &self.attempting.secrets))
             }
-            Err(error) => (Err(()), Err(self.attempting.failed(error))),
+            Err(error) => (None, Err(self.attempting.failed(error))),
         };
         let (reply, settled) = match parsed {
             Ok(reply) => {
@@ -400,11 +400,11 @@ impl Attempting {
         Error::Transport(TransportFailure::new(self.operation.name, self.request.method().clone(), error))
     }
 
-    /// Records the attempt whose answer (`Err` for a transport failure) came back, and decides:
+    /// Records the attempt whose answer (`None` for a transport failure) came back, and decides:
     /// `None` to retry, else the call's end with the attempts it took.
     fn settle(
         &mut self,
-        answer: Result<(http::StatusCode, RetryHints), ()>,
+        answer: Option<(http::StatusCode, RetryHints)>,
         settled: Settled,
         now: Duration,
         wall: OffsetDateTime,
@@ -413,16 +413,16 @@ impl Attempting {
         let State::Sent { waited, cause } = self.state else { unreachable!("checked by expect_answer") };
         let method = self.request.method().clone();
         let outcome = match (&answer, &settled) {
-            (Ok((status, hints)), _) => Outcome::Response { status: *status, hints },
-            (Err(()), Err(Error::Transport(failure))) => outcome_of(failure.error()),
-            (Err(()), _) => Outcome::FailedAfterSend,
+            (Some((status, hints)), _) => Outcome::Response { status: *status, hints },
+            (None, Err(Error::Transport(failure))) => outcome_of(failure.error()),
+            (None, _) => Outcome::FailedAfterSend,
         };
         self.record(waited, cause, &answer, &settled);
         let attempt = Attempt::new(&method, outcome, self.attempts, now.saturating_sub(self.started), wall);
-        let server_delay = answer.as_ref().ok().and_then(|(_, hints)| hints.requested_delay(wall));
+        let server_delay = answer.as_ref().and_then(|(_, hints)| hints.requested_delay(wall));
         match self.policy.decide(&attempt, &mut self.jitter) {
             Decision::RetryAfter(delay) => {
-                if let (Some(pacer), Ok((status, _))) = (pacer, &answer) {
+                if let (Some(pacer), Some((status, _))) = (pacer, &answer) {
                     if status.as_u16() == 429 {
                         pacer.back_off(now, delay);
                     }
@@ -455,13 +455,13 @@ impl Attempting {
         &mut self,
         waited: Duration,
         cause: WaitCause,
-        answer: &Result<(http::StatusCode, RetryHints), ()>,
+        answer: &Option<(http::StatusCode, RetryHints)>,
         settled: &Settled,
     ) {
         let outcome = match (answer, settled) {
-            (Ok((status, _)), _) => AttemptOutcome::Status(*status),
-            (Err(()), Err(Error::Transport(failure))) => AttemptOutcome::Transport(failure.error().kind()),
-            (Err(()), _) => AttemptOutcome::Transport(TransportErrorKind::Io),
+            (Some((status, _)), _) => AttemptOutcome::Status(*status),
+            (None, Err(Error::Transport(failure))) => AttemptOutcome::Transport(failure.error().kind()),
+            (None, _) => AttemptOutcome::Transport(TransportErrorKind::Io),
         };
         let request_id = match settled {
             Ok(request_id) => request_id.clone(),

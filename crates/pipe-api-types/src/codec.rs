@@ -290,7 +290,8 @@ impl<'de> Visitor<'de> for ScalarVisitor {
 /// Reads one field as its [`Field`] type says; see there.
 struct FieldVisitor<T>(PhantomData<T>);
 
-/// A JSON value that does not fit, kept as its text (not generic: compiled once).
+/// A JSON value that does not fit, kept as its text. Written from a `Value`, so serde_json's
+/// writer is compiled once for every field type, not once per type that does not fit.
 fn kept<T, E: serde::de::Error>(value: &serde_json::Value) -> Result<Read<T>, E> {
     serde_json::value::to_raw_value(value).map(Read::Kept).map_err(E::custom)
 }
