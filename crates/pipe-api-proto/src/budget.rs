@@ -84,7 +84,7 @@ impl fmt::Display for Spent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "the response would decode into more than {DECODED_BYTES_PER_BODY_BYTE} times its size and {} MiB; refused",
+            "the JSON would decode into more than {DECODED_BYTES_PER_BODY_BYTE} times its size and {} MiB; refused",
             DECODE_ALLOWANCE / (1024 * 1024)
         )
     }

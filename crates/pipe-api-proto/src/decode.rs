@@ -275,6 +275,43 @@ pub(crate) fn scrubbed_json_value(body: &[u8], secrets: &SentSecrets) -> Option<
     decode_quietly(body, secrets)
 }
 
+/// A JSON document that a user passes around (a saved plan, a desired-state file) as a JSON
+/// value, read by the budgeted reader every answer is read by, with the same budget for its
+/// size ([`DECODED_BYTES_PER_BODY_BYTE`](crate::DECODED_BYTES_PER_BODY_BYTE) times it, plus
+/// [`DECODE_ALLOWANCE`](crate::DECODE_ALLOWANCE)): whatever its shape, reading it costs a
+/// small multiple of its size, or is refused. A failure says where (a JSON path, empty for the
+/// root) and why, both cut to a few hundred bytes.
+pub fn read_json_document(text: &str) -> Result<serde_json::Value, DocumentError> {
+    decode::<serde_json::Value>(text.as_bytes(), &SentSecrets::NONE).map_err(|error| {
+        let path = if error.path == "." { String::new() } else { error.path };
+        DocumentError {
+            path: crate::redact::truncate(&path, DOCUMENT_TEXT_SHOWN).into_owned(),
+            message: crate::redact::truncate(&error.message, DOCUMENT_TEXT_SHOWN).into_owned(),
+        }
+    })
+}
+
+/// The most of a document's path or message a [`DocumentError`] keeps.
+const DOCUMENT_TEXT_SHOWN: usize = 256;
+
+/// Why a document did not read ([`read_json_document`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DocumentError {
+    /// Where: its JSON path (`steps[3].body`), empty for the root.
+    pub path: String,
+    /// Why: not JSON (as serde_json says it), or more than the budget allows.
+    pub message: String,
+}
+
+impl fmt::Display for DocumentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() { f.write_str(&self.message) } else { write!(f, "{}: {}", self.path, self.message) }
+    }
+}
+
+impl std::error::Error for DocumentError {}
+
 /// `T` made from nothing (`null`), when it can be (`()`, a JSON value).
 fn nothing<T: DeserializeOwned>() -> Option<T> {
     T::deserialize(de::value::UnitDeserializer::<de::value::Error>::new()).ok()

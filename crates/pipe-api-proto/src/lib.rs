@@ -120,7 +120,7 @@ mod words;
 pub use api::{Alerting, Api, Management, USER_AGENT_VALUE};
 pub use auth::{BearerToken, CredentialsError, ManagementCredentials};
 pub use budget::{DECODE_ALLOWANCE, DECODED_BYTES_PER_BODY_BYTE};
-pub use decode::{Decode, Decoded};
+pub use decode::{Decode, Decoded, DocumentError, read_json_document};
 pub use endpoint::{Endpoint, EndpointExt, Reply};
 pub use operations::SuccessBody;
 // Every endpoint of the table of operations, the alert list and the escape hatch.

@@ -8,8 +8,9 @@
 //! server gave neither `meta` nor a readable `X-Total-Count` (an older server ignores `limit`
 //! and `offset` and has just returned every alert); at a page that does not move the listing
 //! on (the server says it answered for another offset, or sends the same alerts as the page
-//! before); after [`Pages::max_pages`] pages; or at a failed page. So `collect()` stays bounded
-//! whatever the server's totals say.
+//! before); after [`Pages::max_pages`] pages; once the pages' bodies reach
+//! [`Pages::max_bytes`] (when set); or at a failed page. So `collect()` stays bounded whatever
+//! the server's totals say.
 
 use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -40,6 +41,11 @@ pub struct Pages<'a> {
     seed: u64,
     pages: u64,
     max_pages: u64,
+    /// The bytes of the pages' bodies so far, and the most the listing reads.
+    bytes: u64,
+    max_bytes: Option<u64>,
+    /// The size of the last answer's body, counted once its page is handed out.
+    last_body: u64,
     /// A digest of the last page's alert ids, to see a page come again.
     last_ids: Option<u64>,
     end: Option<End>,
@@ -73,6 +79,12 @@ pub enum End {
         /// The limit.
         pages: u64,
     },
+    /// The pages' bodies reached [`Pages::max_bytes`]: a caller that keeps every page holds
+    /// no more than that listing's worth.
+    ByteLimit {
+        /// The limit.
+        bytes: u64,
+    },
     /// A page failed (its error was handed out); the listing may start again at the offset.
     Failed {
         /// The offset of the page that failed.
@@ -87,7 +99,7 @@ impl End {
     pub fn read_every_alert(&self) -> bool {
         match self {
             End::ShortPage | End::EmptyPage | End::TotalReached { .. } | End::NoPaging => true,
-            End::NoProgress { .. } | End::PageLimit { .. } | End::Failed { .. } => false,
+            End::NoProgress { .. } | End::PageLimit { .. } | End::ByteLimit { .. } | End::Failed { .. } => false,
         }
     }
 }
@@ -106,6 +118,9 @@ impl fmt::Display for End {
                 "the page at offset {offset} did not move the listing on (the server answered for another offset, or repeated the page before)"
             ),
             End::PageLimit { pages } => write!(f, "stopped after {pages} pages, the most this listing fetches"),
+            End::ByteLimit { bytes } => {
+                write!(f, "stopped once the pages held {} MiB, the most this listing reads", bytes / (1024 * 1024))
+            }
             End::Failed { offset } => write!(f, "the page at offset {offset} failed"),
         }
     }
@@ -134,6 +149,9 @@ impl<'a> Pages<'a> {
             seed,
             pages: 0,
             max_pages,
+            bytes: 0,
+            max_bytes: None,
+            last_body: 0,
             last_ids: None,
             end: None,
             state: State::Ready,
@@ -144,6 +162,15 @@ impl<'a> Pages<'a> {
     #[must_use]
     pub fn max_pages(mut self, pages: u64) -> Self {
         self.max_pages = pages.max(1);
+        self
+    }
+
+    /// Ends the listing once its pages' bodies hold `bytes` (none unless set): what a caller
+    /// that keeps every page holds is bounded as one answer is, however many pages the server
+    /// offers.
+    #[must_use]
+    pub fn max_bytes(mut self, bytes: u64) -> Self {
+        self.max_bytes = Some(bytes);
         self
     }
 
@@ -186,7 +213,7 @@ impl<'a> Pages<'a> {
         } else if self.pages >= self.max_pages {
             Some(End::PageLimit { pages: self.max_pages })
         } else {
-            None
+            self.max_bytes.filter(|&most| self.bytes >= most).map(|bytes| End::ByteLimit { bytes })
         }
     }
 }
@@ -222,6 +249,7 @@ impl Machine for Pages<'_> {
                 Next::Wait { until } => Next::Wait { until },
                 Next::Done(Ok(reply)) => {
                     self.pages += 1;
+                    self.bytes = self.bytes.saturating_add(std::mem::take(&mut self.last_body));
                     let page = reply.value;
                     self.end = self.advance(&page);
                     self.state = if self.end.is_some() { State::Over } else { State::Ready };
@@ -245,6 +273,9 @@ impl Machine for Pages<'_> {
         wall: OffsetDateTime,
         pacer: Option<&mut Pacer>,
     ) {
+        if let Ok(response) = &outcome {
+            self.last_body = response.body().len() as u64;
+        }
         match &mut self.state {
             State::Fetching(call) => call.receive(outcome, now, wall, pacer),
             _ => panic!("Pages::receive without a request out"),

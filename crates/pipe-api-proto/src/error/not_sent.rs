@@ -14,7 +14,10 @@ pub struct NotSent {
 }
 
 impl NotSent {
-    pub(crate) fn new(operation: &'static str, waited: Duration, deadline: Duration) -> Self {
+    /// The error of `operation`, whose next request could start only `waited` into a whole
+    /// `deadline`: for a machine made of several calls (a listing, an apply) that stops at its
+    /// own deadline between them.
+    pub fn new(operation: &'static str, waited: Duration, deadline: Duration) -> Self {
         NotSent { operation, waited, deadline }
     }
 
