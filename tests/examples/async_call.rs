@@ -13,14 +13,11 @@ use std::time::Duration;
 
 use http::{Request, Response};
 use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID, Fake};
-use pipe_api_plan::{Apply, ApplyOptions, Current, DesiredState, PlanOptions, plan};
+use pipe_api_plan::{Apply, ApplyOptions, DesiredState, PlanOptions, ReadCurrent, ReadOptions, plan};
 use pipe_api_proto::call::{Call, Machine, Next};
 use pipe_api_proto::retry::RetryPolicy;
 use pipe_api_proto::wait::{Wait, WaitPolicy, pipe_settled};
-use pipe_api_proto::{
-    BaseUrl, GetPipe, GetService, ListPipes, ListReversePrivateEndpoints, Management, ManagementCredentials,
-    TransportError,
-};
+use pipe_api_proto::{BaseUrl, GetPipe, GetService, Management, ManagementCredentials, TransportError};
 use pipe_api_types::{Pipe, PipeId, PipeState};
 use time::OffsetDateTime;
 use tokio::time::Instant;
@@ -97,14 +94,10 @@ async fn run() -> Result<(Pipe, Duration), Box<dyn std::error::Error>> {
         |_| None,
     )?;
     let (org, svc) = (DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID);
-    let list_pipes = ListPipes::new(org, svc);
-    let list_endpoints = ListReversePrivateEndpoints::new(org, svc);
-    let pipes =
-        drive(&mut Call::new(&list_pipes, &api, &RetryPolicy::default(), 3, origin.elapsed())?, &http, origin).await?;
-    let endpoints =
-        drive(&mut Call::new(&list_endpoints, &api, &RetryPolicy::default(), 4, origin.elapsed())?, &http, origin)
-            .await?;
-    let current = Current::new(endpoints.value, pipes.value, None);
+    // What the service has, read by the plan crate's own machine (its listings, an idle
+    // service woken, a deadline of its own), driven by the same loop.
+    let mut read = ReadCurrent::new(org, svc, &api, None, ReadOptions::default(), 3, origin.elapsed());
+    let current = drive(&mut read, &http, origin).await?;
     let plan = plan(org, svc, &desired, &current, &PlanOptions::default())?;
     let mut apply = Apply::new(&plan, Some(&api), None, ApplyOptions::default(), 5, origin.elapsed());
     let applied = drive(&mut apply, &http, origin).await?;

@@ -25,6 +25,7 @@ use pipe_api_types::{OrganizationId, ServiceId};
 use serde_json::Value;
 
 use crate::outcome::Stopped;
+use crate::read::{Part, ReadCurrent, ReadOptions, part};
 use crate::{
     Applied, ApplyError, ApplyFailure, Awaited, Effect, Id, Kind, Plan, PlanStep, PlannedRequest, Resolved, Resource,
     ResourceId, StepOutcome, WaitFailure, truncate,
@@ -139,6 +140,8 @@ pub struct Apply<'a> {
 enum Phase<'a> {
     /// Nothing done yet: the plan's service is checked first.
     New,
+    /// The service is being read, to check that what the plan touches is as it was planned.
+    Reading(Box<ReadCurrent<'a>>),
     /// The next step starts.
     Start,
     /// A step's request is under way.
@@ -387,7 +390,7 @@ impl<'a> Apply<'a> {
         let listing: Sub<'a, Result<Listed, Error>> = match (kind, self.alerting) {
             (Kind::Alert, Some(api)) => {
                 let pages = Pages::new(api, MAX_ALERTS_LIMIT, retry, self.seed(3));
-                Box::new(AlertSearch { pages, name })
+                Box::new(AlertSearch { pages, name, found: Vec::new() })
             }
             (Kind::Alert, None) => return Err((error, None)),
             // Typed, as the planner reads them: a JSON value of a long list would cost many
@@ -424,7 +427,7 @@ impl<'a> Apply<'a> {
         let call = call.scrubbing(self.plan.resolved.forms());
         Some(Box::new(Mapped::new(call, move |listed: Result<Reply<Vec<T>>, Error>| {
             let named = |element: &T| element.name() == Some(name.as_str());
-            listed.map(|reply| reply.value.into_iter().find(named).map(Named::id).into())
+            listed.map(|reply| Listed::of(reply.value.into_iter().filter(named).map(Named::id).collect(), None))
         })))
     }
 
@@ -449,7 +452,8 @@ impl<'a> Apply<'a> {
     fn fail(&mut self, cause: ApplyFailure, checked: Option<String>, effect: Option<Effect>) -> ApplyStep {
         self.phase = Phase::Over;
         let done = self.outcomes.len();
-        let refused = matches!(cause, ApplyFailure::OtherService { .. });
+        let refused =
+            matches!(cause, ApplyFailure::OtherService { .. } | ApplyFailure::Stale(_) | ApplyFailure::Read(_));
         let failed = (!refused && done < self.plan.steps.len()).then(|| self.outcome(done, effect));
         let first = if failed.is_some() { done + 1 } else { done };
         Next::Done(Err(ApplyError::new(Stopped {
@@ -460,6 +464,33 @@ impl<'a> Apply<'a> {
             not_started: (first..self.plan.steps.len()).map(|index| self.outcome(index, None)).collect(),
             resolved: self.plan.resolved.clone(),
         })))
+    }
+
+    /// The phase after the plan's service is checked: reading the service, to check the
+    /// plan against it as a saved plan is ([`Plan::changes_since`]), when there is anything
+    /// to apply. Only the interfaces given are read: without the management interface, only
+    /// the alerts (its steps could not be sent anyway).
+    fn reading(&self, now: Duration) -> Phase<'a> {
+        if self.plan.steps.is_empty() {
+            return Phase::Start;
+        }
+        let options = ReadOptions {
+            alerts: self.plan.touches_alerts(),
+            retry: Some(self.retry.clone()),
+            deadline: self.end().saturating_sub(now),
+            wake_idle: self.options.wake_idle,
+        };
+        let (organization, service) = (self.plan.organization_id, self.plan.service_id);
+        let read = ReadCurrent::of_interfaces(
+            organization,
+            service,
+            self.management,
+            self.alerting,
+            options,
+            self.seed(5),
+            now,
+        );
+        Phase::Reading(Box::new(read))
     }
 
     /// The refusal of a plan made for another service than the driver's.
@@ -494,6 +525,12 @@ impl<'a> Apply<'a> {
                  before applying again",
                 step.resource.kind, step.resource
             ),
+            Ok(Listed::Conflict(ids)) => format!(
+                "whether it was created is unknown: listing afterwards found {} of the name, a conflict no apply \
+                 resolves (ids {}); delete the one not wanted, then plan again",
+                ids.len(),
+                ids.iter().take(4).map(|id| truncate(id, 64).into_owned()).collect::<Vec<_>>().join(", ")
+            ),
             Err(listing) if self.wakes_for(&listing) => {
                 self.wake(Resume::Check(error), now);
                 return None;
@@ -511,29 +548,6 @@ impl<'a> Apply<'a> {
             return None;
         }
         self.check(step, error, now).err().map(|(error, checked)| self.fail(ApplyFailure::Call(error), checked, None))
-    }
-}
-
-/// What the apply does with a part's (a call's, a listing's, a wait's) step, given the apply's
-/// deadline `end`: a request or a pause passed on, bounded by it, or the part's result.
-// Never stored: it goes straight back to the driver, like the `Next` it carries.
-#[allow(clippy::large_enum_variant)]
-enum Part<T> {
-    Pass(ApplyStep),
-    Done(T),
-    /// The part would go on past the apply's deadline.
-    Late,
-}
-
-fn part<T>(next: Next<T>, now: Duration, end: Duration) -> Part<T> {
-    match next {
-        // No request out past the deadline: the exchange gets what is left.
-        Next::Send { request, timeout } if now < end => {
-            Part::Pass(Next::Send { request, timeout: timeout.min(end.saturating_sub(now)) })
-        }
-        Next::Wait { until } if until < end => Part::Pass(Next::Wait { until }),
-        Next::Done(output) => Part::Done(output),
-        Next::Send { .. } | Next::Wait { .. } => Part::Late,
     }
 }
 
@@ -561,6 +575,21 @@ enum Listed {
     Absent,
     /// The listing ended before reading every one (why): the resource may exist.
     Incomplete(String),
+    /// Several resources of the name (their ids): which one the lost create made is unknown.
+    Conflict(Vec<String>),
+}
+
+impl Listed {
+    /// What a listing found: the ids of the resources of the name, and, when it ended before
+    /// reading every one, why.
+    fn of(mut ids: Vec<String>, incomplete: Option<String>) -> Listed {
+        match (ids.len(), incomplete) {
+            (0, None) => Listed::Absent,
+            (0, Some(why)) => Listed::Incomplete(why),
+            (1, _) => Listed::Found(ids.remove(0)),
+            _ => Listed::Conflict(ids),
+        }
+    }
 }
 
 /// A resource a service lists, known by a name (a pipe's `name`, an endpoint's `description`).
@@ -593,17 +622,15 @@ impl Named for pipe_api_types::ReversePrivateEndpoint {
     }
 }
 
-/// A whole list's answer: the id of the resource of the name, if one is there.
-impl From<Option<String>> for Listed {
-    fn from(id: Option<String>) -> Self {
-        id.map_or(Listed::Absent, Listed::Found)
-    }
-}
+/// The most ids of one name a listing after a lost create keeps.
+const FOUND_KEPT: usize = 8;
 
-/// Every alert, page by page ([`Pages`], as the planner reads them), until one of `name`.
+/// Every alert, page by page ([`Pages`], as the planner reads them), keeping the ids of those
+/// named `name` (not the pages).
 struct AlertSearch<'a> {
     pages: Pages<'a>,
     name: String,
+    found: Vec<String>,
 }
 
 impl Machine for AlertSearch<'_> {
@@ -615,19 +642,20 @@ impl Machine for AlertSearch<'_> {
                 Next::Send { request, timeout } => return Next::Send { request, timeout },
                 Next::Wait { until } => return Next::Wait { until },
                 Next::Done(Some(Ok(page))) => {
-                    let found = page.alerts.iter().find(|alert| alert.name.as_deref() == Some(self.name.as_str()));
-                    if let Some(alert) = found {
-                        return Next::Done(Ok(Listed::Found(alert.id.to_string())));
-                    }
+                    let named =
+                        page.alerts.into_iter().filter(|alert| alert.name.as_deref() == Some(self.name.as_str()));
+                    // Two say it is a conflict; a few are kept to name them.
+                    let room = FOUND_KEPT.saturating_sub(self.found.len());
+                    self.found.extend(named.take(room).map(|alert| alert.id.to_string()));
                 }
                 Next::Done(Some(Err(error))) => return Next::Done(Err(error)),
                 Next::Done(None) => {
-                    let listed = match self.pages.end() {
-                        Some(end) if end.read_every_alert() => Listed::Absent,
-                        Some(end) => Listed::Incomplete(end.to_string()),
-                        None => Listed::Incomplete("the listing did not say why it ended".to_owned()),
+                    let incomplete = match self.pages.end() {
+                        Some(end) if end.read_every_alert() => None,
+                        Some(end) => Some(end.to_string()),
+                        None => Some("the listing did not say why it ended".to_owned()),
                     };
-                    return Next::Done(Ok(listed));
+                    return Next::Done(Ok(Listed::of(std::mem::take(&mut self.found), incomplete)));
                 }
             }
         }
@@ -658,7 +686,21 @@ impl Machine for Apply<'_> {
                 if let Some(refusal) = self.refusal() {
                     return self.fail(refusal, None, None);
                 }
-                self.phase = Phase::Start;
+                self.phase = self.reading(now);
+            }
+            if let Phase::Reading(read) = &mut self.phase {
+                match part(read.next(now, pacer.as_deref_mut()), now, end) {
+                    Part::Pass(next) => return next,
+                    Part::Late => return self.fail(self.late(now), None, None),
+                    Part::Done(Err(error)) => return self.fail(ApplyFailure::Read(error), None, None),
+                    Part::Done(Ok(current)) => {
+                        let changes = self.plan.changes_since(&current, self.management.is_some());
+                        if !changes.is_empty() {
+                            return self.fail(ApplyFailure::Stale(changes), None, None);
+                        }
+                        self.phase = Phase::Start;
+                    }
+                }
             }
             let Some(step) = self.step() else {
                 self.phase = Phase::Over;
@@ -666,7 +708,7 @@ impl Machine for Apply<'_> {
             };
             match &mut self.phase {
                 Phase::Over => panic!("Apply::next after Next::Done: the apply is over"),
-                Phase::New => unreachable!("checked above"),
+                Phase::New | Phase::Reading(_) => unreachable!("checked above"),
                 Phase::Start => match self.call(&step.request, 1, now) {
                     Ok(call) => self.phase = Phase::Sending(call),
                     Err(failure) => return self.fail(failure, None, None),
@@ -760,6 +802,7 @@ impl Machine for Apply<'_> {
 
     fn take_attempts(&mut self) -> Vec<AttemptRecord> {
         match &mut self.phase {
+            Phase::Reading(read) => read.take_attempts(),
             Phase::Sending(call) => call.take_attempts(),
             Phase::Checking { listing, .. } => listing.take_attempts(),
             Phase::Waiting { wait, .. } => wait.take_attempts(),
@@ -776,6 +819,7 @@ impl Machine for Apply<'_> {
         pacer: Option<&mut Pacer>,
     ) {
         match &mut self.phase {
+            Phase::Reading(read) => read.receive(outcome, now, wall, pacer),
             Phase::Sending(call) => call.receive(outcome, now, wall, pacer),
             Phase::Checking { listing, .. } => listing.receive(outcome, now, wall, pacer),
             Phase::Waiting { wait, .. } => wait.receive(outcome, now, wall, pacer),

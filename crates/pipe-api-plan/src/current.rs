@@ -2,6 +2,7 @@
 //! a plan keeps of the resources it touches, so that a saved plan applied later can say what
 //! changed since ([`SavedPlan`](crate::SavedPlan)).
 
+use std::borrow::Cow;
 use std::fmt;
 
 use pipe_api_types::{
@@ -75,16 +76,21 @@ impl PartialEq for Record {
 }
 
 /// The phase of a state that a plan acts on: stopped (or paused), on the way there, failed,
-/// completed, or active (every other state: running, provisioning, a snapshot, degraded,
-/// ready). A plan's steps differ between phases, never within one.
-fn phase(state: &str) -> &'static str {
-    match state.to_ascii_lowercase().as_str() {
+/// completed, or active (running, provisioning, a snapshot, degraded, ready, and the other
+/// states the contracts name). A plan's steps differ between phases, never within one. A
+/// state the contracts do not name is a phase of its own: what a plan does in it is not known,
+/// so a change to or from it is named.
+fn phase(state: &str) -> Cow<'_, str> {
+    let phase = match state.to_ascii_lowercase().as_str() {
         "stopped" | "paused" => "stopped",
         "stopping" | "pausing" => "stopping",
         "failed" => "failed",
         "completed" => "completed",
-        _ => "active",
-    }
+        "running" | "provisioning" | "setup" | "snapshot" | "degraded" | "unknown" | "internalerror" | "ready"
+        | "pendingacceptance" | "rejected" | "expired" | "deleting" => "active",
+        _ => return Cow::Borrowed(state),
+    };
+    Cow::Borrowed(phase)
 }
 
 /// What the server had under one name of one kind when planned (none: the plan creates it).
@@ -189,7 +195,7 @@ impl Seen {
             ([was], [now]) => format!("changed since the plan ({})", was.moved(now)),
             (was, now) => format!("changed since the plan ({} on the server, {} when planned)", now.len(), was.len()),
         };
-        Some(Change { resource, what })
+        Some(Change { resource, what: crate::cut(what) })
     }
 }
 
@@ -197,20 +203,22 @@ impl Record {
     /// `state Running -> Stopped; scaling, source changed`.
     fn moved(&self, now: &Record) -> String {
         let mut parts = Vec::new();
+        // What a server holds can be any size: each value shown is cut.
+        let value = |text: &str| crate::truncate(text, VALUE_SHOWN).into_owned();
         if self.id != now.id {
-            parts.push(format!("deleted and created again: id {} -> {}", self.id, now.id));
+            parts.push(format!("deleted and created again: id {} -> {}", value(&self.id), value(&now.id)));
         }
         if self.lifecycle != now.lifecycle {
-            let shown = |state: &Option<String>| state.clone().unwrap_or_else(|| "none".to_owned());
+            let shown = |state: &Option<String>| state.as_deref().map_or_else(|| "none".to_owned(), value);
             parts.push(format!("state {} -> {}", shown(&self.lifecycle), shown(&now.lifecycle)));
         }
         let mut members: Vec<&String> = self.digests.keys().chain(now.digests.keys()).collect();
         members.sort();
         members.dedup();
-        let changed: Vec<&str> = members
+        let changed: Vec<String> = members
             .into_iter()
             .filter(|member| self.digests.get(*member) != now.digests.get(*member))
-            .map(String::as_str)
+            .map(|member| value(member))
             .collect();
         if !changed.is_empty() {
             parts.push(format!("{} changed", changed.join(", ")));
@@ -219,19 +227,23 @@ impl Record {
     }
 }
 
+/// The most of a value (a state, an id, a member's name) a stale change shows.
+const VALUE_SHOWN: usize = 128;
+
 /// A resource a saved plan touches that changed since it was planned.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Change {
     /// The resource.
     pub resource: Resource,
-    /// How (`changed since the plan (state Running -> Stopped)`, `is gone since the plan`).
+    /// How (`changed since the plan (state Running -> Stopped)`, `is gone since the plan`),
+    /// cut as every message is ([`MAX_SHOWN`](crate::MAX_SHOWN)).
     pub what: String,
 }
 
 /// `pipe "orders" changed since the plan (state Running -> Stopped)`.
 impl fmt::Display for Change {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.resource, self.what)
+        crate::shown(f, |f| write!(f, "{} {}", self.resource, self.what))
     }
 }

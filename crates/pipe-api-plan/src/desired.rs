@@ -112,10 +112,21 @@ impl DesiredState {
     /// checked as its create request would be, strictly (a member this crate does not know, an
     /// enum typo or a value of the wrong type is refused at its whole path; a member newer than
     /// this crate goes under `"$notYetKnown"`), and
-    /// each name must be present and unique within its kind.
+    /// each name must be present and unique within its kind. The file is read within the
+    /// budget every answer is read within
+    /// ([`read_json_document`](pipe_api_proto::read_json_document)): whatever its shape, it
+    /// costs a small multiple of its size, or is refused.
     pub fn from_json(text: &str, secrets: impl Fn(&str) -> Option<String>) -> Result<Self, DesiredStateError> {
-        let mut value: Value =
-            serde_json::from_str(text).map_err(|e| DesiredStateError::new("", Problem::NotJson(e.to_string())))?;
+        let value = pipe_api_proto::read_json_document(text)
+            .map_err(|error| DesiredStateError::new(error.path, Problem::NotJson(error.message)))?;
+        Self::from_document(value, secrets)
+    }
+
+    /// [`DesiredState::from_json`] of a document already read as JSON (an export's own).
+    pub(crate) fn from_document(
+        mut value: Value,
+        secrets: impl Fn(&str) -> Option<String>,
+    ) -> Result<Self, DesiredStateError> {
         let mut resolved = Vec::new();
         resolve_secrets(&mut value, &mut String::new(), &secrets, &mut resolved)?;
         let resolved = Resolved::new(resolved);
@@ -132,7 +143,8 @@ impl DesiredState {
         };
         if let Some(unknown) = root.keys().find(|key| !KINDS.contains(&key.as_str())) {
             let message = format!("not a kind of resource (expected one of {})", KINDS.join(", "));
-            return Err(DesiredStateError::new(unknown.clone(), Problem::Malformed(message)));
+            let unknown = crate::truncate(unknown, crate::NAME_SHOWN).into_owned();
+            return Err(DesiredStateError::new(unknown, Problem::Malformed(message)));
         }
         Ok(DesiredState {
             reverse_private_endpoints: items(&mut root, KINDS[0], from_value)?,
@@ -279,7 +291,7 @@ fn resolve_secrets(
                 if !path.is_empty() {
                     path.push('.');
                 }
-                path.push_str(key);
+                path.push_str(&crate::truncate(key, crate::NAME_SHOWN));
                 if is_secret_field(key) && child.is_string() {
                     return Err(DesiredStateError::new(path.clone(), Problem::SecretInClear));
                 }
@@ -376,7 +388,7 @@ const MESSAGE_SHOWN: usize = 300;
 
 impl fmt::Display for DesiredStateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.resolved.write(f, |f| self.render(f))
+        self.resolved.shown(f, |f| self.render(f))
     }
 }
 

@@ -141,6 +141,13 @@ pub enum ExportError {
 
 impl fmt::Display for ExportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::shown(f, |f| self.render(f))
+    }
+}
+
+impl ExportError {
+    /// The text `Display` shows, before it is cut.
+    fn render(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ExportError::SameNameOnServer { resource, ids: [first, second] } => write!(
                 f,
@@ -216,7 +223,7 @@ pub fn export(current: &Current, options: &ExportOptions) -> Result<Exported, Ex
     }
     let document = Value::Object(document);
     // The whole once more: what only the whole can break (an endpoint a pipe names).
-    read_back(&document).map_err(ExportError::Unreadable)?;
+    read_back(document.clone()).map_err(ExportError::Unreadable)?;
     Ok(Exported { document, secrets: export.secrets, notes: export.notes })
 }
 
@@ -364,9 +371,13 @@ impl Export {
         let at = format!("{list}[{index}]");
         let mut references = Vec::new();
         self.refer_in_clear(resource, &mut item, &mut Vec::new(), &mut references);
+        let mut settled = false;
         for _ in 0..ROUNDS {
-            let error = match read_back(&self.alone(list, &item)) {
-                Ok(_) => break,
+            let error = match read_back(self.alone(list, &item)) {
+                Ok(_) => {
+                    settled = true;
+                    break;
+                }
                 Err(error) => error,
             };
             let Problem::Invalid(errors) = error.problem() else { return Err(ExportError::Unreadable(error)) };
@@ -378,10 +389,10 @@ impl Export {
                     Rule::UnknownField { .. } => {
                         let removed = remove(&mut item, &path);
                         if removed {
-                            self.notes.push(format!(
+                            self.notes.push(crate::cut(format!(
                                 "{resource}: {} is not a field this crate knows: left out (write it under \"$notYetKnown\" if it is yours to set)",
                                 joined(&path)
-                            ));
+                            )));
                         }
                         removed
                     }
@@ -400,7 +411,9 @@ impl Export {
                 return Err(ExportError::Unreadable(error));
             }
         }
-        read_back(&self.alone(list, &item)).map_err(ExportError::Unreadable)?;
+        if !settled {
+            read_back(self.alone(list, &item)).map_err(ExportError::Unreadable)?;
+        }
         for (path, name) in references {
             let path = format!("{at}.{}", joined(&path));
             self.secrets.push(SecretReference { name, resource: resource.clone(), path });
@@ -467,8 +480,12 @@ impl Export {
             let container = *at < last && is_secret_field(segment);
             !(source || container)
         });
-        let mut words = vec![kind.to_owned(), upper_snake(&resource.name)];
-        words.extend(kept.map(|(_, segment)| upper_snake(segment)));
+        // Each word from what the server holds is cut: a variable's name is a name to type, and a
+        // huge resource name would otherwise be copied into every reference, and every copy a
+        // desired state keeps of what its lookup gave.
+        let word = |text: &str| upper_snake(&crate::truncate(text, VARIABLE_WORD));
+        let mut words = vec![kind.to_owned(), word(&resource.name)];
+        words.extend(kept.map(|(_, segment)| word(segment)));
         let base = words.into_iter().filter(|word| !word.is_empty()).collect::<Vec<_>>().join("_");
         let name = (1..)
             .map(|n| if n == 1 { base.clone() } else { format!("{base}_{n}") })
@@ -479,14 +496,18 @@ impl Export {
     }
 }
 
+/// The most of a resource's name or a member's a variable's name is made from.
+const VARIABLE_WORD: usize = 48;
+
 /// An endpoint as its create request holds it.
 fn endpoint_item(endpoint: &pipe_api_types::ReversePrivateEndpoint) -> Value {
     only(to_json(endpoint), |name| CreateReversePrivateEndpointRequest::FIELDS.contains(&name))
 }
 
-/// `document` read as a desired state, each reference answered with its own name.
-fn read_back(document: &Value) -> Result<crate::DesiredState, DesiredStateError> {
-    crate::DesiredState::from_json(&document.to_string(), |name| Some(name.to_owned()))
+/// `document` read as a desired state, each reference answered with its own name: as a file
+/// of it would be read, without writing the file (a copy of every text fewer).
+fn read_back(document: Value) -> Result<crate::DesiredState, DesiredStateError> {
+    crate::DesiredState::from_document(document, |name| Some(name.to_owned()))
 }
 
 /// A violation's path (`source.kafka.credentials.password`, `columns[0].name`) as segments,

@@ -87,10 +87,11 @@ mod export;
 mod json;
 mod outcome;
 mod planner;
+mod read;
 mod saved;
 
 use std::borrow::Cow;
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::sync::Arc;
 
 use pipe_api_proto::PathBuilder;
@@ -105,6 +106,7 @@ pub use desired::{DesiredPipe, DesiredPipeState, DesiredState, DesiredStateError
 pub use export::{ExportError, ExportOptions, Exported, SecretReference, export};
 pub use outcome::{Applied, ApplyError, ApplyFailure, Effect, ResourceId, StepOutcome, WaitFailure};
 pub use planner::{PlanError, PlanOptions, Unchangeable, plan};
+pub use read::{MAX_ALERT_LISTING_BYTES, ReadCurrent, ReadOptions};
 pub use saved::{SavedPlan, SavedPlanError};
 
 /// The models, re-exported so one dependency is enough.
@@ -174,10 +176,31 @@ impl Resolved {
         }
     }
 
-    /// Writes what `render` writes (with `f`'s `#` flag), through [`Resolved::scrub`].
+    /// Writes what `render` writes (with `f`'s `#` flag), through [`Resolved::scrub`]: a
+    /// document (a plan, a desired state's `Debug`), shown whole.
     pub(crate) fn write(
         &self,
         f: &mut fmt::Formatter<'_>,
+        render: impl Fn(&mut fmt::Formatter<'_>) -> fmt::Result,
+    ) -> fmt::Result {
+        self.write_within(f, usize::MAX, render)
+    }
+
+    /// Writes what `render` writes through [`Resolved::scrub`], cut at [`MAX_SHOWN`] bytes: the
+    /// one rule of every message pipes as code shows (an error, a refusal, a stale change),
+    /// whatever the server or the file held.
+    pub(crate) fn shown(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        render: impl Fn(&mut fmt::Formatter<'_>) -> fmt::Result,
+    ) -> fmt::Result {
+        self.write_within(f, MAX_SHOWN, render)
+    }
+
+    fn write_within(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        max: usize,
         render: impl Fn(&mut fmt::Formatter<'_>) -> fmt::Result,
     ) -> fmt::Result {
         struct Render<F>(F);
@@ -186,8 +209,54 @@ impl Resolved {
                 (self.0)(f)
             }
         }
-        let text = if f.alternate() { format!("{:#}", Render(render)) } else { Render(render).to_string() };
-        f.write_str(&self.scrub(&text))
+        // Rendering stops a little past `max`: far enough that a value to redact which starts
+        // before the cut is there whole to be found (the forms are sorted longest first).
+        let longest = self.0.first().map_or(0, String::len);
+        let mut capped = Capped { text: String::new(), room: max.saturating_add(longest).saturating_add(8) };
+        // An error here is the cap reached: what was rendered until then is shown.
+        let _ =
+            if f.alternate() { write!(capped, "{:#}", Render(render)) } else { write!(capped, "{}", Render(render)) };
+        f.write_str(&truncate(&self.scrub(&capped.text), max))
+    }
+}
+
+/// The most bytes a message of pipes as code shows ([`Resolved::shown`]): an error's, a
+/// refusal's, a stale change's, a note's. What a server or a file holds can be any size.
+pub const MAX_SHOWN: usize = 4096;
+
+/// A message as [`Resolved::shown`] shows it, for one with no resolved value in it.
+pub(crate) fn shown(
+    f: &mut fmt::Formatter<'_>,
+    render: impl Fn(&mut fmt::Formatter<'_>) -> fmt::Result,
+) -> fmt::Result {
+    Resolved::default().shown(f, render)
+}
+
+/// `text`, cut as a message shows it ([`MAX_SHOWN`]): for a message kept as a text (a note, a
+/// stale change) rather than rendered.
+pub(crate) fn cut(text: String) -> String {
+    match truncate(&text, MAX_SHOWN) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(cut) => cut,
+    }
+}
+
+/// A text that takes what is written until it holds `room` bytes, then refuses the rest.
+struct Capped {
+    text: String,
+    room: usize,
+}
+
+impl fmt::Write for Capped {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let left = self.room.saturating_sub(self.text.len());
+        if s.len() <= left {
+            self.text.push_str(s);
+            return Ok(());
+        }
+        let end = (0..=left).rev().find(|&at| s.is_char_boundary(at)).unwrap_or(0);
+        self.text.push_str(&s[..end]);
+        Err(fmt::Error)
     }
 }
 
@@ -240,7 +309,7 @@ pub struct Resource {
 }
 
 /// The most of a name a message shows (a server's names are not bounded).
-const NAME_SHOWN: usize = 128;
+pub(crate) const NAME_SHOWN: usize = 128;
 
 impl fmt::Debug for Resource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -506,6 +575,22 @@ impl Plan {
     /// pipe that is not updated), with no value the desired state's lookup gave.
     pub fn notes(&self) -> &[String] {
         &self.notes
+    }
+
+    /// The resources it touches that changed in `current` since it was planned, each named
+    /// (as [`SavedPlan::confirm`] names them): what an [`Apply`] checks before its first
+    /// step. Without `service_read`, only the alerts were read, and only they are checked.
+    pub(crate) fn changes_since(&self, current: &Current, service_read: bool) -> Vec<Change> {
+        self.seen
+            .iter()
+            .filter(|seen| service_read || seen.resource.kind == Kind::Alert)
+            .filter_map(|seen| seen.change(current))
+            .collect()
+    }
+
+    /// Whether checking it needs every alert read: it touches one, or prunes them.
+    pub(crate) fn touches_alerts(&self) -> bool {
+        self.options.prune_alerts || self.seen.iter().any(|seen| seen.resource.kind == Kind::Alert)
     }
 
     /// Whether there is nothing to do.

@@ -149,7 +149,7 @@ impl StepOutcome {
 
 impl fmt::Display for StepOutcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.summary)
+        self.resolved.shown(f, |f| f.write_str(&self.summary))
     }
 }
 
@@ -263,14 +263,27 @@ pub enum ApplyFailure {
     /// A server's answer the apply cannot go on from (it names no id, or one that is not of its
     /// kind), in words.
     Answer(Box<str>),
+    /// Resources the plan touches changed since it was planned (each named, as a stale saved
+    /// plan's are): an apply checks the service first, so a plan applied twice, or after the
+    /// service moved, is refused before anything is sent. Plan again.
+    Stale(Vec<crate::Change>),
+    /// Reading the service before the first step, to check the plan, failed; nothing was sent.
+    Read(Error),
 }
 
 impl fmt::Display for ApplyFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::shown(f, |f| self.render(f))
+    }
+}
+
+impl ApplyFailure {
+    /// The text `Display` shows, before it is cut.
+    fn render(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ApplyFailure::Call(error) => error.fmt(f),
-            ApplyFailure::Wait(error) => error.fmt(f),
-            ApplyFailure::Wake(error) => error.fmt(f),
+            ApplyFailure::Call(error) => fmt::Display::fmt(error, f),
+            ApplyFailure::Wait(error) => fmt::Display::fmt(error, f),
+            ApplyFailure::Wake(error) => fmt::Display::fmt(error, f),
             ApplyFailure::Deadline { deadline, elapsed } => write!(
                 f,
                 "the apply's {:.1} s deadline left no time to go on, after {:.1} s",
@@ -283,6 +296,17 @@ impl fmt::Display for ApplyFailure {
                  not for service {service} of organization {organization}; nothing was sent"
             ),
             ApplyFailure::Answer(why) => f.write_str(why),
+            ApplyFailure::Stale(changes) => {
+                f.write_str("the service changed since the plan: ")?;
+                for (index, change) in changes.iter().enumerate() {
+                    if index > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{change}")?;
+                }
+                f.write_str("; nothing was sent: plan again")
+            }
+            ApplyFailure::Read(error) => write!(f, "reading the service to check the plan failed: {error}"),
         }
     }
 }
@@ -294,6 +318,7 @@ impl std::error::Error for ApplyFailure {
             ApplyFailure::Call(error) => error.source(),
             ApplyFailure::Wait(error) => error.source(),
             ApplyFailure::Wake(error) => error.source(),
+            ApplyFailure::Read(error) => Some(error),
             _ => None,
         }
     }
@@ -327,7 +352,8 @@ impl ApplyError {
     }
 
     /// The step that failed; `None` when the apply was refused before its first step (a plan
-    /// for another service, [`ApplyFailure::OtherService`]).
+    /// for another service, [`ApplyFailure::OtherService`]; a service that changed since the
+    /// plan, [`ApplyFailure::Stale`]; or its reading failed, [`ApplyFailure::Read`]).
     pub fn failed(&self) -> Option<&StepOutcome> {
         self.0.failed.as_ref()
     }
@@ -377,7 +403,7 @@ impl ApplyError {
 
 impl fmt::Display for ApplyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.resolved.write(f, |f| self.render(f))
+        self.0.resolved.shown(f, |f| self.render(f))
     }
 }
 

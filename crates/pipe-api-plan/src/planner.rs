@@ -107,6 +107,13 @@ pub enum PlanError {
 
 impl fmt::Display for PlanError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::shown(f, |f| self.render(f))
+    }
+}
+
+impl PlanError {
+    /// The text `Display` shows, before it is cut.
+    fn render(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlanError::SameNameOnServer { resource, ids: [first, second] } => write!(
                 f,

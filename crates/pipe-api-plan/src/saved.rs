@@ -129,9 +129,19 @@ impl SavedPlan {
     }
 
     /// Reads a saved plan strictly: a member it does not know, a missing one or a value of
-    /// another type is refused at its whole path (`steps[0].resource.nmae`).
+    /// another type is refused at its whole path (`steps[0].resource.nmae`). The file is read
+    /// within the budget every answer is read within
+    /// ([`read_json_document`](pipe_api_proto::read_json_document)): whatever its shape, it
+    /// costs a small multiple of its size, or is refused.
     pub fn from_json(text: &str) -> Result<Self, SavedPlanError> {
-        let value: Value = serde_json::from_str(text).map_err(|e| malformed("", format!("not JSON: {e}")))?;
+        let value = pipe_api_proto::read_json_document(text).map_err(|error| {
+            let message = if error.message.contains("would decode into more than") {
+                error.message
+            } else {
+                format!("not JSON: {}", error.message)
+            };
+            malformed(&error.path, message)
+        })?;
         let root = Strict { value: &value, path: String::new() };
         root.object(&["savedPlan", "organizationId", "serviceId", "options", "steps", "notes", "seen"])?;
         let format = root.field("savedPlan")?;
@@ -155,7 +165,8 @@ impl SavedPlan {
                 Ok(step.value.clone())
             })
             .collect::<Result<_, SavedPlanError>>()?;
-        let notes = root.field("notes")?.list()?.iter().map(|note| note.text()).collect::<Result<_, _>>()?;
+        let notes =
+            root.field("notes")?.list()?.iter().map(|note| note.text().map(crate::cut)).collect::<Result<_, _>>()?;
         let seen = root.field("seen")?.list()?;
         let seen = seen
             .iter()
@@ -206,10 +217,12 @@ impl SavedPlan {
         let steps = now.saved().steps;
         if steps != self.steps {
             let at = steps.iter().zip(&self.steps).take_while(|(now, saved)| now == saved).count();
+            let (saved, now) = (self.steps.get(at), steps.get(at));
             return Err(SavedPlanError::NotTheSaved {
                 number: at + 1,
-                saved: self.steps.get(at).map(summary),
-                now: steps.get(at).map(summary),
+                saved: saved.map(summary),
+                now: now.map(summary),
+                difference: saved.zip(now).and_then(|(saved, now)| difference(saved, now, String::new())),
             });
         }
         Ok(now)
@@ -221,6 +234,48 @@ impl fmt::Display for SavedPlan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let text = serde_json::to_string_pretty(&Sorted(&self.to_json())).expect("a JSON value serializes");
         writeln!(f, "{text}")
+    }
+}
+
+/// Where two steps' JSON first differ, with the two values: `body.command: "stop" -> "start"`
+/// (each value cut).
+fn difference(saved: &Value, now: &Value, path: String) -> Option<String> {
+    match (saved, now) {
+        _ if saved == now => None,
+        (Value::Object(saved_members), Value::Object(now_members)) => {
+            let mut names: Vec<&String> = saved_members.keys().chain(now_members.keys()).collect();
+            names.sort();
+            names.dedup();
+            names.into_iter().find_map(|name| {
+                let (saved, now) = (saved_members.get(name), now_members.get(name));
+                let at = if path.is_empty() {
+                    crate::truncate(name, crate::NAME_SHOWN).into_owned()
+                } else {
+                    format!("{path}.{}", crate::truncate(name, crate::NAME_SHOWN))
+                };
+                match (saved, now) {
+                    (Some(saved), Some(now)) => difference(saved, now, at),
+                    _ => Some(format!("{at}: {} -> {}", shown_value(saved), shown_value(now))),
+                }
+            })
+        }
+        (Value::Array(saved_items), Value::Array(now_items)) if saved_items.len() == now_items.len() => saved_items
+            .iter()
+            .zip(now_items)
+            .enumerate()
+            .find_map(|(index, (saved, now))| difference(saved, now, format!("{path}[{index}]"))),
+        _ => {
+            let path = if path.is_empty() { "the step".to_owned() } else { path };
+            Some(format!("{path}: {} -> {}", shown_value(Some(saved)), shown_value(Some(now))))
+        }
+    }
+}
+
+/// A value of a step as a difference shows it: its JSON, cut; `none` when absent.
+fn shown_value(value: Option<&Value>) -> String {
+    match value {
+        None => "none".to_owned(),
+        Some(value) => crate::truncate(&value.to_string(), 128).into_owned(),
     }
 }
 
@@ -268,6 +323,9 @@ pub enum SavedPlanError {
         saved: Option<String>,
         /// The step made now, if the plan made now has that many.
         now: Option<String>,
+        /// Where the two steps first differ, with both values (`body.command: "stop" ->
+        /// "start"`), when both are there.
+        difference: Option<String>,
     },
     /// Planning again failed.
     Plan(PlanError),
@@ -289,6 +347,13 @@ impl SavedPlanError {
 
 impl fmt::Display for SavedPlanError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::shown(f, |f| self.render(f))
+    }
+}
+
+impl SavedPlanError {
+    /// The text `Display` shows, before it is cut.
+    fn render(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SavedPlanError::Malformed { path, message } if path.is_empty() => write!(f, "saved plan: {message}"),
             SavedPlanError::Malformed { path, message } => write!(f, "saved plan: {path}: {message}"),
@@ -307,15 +372,18 @@ impl fmt::Display for SavedPlanError {
                 }
                 f.write_str(": plan again")
             }
-            SavedPlanError::NotTheSaved { number, saved, now } => {
+            SavedPlanError::NotTheSaved { number, saved, now, difference } => {
                 let shown = |step: &Option<String>| step.clone().unwrap_or_else(|| "none".to_owned());
                 write!(
                     f,
-                    "stale plan: the plan made now differs from the saved one at step {number} (saved: {}; now: {}): \
-                     the desired state or the service changed, plan again",
+                    "stale plan: the plan made now differs from the saved one at step {number} (saved: {}; now: {}",
                     shown(saved),
                     shown(now)
-                )
+                )?;
+                if let Some(difference) = difference {
+                    write!(f, "; {difference}")?;
+                }
+                f.write_str("): the desired state or the service changed, plan again")
             }
             SavedPlanError::Plan(error) => write!(f, "saved plan: {error}"),
             SavedPlanError::Read(error) => write!(f, "saved plan: reading the current state failed: {error}"),
@@ -353,8 +421,11 @@ struct Strict<'v> {
 }
 
 impl<'v> Strict<'v> {
+    /// The path of `member` of this value: the member's name cut as a message shows a name
+    /// (a file's names can be any size).
     fn at(&self, member: &str) -> String {
-        if self.path.is_empty() { member.to_owned() } else { format!("{}.{member}", self.path) }
+        let member = crate::truncate(member, crate::NAME_SHOWN);
+        if self.path.is_empty() { member.into_owned() } else { format!("{}.{member}", self.path) }
     }
 
     /// The value, an object whose members are all among `fields`.

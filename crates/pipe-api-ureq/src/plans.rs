@@ -3,49 +3,38 @@
 
 use pipe_api_plan::{
     Applied, Apply, ApplyError, ApplyOptions, Current, DesiredState, ExportError, ExportOptions, Exported, Plan,
-    PlanError, PlanOptions, SavedPlan, SavedPlanError, export, plan,
+    PlanError, PlanOptions, ReadCurrent, ReadOptions, SavedPlan, SavedPlanError, export, plan,
 };
-use pipe_api_proto::wait::{IdleRecovery, Wake, WakeError, is_idle_service_error};
 use pipe_api_proto::{Alerting, Error, Management};
 
-use crate::{Client, ServiceScope};
+use crate::ServiceScope;
 
 impl ServiceScope<'_> {
     /// What the service has: its reverse private endpoints and pipes, and, when `alerts` is
-    /// set, every alert (page by page). The alerts are `None` when the listing ended before
-    /// reading every one ([`End::read_every_alert`](pipe_api_proto::pages::End::read_every_alert)):
-    /// a plan then creates none again that it did not see (and changes and prunes none).
-    ///
-    /// A service found idle (`424`) is woken as a wait and an apply wake it
-    /// ([`Wake`](pipe_api_proto::wait::Wake), within [`IdleRecovery`]'s budget), and read
-    /// again, once: a plan or an export of an idle service reads what it has. A service that
-    /// cannot be woken (stopped, or out of time) gives the idle answer itself.
+    /// set, every alert (page by page), under the default [`ReadOptions`]: see
+    /// [`ServiceScope::current_state_with`].
     pub fn current_state(&self, alerts: bool) -> Result<Current, Error> {
-        let endpoints = match self.list_reverse_private_endpoints() {
-            Err(idle) if is_idle_service_error(&idle) => {
-                match self.wake() {
-                    Ok(()) => {}
-                    Err(WakeError::Call(error)) => return Err(error),
-                    // Stopped, or no time left: the service stays idle, as its answer says.
-                    Err(_) => return Err(idle),
-                }
-                self.list_reverse_private_endpoints()?
-            }
-            listed => listed?,
-        };
-        let pipes = self.list_pipes()?;
-        let alerts = if alerts { self.client().every_alert()? } else { None };
-        Ok(Current::new(endpoints, pipes, alerts))
+        self.current_state_with(ReadOptions::default().alerts(alerts))
     }
 
-    /// Wakes the idle service, under the client's retry policy, within the recovery's budget.
-    fn wake(&self) -> Result<(), WakeError> {
+    /// What the service has, read by [`ReadCurrent`] under `options` (each request with the
+    /// client's retries and pacing unless `options` sets its own): the whole within its own
+    /// deadline, the alerts `None` when their listing ended before reading every one or went
+    /// past [`MAX_ALERT_LISTING_BYTES`](pipe_api_plan::MAX_ALERT_LISTING_BYTES) (a plan then
+    /// creates, changes and prunes none). A service found idle (`424`) is woken, as a wait and
+    /// an apply wake it, and read again, once; one that cannot be woken (stopped, or out of
+    /// time) gives the idle answer itself.
+    pub fn current_state_with(&self, options: ReadOptions) -> Result<Current, Error> {
         let client = self.client();
-        let management = client.api::<Management>("wake").map_err(WakeError::Call)?;
-        let recovery = IdleRecovery::new(self.organization_id(), self.service_id());
-        let now = client.now();
-        let whole = (now, recovery.budget);
-        client.drive(Wake::new(recovery, management, client.retry.clone(), whole, client.next_seed(), now))
+        let management = client.api::<Management>("current_state")?;
+        let alerting = if options.alerts { Some(client.api::<Alerting>("list_alerts")?) } else { None };
+        let options = match options.retry {
+            Some(_) => options,
+            None => options.retry(client.retry.clone()),
+        };
+        let (organization_id, service_id) = (self.organization_id(), self.service_id());
+        let seed = client.next_seed();
+        client.drive(ReadCurrent::new(organization_id, service_id, management, alerting, options, seed, client.now()))
     }
 
     /// The plan that makes the service what `desired` says: reads what it has (the alerts too
@@ -104,17 +93,5 @@ impl ServiceScope<'_> {
         let current = self.current_state(alerts).map_err(SavedPlanError::Read)?;
         let plan = saved.confirm(self.organization_id(), self.service_id(), desired, &current)?;
         self.apply(&plan).map_err(SavedPlanError::Apply)
-    }
-}
-
-impl Client {
-    /// Every alert, page by page; `None` when the listing ended before reading every one.
-    fn every_alert(&self) -> Result<Option<Vec<pipe_api_types::Alert>>, Error> {
-        let mut alerts = Vec::new();
-        let mut pages = self.alert_pages(pipe_api_proto::MAX_ALERTS_LIMIT);
-        for page in &mut pages {
-            alerts.extend(page?.alerts);
-        }
-        Ok(pages.end().is_some_and(pipe_api_proto::pages::End::read_every_alert).then_some(alerts))
     }
 }

@@ -198,13 +198,23 @@ enum EntryPoint {
     RawAlerting,
     /// A wait's idle wake-up: the answer to `PATCH .../state`, read as a value.
     WaitWakeUp,
+    /// Pipes as code's reader of a saved-plan file, the payload where its `notes` go.
+    SavedPlanFile,
+    /// Pipes as code's reader of a desired-state file, the payload as its `pipes`.
+    DesiredStateFile,
+    /// A list of pipes decoded as the client does, then exported as a desired state.
+    Export,
 }
+
+/// Pipes as code's readers of what a user passes around and what it exports: each reads
+/// within the budget of an answer (`OK 1` read, `OK 0` refused with a short error).
+const PLAN_READERS: [EntryPoint; 3] = [EntryPoint::SavedPlanFile, EntryPoint::DesiredStateFile, EntryPoint::Export];
 
 const ENTRY_POINTS: [EntryPoint; 3] = [EntryPoint::RawManagement, EntryPoint::RawAlerting, EntryPoint::WaitWakeUp];
 
 /// The entry point a child's case names, if it names one.
 fn entry_point(name: &str) -> Option<EntryPoint> {
-    ENTRY_POINTS.into_iter().find(|entry| entry.name() == name)
+    ENTRY_POINTS.into_iter().chain(PLAN_READERS).find(|entry| entry.name() == name)
 }
 
 impl EntryPoint {
@@ -213,14 +223,26 @@ impl EntryPoint {
             EntryPoint::RawManagement => "raw_management",
             EntryPoint::RawAlerting => "raw_alerting",
             EntryPoint::WaitWakeUp => "wait_wake_up",
+            EntryPoint::SavedPlanFile => "saved_plan_file",
+            EntryPoint::DesiredStateFile => "desired_state_file",
+            EntryPoint::Export => "export",
         }
     }
 
     /// The body's payload as this entry point's answer carries it.
     fn body(self, payload: &str) -> String {
         match self {
-            EntryPoint::RawManagement | EntryPoint::WaitWakeUp => format!(r#"{{"status":200,"result":{payload}}}"#),
+            EntryPoint::RawManagement | EntryPoint::WaitWakeUp | EntryPoint::Export => {
+                format!(r#"{{"status":200,"result":{payload}}}"#)
+            }
             EntryPoint::RawAlerting => payload.to_owned(),
+            EntryPoint::SavedPlanFile => {
+                let (org, service, _) = pipe_api_tests::ids();
+                format!(
+                    r#"{{"savedPlan":1,"organizationId":"{org}","serviceId":"{service}","options":{{"allowReplacement":false,"prune":false,"pruneAlerts":false}},"steps":[],"seen":[],"notes":{payload}}}"#
+                )
+            }
+            EntryPoint::DesiredStateFile => format!(r#"{{"pipes":{payload}}}"#),
         }
     }
 
@@ -276,8 +298,66 @@ impl EntryPoint {
                     }
                 }
             }
+            EntryPoint::SavedPlanFile | EntryPoint::DesiredStateFile => {
+                let text = String::from_utf8(response.into_body()).unwrap();
+                let refused = match self {
+                    EntryPoint::SavedPlanFile => pipe_api_plan::SavedPlan::from_json(&text).err().map(|e| shown(&e)),
+                    _ => pipe_api_plan::DesiredState::from_json(&text, |_| None).err().map(|e| shown(&e)),
+                };
+                Ok(usize::from(refused.is_none()))
+            }
+            EntryPoint::Export => {
+                let pipes = pipe_api_proto::ListPipes::new(org, service).parse_response(&management(), response)?;
+                let current = pipe_api_plan::Current::new(Vec::new(), pipes.value, None);
+                let options = pipe_api_plan::ExportOptions::default().leave_out_unreadable(true);
+                match pipe_api_plan::export(&current, &options) {
+                    Ok(exported) => Ok(usize::from(!exported.to_json()["pipes"].as_array().unwrap().is_empty())),
+                    Err(error) => {
+                        shown(&error);
+                        Ok(0)
+                    }
+                }
+            }
         }
     }
+}
+
+/// Checks that an error of pipes as code shows at most a few KiB, `{}` and `{:?}` alike.
+fn shown(error: &(impl std::fmt::Display + std::fmt::Debug)) {
+    let (display, debug) = (error.to_string().len(), format!("{error:?}").len());
+    assert!(display <= MAX_ERROR_TEXT && debug <= MAX_ERROR_TEXT, "Display {display}, Debug {debug} bytes");
+}
+
+#[test]
+fn every_pipes_as_code_reader_stays_within_four_times_a_hostile_file() {
+    // Before the files were read by the answers' budgeted reader, 16 MiB of `{"a":""}` where a
+    // saved plan's notes go took 1,386 MiB, and 16 MiB of `0,` 789 MiB.
+    let payloads = [
+        repeated("[", r#"{"a":""}"#, "]"),
+        repeated("[", "0", "]"),
+        repeated("[", "[]", "]"),
+        repeated("[", r#""""#, "]"),
+    ];
+    // The export reads an answer, whose decode is measured above with every operation's.
+    for entry in [EntryPoint::SavedPlanFile, EntryPoint::DesiredStateFile] {
+        for payload in &payloads {
+            let body = entry.body(&String::from_utf8_lossy(payload));
+            assert_peak(entry.name(), 200, body.as_bytes(), 4.0, "OK 0");
+        }
+    }
+}
+
+#[test]
+fn exporting_a_pipe_with_a_huge_name_costs_a_few_times_its_answer() {
+    // A 15 MiB name: the export took 427 MiB (its JSON round trips copied the name many times).
+    let name = "n".repeat(15 * 1024 * 1024);
+    let pipe = format!(
+        r#"[{{"id":"0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e","serviceId":"4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002","name":"{name}","state":"Running",
+        "source":{{"kafka":{{"type":"kafka","format":"JSONEachRow","brokers":"b:9092","topics":"t","authentication":"PLAIN"}}}},
+        "destination":{{"database":"default","table":"t","managedTable":true,"columns":[{{"name":"id","type":"UInt64"}}]}}}}]"#
+    );
+    let body = EntryPoint::Export.body(&pipe);
+    assert_peak(EntryPoint::Export.name(), 200, body.as_bytes(), 6.0, "OK");
 }
 
 #[test]

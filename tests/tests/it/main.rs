@@ -21,6 +21,7 @@ mod ops_pipes;
 mod ops_reverse_private_endpoints;
 mod ops_services;
 mod pipes_as_code;
+mod pipes_as_code_bounds;
 mod readme;
 mod secret_hygiene;
 mod server_text;

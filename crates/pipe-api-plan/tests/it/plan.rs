@@ -179,7 +179,8 @@ fn an_alert_is_replaced_whole_keeping_what_the_desired_state_does_not_name() {
         "description": "resolved-endpoint-name-e1", "type": "VPC_ENDPOINT_SERVICE",
         "vpcEndpointServiceName": "com.amazonaws.vpce.svc-1", "status": "Deleting"}))
     .unwrap();
-    let plan = planned(&desired, &Current::new(vec![deleting], Vec::new(), Some(vec![alert]))).unwrap();
+    let current = Current::new(vec![deleting], Vec::new(), Some(vec![alert]));
+    let plan = planned(&desired, &current).unwrap();
     let step = &plan.steps()[0];
     assert_eq!(step.request().operation().name, "update_alert");
     assert_eq!(step.reason(), "channel, threshold differ");
@@ -298,9 +299,37 @@ fn desired_with_references() -> DesiredState {
     DesiredState::from_json(&desired.to_string(), lookup).unwrap()
 }
 
+/// Answers the reading an apply starts with (it checks the plan against the service) with the
+/// service as `current` has it, and returns the first request after it: the first step's.
+fn through_the_check(
+    apply: &mut pipe_api_plan::Apply<'_>,
+    current: &Current,
+) -> pipe_api_proto::http::Request<Vec<u8>> {
+    use pipe_api_proto::call::{Machine, Next};
+    let now = std::time::Duration::ZERO;
+    loop {
+        let Next::Send { request, .. } = apply.next(now, None) else { panic!("the check and the step send requests") };
+        let path = request.uri().path().to_owned();
+        let body = match (request.method().as_str(), path.rsplit('/').next()) {
+            ("GET", Some("pipesReversePrivateEndpoints")) => {
+                json!({"status": 200, "requestId": "r", "result": current.reverse_private_endpoints})
+            }
+            ("GET", Some("pipes")) => json!({"status": 200, "requestId": "r", "result": current.pipes}),
+            ("GET", Some("alerts")) => {
+                let alerts = current.alerts.clone().unwrap_or_default();
+                json!({"data": alerts, "meta": {"total": alerts.len(), "limit": 1000, "offset": 0}})
+            }
+            _ => return request,
+        };
+        let response =
+            pipe_api_proto::http::Response::builder().status(200).body(body.to_string().into_bytes()).unwrap();
+        apply.receive(Ok(response), now, pipe_api_proto::time::OffsetDateTime::UNIX_EPOCH, None);
+    }
+}
+
 /// Applies `plan` by hand (sans IO) until its first request, which the server refuses with a
 /// 400 quoting every resolved value: the error of the apply, and the body the request sent.
-fn apply_refused_by_a_quoting_400(plan: &Plan) -> (pipe_api_plan::ApplyError, Vec<u8>) {
+fn apply_refused_by_a_quoting_400(plan: &Plan, current: &Current) -> (pipe_api_plan::ApplyError, Vec<u8>) {
     use pipe_api_plan::{Apply, ApplyOptions};
     use pipe_api_proto::call::{Machine, Next};
     use pipe_api_proto::{Alerting, BaseUrl, BearerToken, Management, ManagementCredentials};
@@ -310,7 +339,7 @@ fn apply_refused_by_a_quoting_400(plan: &Plan) -> (pipe_api_plan::ApplyError, Ve
     let alerting = Alerting::new(base(), BearerToken::new("alerts-token").unwrap());
     let now = std::time::Duration::ZERO;
     let mut apply = Apply::new(plan, Some(&management), Some(&alerting), ApplyOptions::default(), 7, now);
-    let Next::Send { request, .. } = apply.next(now, None) else { panic!("the first step sends its request") };
+    let request = through_the_check(&mut apply, current);
     let quoted: Vec<&str> = RESOLVED.iter().map(|(_, value)| *value).collect();
     let message = format!("BAD_REQUEST: cannot use {}", quoted.join(" or "));
     let body = json!({"status": 400, "error": message, "requestId": "r-1"}).to_string();
@@ -336,15 +365,20 @@ fn no_resolved_value_shows_in_any_output_of_a_desired_state_its_plan_or_its_appl
         "description": "resolved-endpoint-name-e1", "type": "VPC_ENDPOINT_SERVICE",
         "vpcEndpointServiceName": "com.amazonaws.vpce.svc-1", "status": "Deleting"}))
     .unwrap();
-    let plan = planned(&desired, &Current::new(vec![deleting], Vec::new(), Some(vec![alert]))).unwrap();
+    let current = Current::new(vec![deleting], Vec::new(), Some(vec![alert]));
+    let plan = planned(&desired, &current).unwrap();
     let operations: Vec<&str> = plan.steps().iter().map(|s| s.request().operation().name).collect();
     assert_eq!(
         operations,
         ["create_reverse_private_endpoint", "create_pipe", "create_pipe", "create_pipe", "create_alert"]
     );
-    let (error, sent) = apply_refused_by_a_quoting_400(&plan);
+    let (error, sent) = apply_refused_by_a_quoting_400(&plan, &current);
     // The values were resolved and are sent: only what is shown loses them.
-    assert!(String::from_utf8_lossy(&sent).contains("com.amazonaws.vpce.resolved-svc-e2"));
+    assert!(
+        String::from_utf8_lossy(&sent).contains("com.amazonaws.vpce.resolved-svc-e2"),
+        "{}",
+        String::from_utf8_lossy(&sent)
+    );
     let api = error.call_error().and_then(|e| e.as_api()).expect("the 400's error");
 
     // Every output, named: a new one goes here.
@@ -399,10 +433,15 @@ fn a_lost_alert_create_whose_listing_ends_early_is_unknown_not_absent() {
         |_| None,
     )
     .unwrap();
-    let plan = planned(&desired, &Current::new(Vec::new(), Vec::new(), Some(Vec::new()))).unwrap();
+    let current = Current::new(Vec::new(), Vec::new(), Some(Vec::new()));
+    let plan = planned(&desired, &current).unwrap();
     let alerting =
         Alerting::new(BaseUrl::parse("https://api.example.com").unwrap(), BearerToken::new("alerts-token").unwrap());
     let mut apply = Apply::new(&plan, None, Some(&alerting), ApplyOptions::default(), 7, std::time::Duration::ZERO);
+    // Without the management interface, the check reads the alerts alone.
+    let create = through_the_check(&mut apply, &current);
+    assert_eq!(create.method(), "POST");
+    let mut create = Some(create);
     // A full page of other alerts, as the server answers every page asked for.
     let alerts: Vec<Value> = (0..1000)
         .map(|i| {
@@ -415,7 +454,11 @@ fn a_lost_alert_create_whose_listing_ends_early_is_unknown_not_absent() {
     let now = std::time::Duration::ZERO;
     let mut sent = Vec::new();
     let error = loop {
-        match apply.next(now, None) {
+        let next = match create.take() {
+            Some(request) => Next::Send { request, timeout: std::time::Duration::from_secs(30) },
+            None => apply.next(now, None),
+        };
+        match next {
             Next::Send { request, .. } => {
                 sent.push(format!("{} {}", request.method(), request.uri()));
                 let (status, body) = if sent.len() == 1 { (502, String::new()) } else { (200, page.clone()) };
