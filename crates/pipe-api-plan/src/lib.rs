@@ -37,6 +37,9 @@
 //!   with a note when asked ([`ExportOptions::leave_out_unreadable`]); it never writes a
 //!   secret (each is a reference it lists, [`Exported::secrets`]), and exports alerts, which
 //!   name no service, only when asked ([`ExportOptions::alerts`]).
+//! - [`ReadCurrent`] reads what a service has ([`Current`]) as a sans-IO machine: its
+//!   listings, an idle service woken, a deadline of its own ([`ReadOptions`]), and no more of
+//!   the alert listing than one answer may hold.
 //! - [`DesiredState::from_json`] reads a file strictly, its references through a lookup; it
 //!   never takes a secret written in clear.
 //! - [`plan()`] is a pure function of a desired state and what the lists returned; it never
@@ -46,8 +49,12 @@
 //! - [`SavedPlan::confirm`] plans again from the same desired state (its lookup answering now)
 //!   and what the service has now; it refuses, before anything is sent, a stale plan (a
 //!   touched resource changed, each named) or one that is no longer the plan made now.
-//! - [`Apply`] sends the steps in order and waits where a step needs a state; it never sends a
-//!   create twice, and stops at the first failure saying what was done.
+//! - [`Apply`] first reads the service and refuses, before anything is sent, a plan whose
+//!   resources changed since it was planned (so a plan applied twice does nothing the second
+//!   time); then it sends the steps in order and waits where a step needs a state; it never
+//!   sends a create twice, and stops at the first failure saying what was done.
+//! - Every message it shows (an error, a refusal, a note) is cut at [`MAX_SHOWN`] bytes and
+//!   holds no value the lookup gave, whatever the server or the file held.
 //!
 //! # What a plan does, in order
 //! 1. Reverse private endpoints: create what is missing (then wait until it is `Ready`, since
@@ -220,7 +227,7 @@ impl Resolved {
     }
 }
 
-/// The most bytes a message of pipes as code shows ([`Resolved::shown`]): an error's, a
+/// The most bytes a message of pipes as code shows: an error's, a
 /// refusal's, a stale change's, a note's. What a server or a file holds can be any size.
 pub const MAX_SHOWN: usize = 4096;
 

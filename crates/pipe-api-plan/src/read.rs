@@ -82,7 +82,8 @@ impl ReadOptions {
     }
 }
 
-/// Reads what a service has; see the [module](self). Its `Done` is the [`Current`] to plan,
+/// Reads what a service has: its reverse private endpoints, its pipes and, when asked, every
+/// alert page by page. Its `Done` is the [`Current`] to plan,
 /// export or confirm with, or the first error.
 ///
 /// A listing that finds the service idle (`424 ... Current state: idle`) wakes it ([`Wake`])
