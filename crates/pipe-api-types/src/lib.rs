@@ -184,9 +184,13 @@ pub use pipe::{
 };
 pub use pipe_settings::{PipeSettings, PipesCdcScaling, Scaling};
 pub use pipe_source::{
-    Authentication, Compression, Credentials, DataFormat, IteratorType, KafkaOffset, KafkaSource, KafkaType,
-    KinesisSource, ObjectStorageSource, ObjectStorageType, OffsetStrategy, PipeSource, PostgresSettings,
-    PostgresSource, PostgresTableMapping, PostgresType, ReplicationMode, SchemaRegistry, SourceKind, TableEngineType,
+    Authentication, BigQuerySettings, BigQuerySource, BigQueryTableMapping, Compression, Credentials, DataFormat,
+    IteratorType, KafkaOffset, KafkaSource, KafkaType, KinesisSource, MongoDbSettings, MongoDbSettingsPatch,
+    MongoDbSource, MongoDbSourcePatch, MongoDbTableMapping, MySqlSettings, MySqlSettingsPatch, MySqlSource,
+    MySqlSourcePatch, MySqlTableMapping, MySqlType, ObjectStorageSource, ObjectStorageType, OffsetStrategy, PipeSource,
+    PostgresSettings, PostgresSource, PostgresTableMapping, PostgresType, PubSubSource, PubSubSourcePatch,
+    ReadPreference, ReplicationMechanism, ReplicationMode, SchemaRegistry, SeekType, ServiceAccount, SourceKind,
+    TableEngineType,
 };
 pub use pipe_update::{
     ChangePipeStateRequest, DestinationPatch, KafkaSourcePatch, KinesisSourcePatch, ObjectStorageSourcePatch,

@@ -11,7 +11,8 @@ use crate::Secret;
 use crate::Text;
 use crate::pipe::{DestinationColumn, FieldMapping, check_column, check_field_mapping, check_name};
 use crate::pipe_settings::PipeSettings;
-use crate::pipe_source::{Authentication, Credentials, PostgresTableMapping, SourceKind};
+use crate::pipe_source::{self, Authentication, Credentials, PostgresTableMapping, SourceKind};
+use crate::pipe_source::{MongoDbSourcePatch, MySqlSourcePatch, PubSubSourcePatch};
 use crate::pipe_source::{check_table_mapping, check_table_names};
 use crate::validate::one_of;
 use crate::validate::{Checker, Rule, Validate, ValidationErrors};
@@ -159,6 +160,12 @@ model! {
         "kinesis" kinesis: KinesisSourcePatch,
         /// Postgres replication.
         "postgres" postgres: PostgresSourcePatch,
+        /// A Pub/Sub topic.
+        "pubsub" pubsub: PubSubSourcePatch,
+        /// MySQL replication.
+        "mysql" mysql: MySqlSourcePatch,
+        /// MongoDB replication.
+        "mongodb" mongodb: MongoDbSourcePatch,
         /// Check samples of the data, not only the connection (no effect on database pipes).
         "validateSamples" validate_samples: bool,
     }
@@ -211,32 +218,34 @@ impl Validate for UpdatePipeRequest {
     }
 }
 
-/// The `authentication` enum of a kind's `PipePatch*Source`: the same as on create (the table in
-/// `pipe_source`). An update does not name the pipe's `type`, so the narrower per-type lists
-/// cannot be applied here.
-fn authentications(kind: SourceKind) -> Vec<&'static str> {
-    kind.authentications().map_or_else(Vec::new, |allowed| allowed.values.iter().map(AsRef::as_ref).collect())
-}
-
 fn check_source(c: &mut Checker, source: &PipeSourcePatch) {
     // A pipe has one source kind (service notes, Pipes), so an update edits at most that one;
-    // a newer server's kind (`pubsub`, ...) counts too.
-    let modelled =
-        [source.kafka.is_some(), source.object_storage.is_some(), source.kinesis.is_some(), source.postgres.is_some()];
+    // a newer server's kind counts too.
+    let modelled = [
+        source.kafka.is_some(),
+        source.object_storage.is_some(),
+        source.kinesis.is_some(),
+        source.postgres.is_some(),
+        source.pubsub.is_some(),
+        source.mysql.is_some(),
+        source.mongodb.is_some(),
+    ];
     let newer = source.unknown.iter().filter(|(_, raw)| raw.trim_start().starts_with('{')).count();
     let found = modelled.iter().filter(|present| **present).count() + newer;
     if found > 1 {
         c.fail(Rule::ExactlyOneSourceKind { found });
     }
     if let Some(kafka) = &source.kafka {
-        c.field("kafka", |c| one_of(c, "authentication", &kafka.authentication, &authentications(SourceKind::Kafka)));
+        c.field("kafka", |c| {
+            one_of(c, "authentication", &kafka.authentication, &SourceKind::Kafka.authentication_texts())
+        });
     }
     if let Some(storage) = &source.object_storage {
         c.field("objectStorage", |c| check_object_storage(c, storage));
     }
     if let Some(kinesis) = &source.kinesis {
         c.field("kinesis", |c| {
-            one_of(c, "authentication", &kinesis.authentication, &authentications(SourceKind::Kinesis));
+            one_of(c, "authentication", &kinesis.authentication, &SourceKind::Kinesis.authentication_texts());
             // PipePatchKinesisSource.iamRole: "Required if IAM_ROLE is used".
             if kinesis.authentication == Some(Authentication::IamRole) && kinesis.iam_role.is_none() {
                 c.fail_at("iamRole", Rule::RequiredBecause("when authentication is IAM_ROLE"));
@@ -246,11 +255,20 @@ fn check_source(c: &mut Checker, source: &PipeSourcePatch) {
     if let Some(postgres) = &source.postgres {
         c.field("postgres", |c| check_postgres(c, postgres));
     }
+    if let Some(pubsub) = &source.pubsub {
+        c.field("pubsub", |c| pipe_source::pubsub::check_patch(c, pubsub));
+    }
+    if let Some(mysql) = &source.mysql {
+        c.field("mysql", |c| pipe_source::mysql::check_patch(c, mysql));
+    }
+    if let Some(mongodb) = &source.mongodb {
+        c.field("mongodb", |c| pipe_source::mongodb::check_patch(c, mongodb));
+    }
 }
 
 /// PipePatchObjectStorageSource's own statements.
 fn check_object_storage(c: &mut Checker, storage: &ObjectStorageSourcePatch) {
-    one_of(c, "authentication", &storage.authentication, &authentications(SourceKind::ObjectStorage));
+    one_of(c, "authentication", &storage.authentication, &SourceKind::ObjectStorage.authentication_texts());
     // startAfter: "Cannot be provided when skipInitialLoad is true".
     if storage.skip_initial_load == Some(true) && storage.start_after.is_some() {
         c.fail_at("startAfter", Rule::NotAllowedBecause("when skipInitialLoad is true"));
