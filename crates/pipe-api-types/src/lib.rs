@@ -150,6 +150,7 @@ mod codec;
 mod id;
 pub mod into_field;
 mod key;
+mod nullable;
 mod organization;
 mod pipe;
 mod pipe_settings;
@@ -178,6 +179,7 @@ pub use key::{
     AssignedRole, CreateKeyRequest, CreateKeyResponse, IpAccessEntry, Key, KeyExpiry, KeyHashData, KeyRole, KeyState,
     RoleType, UpdateKeyRequest,
 };
+pub use nullable::Nullable;
 pub use organization::{ByocConfig, ByocState, Organization, OrganizationPrivateEndpoint};
 pub use pipe::{
     CreatePipeRequest, Destination, DestinationColumn, FieldMapping, Pipe, PipeState, TableDefinition, TableEngine,

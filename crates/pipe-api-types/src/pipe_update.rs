@@ -7,8 +7,7 @@
 //! each source kind has its own `...Patch` model here, rather than the create model with most
 //! fields refused.
 
-use crate::Secret;
-use crate::Text;
+use crate::nullable::set;
 use crate::pipe::{DestinationColumn, FieldMapping, check_column, check_field_mapping, check_name};
 use crate::pipe_settings::PipeSettings;
 use crate::pipe_source::{self, Authentication, Credentials, PostgresTableMapping, SourceKind};
@@ -16,6 +15,7 @@ use crate::pipe_source::{MongoDbSourcePatch, MySqlSourcePatch, PubSubSourcePatch
 use crate::pipe_source::{check_table_mapping, check_table_names};
 use crate::validate::one_of;
 use crate::validate::{Checker, Rule, Validate, ValidationErrors};
+use crate::{Nullable, Secret, Text};
 
 open_enum! {
     /// What a state change asks of a pipe (`PipeStatePatchRequest.command`).
@@ -63,9 +63,9 @@ model! {
         /// `IAM_USER` or `MUTUAL_TLS`.
         "authentication" authentication: Authentication,
         /// The IAM role for `IAM_ROLE`.
-        "iamRole" iam_role: Text,
+        "iamRole" iam_role: Nullable<Text>,
         /// CA certificates (PEM) to verify the brokers.
-        "caCertificate" ca_certificate: Text,
+        "caCertificate" ca_certificate: Nullable<Text>,
         /// Reverse private endpoints to reach the brokers through.
         "reversePrivateEndpointIds" reverse_private_endpoint_ids: Vec<Text>,
         /// New credentials (never echoed back).
@@ -79,15 +79,15 @@ model! {
         /// Skip the initial load, ingesting only files announced by the queue.
         "skipInitialLoad" skip_initial_load: bool,
         /// Skip every file up to and including this object key in the initial load.
-        "startAfter" start_after: Text,
+        "startAfter" start_after: Nullable<Text>,
         /// How to authenticate: `IAM_ROLE`, `IAM_USER`, `CONNECTION_STRING` or `SERVICE_ACCOUNT`.
         "authentication" authentication: Authentication,
         /// The IAM role for `IAM_ROLE`.
-        "iamRole" iam_role: Text,
+        "iamRole" iam_role: Nullable<Text>,
         /// Connection string for `CONNECTION_STRING` (Azure).
         "connectionString" connection_string: Secret,
         /// Path inside the Azure container; may contain glob patterns.
-        "path" path: Text,
+        "path" path: Nullable<Text>,
         /// The Azure container.
         "azureContainerName" azure_container_name: Text,
         /// Access key for `IAM_USER`.
@@ -103,7 +103,7 @@ model! {
         /// How to authenticate: `IAM_ROLE` or `IAM_USER`.
         "authentication" authentication: Authentication,
         /// The IAM role for `IAM_ROLE`.
-        "iamRole" iam_role: Text,
+        "iamRole" iam_role: Nullable<Text>,
         /// Access key for `IAM_USER`.
         "accessKey" access_key: Credentials,
     }
@@ -132,9 +132,9 @@ model! {
         /// The database to replicate.
         "database" database: Text,
         /// The host name the server's TLS certificate names.
-        "tlsHost" tls_host: Text,
+        "tlsHost" tls_host: Nullable<Text>,
         /// CA certificate (PEM) to verify the server.
-        "caCertificate" ca_certificate: Text,
+        "caCertificate" ca_certificate: Nullable<Text>,
         /// Connect without TLS.
         "disableTls" disable_tls: bool,
         /// Do not verify the server's certificate.
@@ -247,7 +247,7 @@ fn check_source(c: &mut Checker, source: &PipeSourcePatch) {
         c.field("kinesis", |c| {
             one_of(c, "authentication", &kinesis.authentication, &SourceKind::Kinesis.authentication_texts());
             // PipePatchKinesisSource.iamRole: "Required if IAM_ROLE is used".
-            if kinesis.authentication == Some(Authentication::IamRole) && kinesis.iam_role.is_none() {
+            if kinesis.authentication == Some(Authentication::IamRole) && set(&kinesis.iam_role).is_none() {
                 c.fail_at("iamRole", Rule::RequiredBecause("when authentication is IAM_ROLE"));
             }
         });
@@ -270,7 +270,7 @@ fn check_source(c: &mut Checker, source: &PipeSourcePatch) {
 fn check_object_storage(c: &mut Checker, storage: &ObjectStorageSourcePatch) {
     one_of(c, "authentication", &storage.authentication, &SourceKind::ObjectStorage.authentication_texts());
     // startAfter: "Cannot be provided when skipInitialLoad is true".
-    if storage.skip_initial_load == Some(true) && storage.start_after.is_some() {
+    if storage.skip_initial_load == Some(true) && set(&storage.start_after).is_some() {
         c.fail_at("startAfter", Rule::NotAllowedBecause("when skipInitialLoad is true"));
     }
     // connectionString and serviceAccountKey: "Required when authentication is ...".

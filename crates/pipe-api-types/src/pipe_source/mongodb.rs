@@ -5,7 +5,7 @@
 use super::postgres::check_table_engine;
 use super::{Credentials, ReplicationMode, TableEngineType};
 use crate::validate::{Checker, Rule};
-use crate::{Secret, Text};
+use crate::{Nullable, Secret, Text};
 
 open_enum! {
     /// Which members of a replica set a MongoDB pipe reads from (`readPreference`).
@@ -143,13 +143,13 @@ model! {
         /// Which replica set members to read from (required).
         "readPreference" read_preference: ReadPreference,
         /// The host name the server's TLS certificate names.
-        "tlsHost" tls_host: Text,
+        "tlsHost" tls_host: Nullable<Text>,
         /// Connect without TLS.
         "disableTls" disable_tls: bool,
         /// Do not verify the server's certificate.
         "skipCertVerification" skip_cert_verification: bool,
         /// CA certificate (PEM) to verify the server.
-        "caCertificate" ca_certificate: Text,
+        "caCertificate" ca_certificate: Nullable<Text>,
         /// Replication settings.
         "settings" settings: MongoDbSettingsPatch,
         /// Collections to start replicating.

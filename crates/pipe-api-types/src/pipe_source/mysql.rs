@@ -4,9 +4,10 @@
 
 use super::postgres::{check_mapping_columns, check_table_engine};
 use super::{Authentication, Credentials, ReplicationMode, SourceKind, TableEngineType};
-use crate::Text;
+use crate::nullable::set;
 use crate::pipe::{check_allowed, check_credentials};
 use crate::validate::{Checker, Rule, one_of};
+use crate::{Nullable, Text};
 
 open_enum! {
     /// The flavour of a MySQL source (`type`; the service takes `mysql` when absent).
@@ -179,17 +180,17 @@ model! {
         /// How to authenticate (`basic` or `IAM_ROLE`).
         "authentication" authentication: Authentication,
         /// The IAM role for `IAM_ROLE`.
-        "iamRole" iam_role: Text,
+        "iamRole" iam_role: Nullable<Text>,
         /// The host name the server's TLS certificate names.
-        "tlsHost" tls_host: Text,
+        "tlsHost" tls_host: Nullable<Text>,
         /// CA certificate (PEM) to verify the server.
-        "caCertificate" ca_certificate: Text,
+        "caCertificate" ca_certificate: Nullable<Text>,
         /// Connect without TLS.
         "disableTls" disable_tls: bool,
         /// Do not verify the server's certificate.
         "skipCertVerification" skip_cert_verification: bool,
         /// The `server_id` the pipe replicates as.
-        "serverId" server_id: u32,
+        "serverId" server_id: Nullable<u32>,
         /// Replication settings.
         "settings" settings: MySqlSettingsPatch,
         /// Tables to start replicating.
@@ -243,10 +244,10 @@ pub(crate) fn check_patch(c: &mut Checker, mysql: &MySqlSourcePatch) {
     c.port("port", mysql.port);
     one_of(c, "authentication", &mysql.authentication, &SourceKind::Mysql.authentication_texts());
     // iamRole: "required for IAM_ROLE authentication".
-    if mysql.authentication == Some(Authentication::IamRole) && mysql.iam_role.is_none() {
+    if mysql.authentication == Some(Authentication::IamRole) && set(&mysql.iam_role).is_none() {
         c.fail_at("iamRole", Rule::RequiredBecause("when authentication is IAM_ROLE"));
     }
-    check_server_id(c, mysql.server_id);
+    check_server_id(c, set(&mysql.server_id).copied());
     if let Some(settings) = &mysql.settings {
         c.field("settings", |c| {
             c.minimums(&[

@@ -7,9 +7,10 @@ use time::OffsetDateTime;
 use super::credentials::check_service_account;
 use super::{Authentication, DataFormat, ServiceAccount, SourceKind};
 use crate::codec::rfc3339;
+use crate::nullable::set;
 use crate::pipe::check_allowed;
 use crate::validate::{Checker, Rule, one_of};
-use crate::{IntoField, Text};
+use crate::{IntoField, Nullable, Text};
 
 open_enum! {
     /// Where a Pub/Sub pipe starts reading (`seekType`).
@@ -82,7 +83,7 @@ model! {
         /// How to authenticate (`SERVICE_ACCOUNT`; required).
         "authentication" authentication: Authentication,
         /// Seconds to acknowledge a message, 10 to 600.
-        "ackDeadline" ack_deadline: u32,
+        "ackDeadline" ack_deadline: Nullable<u32>,
         /// The service account to read with (required; never echoed back).
         "serviceAccountKey" service_account_key: ServiceAccount,
     }
@@ -123,7 +124,7 @@ pub(crate) fn check(c: &mut Checker, pubsub: &PubSubSource) {
 pub(crate) fn check_patch(c: &mut Checker, pubsub: &PubSubSourcePatch) {
     c.present("authentication", &pubsub.authentication, Rule::Required, |_, _| {});
     one_of(c, "authentication", &pubsub.authentication, &SourceKind::PubSub.authentication_texts());
-    check_ack_deadline(c, pubsub.ack_deadline);
+    check_ack_deadline(c, set(&pubsub.ack_deadline).copied());
     c.present("serviceAccountKey", &pubsub.service_account_key, Rule::Required, check_service_account);
 }
 

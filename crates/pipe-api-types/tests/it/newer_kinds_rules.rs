@@ -211,3 +211,50 @@ fn patches_of_the_newer_kinds() {
         one("source.pubsub.ackDeadline", Rule::Range { min: 10, max: 600 })
     );
 }
+
+#[test]
+fn a_patch_sends_null_where_the_contract_allows_it() {
+    use pipe_api_types::{KafkaSourcePatch, Nullable, PostgresSourcePatch};
+    let update = UpdatePipeRequest::default().source(
+        PipeSourcePatch::default().mysql(
+            MySqlSourcePatch::default()
+                .host("db.example.com")
+                .port(3306u16)
+                .server_id(Nullable::Null)
+                .ca_certificate(Nullable::Null)
+                .iam_role("arn:aws:iam::123456789012:role/R"),
+        ),
+    );
+    assert_eq!(violations(&update), []);
+    assert_eq!(
+        serde_json::to_value(&update).unwrap(),
+        serde_json::json!({"source": {"mysql": {
+            "host": "db.example.com", "port": 3306, "iamRole": "arn:aws:iam::123456789012:role/R",
+            "caCertificate": null, "serverId": null
+        }}})
+    );
+    // What a user writes as `null` is read as `null` and sent so; absent stays absent.
+    let written = serde_json::json!({"source": {
+        "objectStorage": {"startAfter": null, "path": "logs/*.json", "iamRole": null}
+    }});
+    let read: UpdatePipeRequest = serde_json::from_value(written.clone()).unwrap();
+    let storage = read.source.as_ref().unwrap().object_storage.as_ref().unwrap();
+    assert_eq!(storage.start_after, Some(Nullable::Null));
+    assert_eq!(storage.path, Some(Nullable::Value("logs/*.json".into())));
+    assert_eq!(storage.azure_container_name, None);
+    assert_eq!(violations(&read), []);
+    assert_eq!(serde_json::to_value(&read).unwrap(), written);
+    // A null is no value: IAM_ROLE still needs a role.
+    let cleared = PipeSourcePatch::default().mysql(
+        MySqlSourcePatch::default()
+            .host("h")
+            .port(1u16)
+            .authentication(pipe_api_types::Authentication::IamRole)
+            .iam_role(Nullable::Null),
+    );
+    assert_eq!(
+        violations(&UpdatePipeRequest::default().source(cleared)),
+        one("source.mysql.iamRole", Rule::RequiredBecause("when authentication is IAM_ROLE"))
+    );
+    let _ = (KafkaSourcePatch::default().ca_certificate(Nullable::Null), PostgresSourcePatch::default().tls_host("h"));
+}
