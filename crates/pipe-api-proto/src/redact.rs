@@ -18,12 +18,20 @@ const SECRET_FIELDS: &[&str] = &[
     "privateKey",
     "connectionString",
     "serviceAccountKey",
+    // A service account's key file (BigQuery's `credentials`, Pub/Sub's `serviceAccountKey`).
+    "serviceAccountFile",
     "token",
     "accessToken",
     "secret",
     "apiKey",
     "clientSecret",
 ];
+
+/// JSON field names whose value is a connection URI that may hold a user and password (a
+/// MongoDB source's `uri`): redacted in JSON as the names above. A text that is not JSON is cut
+/// at the URI's scheme (`mongodb`, in [`SECRET_WORDS`]) rather than at this name, too short and
+/// common a word to cut at (`during`, `your id`).
+const SECRET_URIS: &[&str] = &["uri"];
 
 /// Whether a JSON field of this name holds a secret (or a container of secrets): the one list
 /// that [`redacted_json`](crate::redacted_json), [`render_request`](crate::render_request) and
@@ -35,7 +43,12 @@ const SECRET_FIELDS: &[&str] = &[
 /// assert!(!pipe_api_proto::is_secret_field("username"));
 /// ```
 pub fn is_secret_field(name: &str) -> bool {
-    SECRET_FIELDS.contains(&name) || SECRET_CONTAINERS.contains(&name)
+    holds_secret_value(name) || SECRET_CONTAINERS.contains(&name)
+}
+
+/// Whether a JSON field of this name holds a secret value itself (not a container of them).
+fn holds_secret_value(name: &str) -> bool {
+    SECRET_FIELDS.contains(&name) || SECRET_URIS.contains(&name)
 }
 
 /// What a secret value is shown as, wherever this crate redacts one; the same mark for text
@@ -48,7 +61,7 @@ pub(crate) fn redact_json(value: &mut serde_json::Value) {
         serde_json::Value::Object(map) => {
             for (key, child) in map.iter_mut() {
                 let object = matches!(child, serde_json::Value::Object(_));
-                if SECRET_FIELDS.contains(&key.as_str()) || (!object && SECRET_CONTAINERS.contains(&key.as_str())) {
+                if holds_secret_value(key) || (!object && SECRET_CONTAINERS.contains(&key.as_str())) {
                     *child = serde_json::Value::String(REDACTED.to_owned());
                 } else {
                     redact_json(child);
@@ -75,7 +88,9 @@ const SECRET_WORDS: &[&str] = &[
     "apikey",
     "accesskey",
     "accountkey",
+    "accountfile",
     "authorization",
+    "mongodb",
 ];
 
 /// Cuts a text that is not JSON (or JSON cut short) where a secret could start: at the first
@@ -441,7 +456,7 @@ const SECRET_CONTAINERS: &[&str] = &["credentials", "accessKey", "Authorization"
 /// names above, and anything that sounds like one (`awsSecretAccessKey`, `apiToken`), so that
 /// a field this crate does not know is treated as a secret rather than shown.
 pub(crate) fn is_secret_name(name: &str) -> bool {
-    if SECRET_FIELDS.contains(&name) || SECRET_CONTAINERS.contains(&name) {
+    if is_secret_field(name) {
         return true;
     }
     let lower = name.to_ascii_lowercase();

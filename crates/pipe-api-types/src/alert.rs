@@ -532,24 +532,57 @@ model! {
 }
 
 /// A page of alerts.
-#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AlertPage {
-    /// The alerts.
-    #[serde(rename = "data")]
+    /// The alerts (`data`, required).
     pub alerts: Vec<Alert>,
     /// The pagination summary (newer servers).
-    #[serde(default)]
     pub meta: Option<PaginationMeta>,
     /// How many alerts exist in all, when the server says (`meta.total` or `X-Total-Count`):
     /// not in the body's `data`, so filled in by the client that read the answer's headers.
-    #[serde(skip)]
     pub total: Option<u64>,
+    /// The answer's other top-level members, kept as received.
+    pub unknown: crate::UnknownFields,
+}
+
+impl<'de> serde::Deserialize<'de> for AlertPage {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct PageVisitor;
+
+        impl<'de> serde::de::Visitor<'de> for PageVisitor {
+            type Value = AlertPage;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an AlertPage object")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<AlertPage, A::Error> {
+                let (mut alerts, mut meta) = (None, None);
+                let mut unknown = crate::UnknownFields::new();
+                while let Some(key) = map.next_key::<crate::unknown::FieldName<'de>>()? {
+                    match key.as_str() {
+                        // A repeated member is an error, as a derived `Deserialize` has it.
+                        "data" if alerts.is_some() => return Err(serde::de::Error::duplicate_field("data")),
+                        "data" => alerts = Some(map.next_value()?),
+                        "meta" if meta.is_some() => return Err(serde::de::Error::duplicate_field("meta")),
+                        "meta" => meta = Some(map.next_value::<Option<PaginationMeta>>()?),
+                        name => unknown.insert_raw(name, &map.next_value::<Box<serde_json::value::RawValue>>()?),
+                    }
+                }
+                let alerts = alerts.ok_or_else(|| serde::de::Error::missing_field("data"))?;
+                Ok(AlertPage { alerts, meta: meta.flatten(), total: None, unknown })
+            }
+        }
+
+        deserializer.deserialize_map(PageVisitor)
+    }
 }
 
 impl crate::Vouch for AlertPage {
     fn vouch(&mut self) {
         self.alerts.vouch();
         self.meta.vouch();
+        self.unknown.vouch();
     }
 }

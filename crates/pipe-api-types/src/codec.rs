@@ -226,6 +226,23 @@ impl Scalar<'_> {
     }
 }
 
+/// A scalar member an update may send as `null` ([`Nullable`](crate::Nullable)): `null` reads
+/// as `Null` rather than as absent; the rest as the scalar's own type reads it.
+impl<T: Field> Field for crate::Nullable<T> {
+    const EXPECTED: &'static str = T::EXPECTED;
+
+    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Self>, D::Error> {
+        Ok(match d.deserialize_any(ScalarVisitor)? {
+            Scalar::Absent => Read::Value(crate::Nullable::Null),
+            scalar => match made::<T, D::Error>(scalar)? {
+                Read::Value(value) => Read::Value(crate::Nullable::Value(value)),
+                Read::Absent => Read::Value(crate::Nullable::Null),
+                Read::Kept(raw) => Read::Kept(raw),
+            },
+        })
+    }
+}
+
 /// Reads any JSON value as a [`Scalar`]: one visitor for every scalar type.
 struct ScalarVisitor;
 

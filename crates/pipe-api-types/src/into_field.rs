@@ -73,6 +73,11 @@ pub trait IntoField<T, Form = Plain> {
 #[derive(Clone, Copy, Debug)]
 pub enum Plain {}
 
+/// The form of [`IntoField`] of a value for a member that may also be sent as `null`
+/// ([`Nullable`](crate::Nullable)): what the member's own setter takes.
+#[derive(Clone, Copy, Debug)]
+pub enum NullableValue {}
+
 /// The form of [`IntoField`] of a non-empty array of texts for a list of texts or open-enum
 /// values (`["a", "b"]`).
 #[derive(Clone, Copy, Debug)]

@@ -150,6 +150,7 @@ mod codec;
 mod id;
 pub mod into_field;
 mod key;
+mod nullable;
 mod organization;
 mod pipe;
 mod pipe_settings;
@@ -178,15 +179,20 @@ pub use key::{
     AssignedRole, CreateKeyRequest, CreateKeyResponse, IpAccessEntry, Key, KeyExpiry, KeyHashData, KeyRole, KeyState,
     RoleType, UpdateKeyRequest,
 };
+pub use nullable::Nullable;
 pub use organization::{ByocConfig, ByocState, Organization, OrganizationPrivateEndpoint};
 pub use pipe::{
     CreatePipeRequest, Destination, DestinationColumn, FieldMapping, Pipe, PipeState, TableDefinition, TableEngine,
 };
 pub use pipe_settings::{PipeSettings, PipesCdcScaling, Scaling};
 pub use pipe_source::{
-    Authentication, Compression, Credentials, DataFormat, IteratorType, KafkaOffset, KafkaSource, KafkaType,
-    KinesisSource, ObjectStorageSource, ObjectStorageType, OffsetStrategy, PipeSource, PostgresSettings,
-    PostgresSource, PostgresTableMapping, PostgresType, ReplicationMode, SchemaRegistry, SourceKind, TableEngineType,
+    Authentication, BigQuerySettings, BigQuerySource, BigQueryTableMapping, Compression, Credentials, DataFormat,
+    IteratorType, KafkaOffset, KafkaSource, KafkaType, KinesisSource, MongoDbSettings, MongoDbSettingsPatch,
+    MongoDbSource, MongoDbSourcePatch, MongoDbTableMapping, MySqlSettings, MySqlSettingsPatch, MySqlSource,
+    MySqlSourcePatch, MySqlTableMapping, MySqlType, ObjectStorageSource, ObjectStorageType, OffsetStrategy, PipeSource,
+    PostgresSettings, PostgresSource, PostgresTableMapping, PostgresType, PubSubSource, PubSubSourcePatch,
+    ReadPreference, ReplicationMechanism, ReplicationMode, SchemaRegistry, SeekType, ServiceAccount, SourceKind,
+    TableEngineType,
 };
 pub use pipe_update::{
     ChangePipeStateRequest, DestinationPatch, KafkaSourcePatch, KinesisSourcePatch, ObjectStorageSourcePatch,

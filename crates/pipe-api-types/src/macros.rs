@@ -36,10 +36,10 @@ macro_rules! next_field_value {
 /// Writes a field's entry into the object being written (`map`): its type's own serde form
 /// unless the field names a codec with `as` (one instance per field type, as above).
 macro_rules! serialize_field {
-    ([] $map:ident, $json:literal, $ty:ty, $value:ident) => {
+    ([] $map:ident, $json:expr, $ty:ty, $value:ident) => {
         $map.serialize_entry($json, $value)?
     };
-    ([$codec:path] $map:ident, $json:literal, $ty:ty, $value:ident) => {{
+    ([$codec:path] $map:ident, $json:expr, $ty:ty, $value:ident) => {{
         struct Field<'a>(&'a $ty);
         impl serde::Serialize for Field<'_> {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -62,10 +62,23 @@ macro_rules! field_expected {
     }};
 }
 
+/// The name a field is written under: its JSON name, or its other name when the object came
+/// with its fields under their other names (`"engineVersion" | "clickhouseVersion"`).
+macro_rules! field_name {
+    ($self:ident $json:literal) => {
+        $json
+    };
+    ($self:ident $json:literal $other:literal) => {
+        if $self.unknown.other_names() { $other } else { $json }
+    };
+}
+
 /// Declares a JSON object model. Fields are written `"jsonName" rust_name: Type [as codec]`
 /// and are all optional (the spec marks no response field as required), except a leading
 /// `required` one: the object's own id, without which it means nothing. A model with a
-/// required field gets `new(id)`, the others `Default`.
+/// required field gets `new(id)`, the others `Default`. A field that servers name two ways is
+/// written `"jsonName" | "otherName" rust_name: Type`: both are read, and it is written back
+/// under the name received.
 macro_rules! model {
     (
         $(#[$meta:meta])*
@@ -74,13 +87,13 @@ macro_rules! model {
             required $rjson:literal $rfield:ident : $rty:ty,
             $(
                 $(#[doc = $fdoc:expr])*
-                $json:literal $field:ident : $ty:ty $(as $codec:path)?
+                $json:literal $(| $other:literal)? $field:ident : $ty:ty $(as $codec:path)?
             ),* $(,)?
         }
     ) => {
         model!(@impl $(#[$meta])* $name
             [$(#[doc = $rdoc])* $rjson $rfield : $rty]
-            [$($(#[doc = $fdoc])* $json $field : $ty [$($codec)?]),*]);
+            [$($(#[doc = $fdoc])* $json [$($other)?] $field : $ty [$($codec)?]),*]);
 
         impl $name {
             #[doc = concat!("A `", stringify!($name), "` with its `", $rjson, "` set and nothing else.")]
@@ -94,12 +107,12 @@ macro_rules! model {
         pub struct $name:ident {
             $(
                 $(#[doc = $fdoc:expr])*
-                $json:literal $field:ident : $ty:ty $(as $codec:path)?
+                $json:literal $(| $other:literal)? $field:ident : $ty:ty $(as $codec:path)?
             ),* $(,)?
         }
     ) => {
         model!(@impl $(#[$meta])* $name []
-            [$($(#[doc = $fdoc])* $json $field : $ty [$($codec)?]),*]);
+            [$($(#[doc = $fdoc])* $json [$($other)?] $field : $ty [$($codec)?]),*]);
 
         impl Default for $name {
             fn default() -> Self {
@@ -110,7 +123,7 @@ macro_rules! model {
     (@impl
         $(#[$meta:meta])* $name:ident
         [$($(#[doc = $rdoc:expr])* $rjson:literal $rfield:ident : $rty:ty)?]
-        [$($(#[doc = $fdoc:expr])* $json:literal $field:ident : $ty:ty [$($codec:path)?]),*]
+        [$($(#[doc = $fdoc:expr])* $json:literal [$($other:literal)?] $field:ident : $ty:ty [$($codec:path)?]),*]
     ) => {
         $(#[$meta])*
         #[derive(Clone, Debug, PartialEq)]
@@ -124,6 +137,7 @@ macro_rules! model {
             $(
                 $(#[doc = $fdoc])*
                 #[doc = concat!("\n\nJSON name: `", $json, "`.")]
+                $( #[doc = concat!(" Also read as `", $other, "`, and written back under the name received.")] )?
                 pub $field: Option<$ty>,
             )*
             /// Fields this crate does not model, kept as received so that a value read and
@@ -157,13 +171,13 @@ macro_rules! model {
                 $( map.serialize_entry($rjson, &self.$rfield)?; )?
                 $(
                     if let Some(value) = &self.$field {
-                        serialize_field!([$($codec)?] map, $json, $ty, value);
+                        serialize_field!([$($codec)?] map, field_name!(self $json $($other)?), $ty, value);
                     }
                 )*
                 // A kept value that did not fit its field is written back, unless the field
                 // has been given a value since (then that value is the field's).
                 self.unknown.serialize_entries(&mut map, |name| match name {
-                    $( $json => self.$field.is_some(), )*
+                    $( $json $(| $other)? => self.$field.is_some(), )*
                     _ => false,
                 })?;
                 map.end()
@@ -197,7 +211,8 @@ macro_rules! model {
                                     &map.next_value::<Box<serde_json::value::RawValue>>()?,
                                 ),
                                 $(
-                                    $json => {
+                                    $json $(| $other)? => {
+                                        $( if key.as_str() == $other { unknown.mark_other_names(); } )?
                                         $field = match next_field_value!([$($codec)?] map, $ty)? {
                                             $crate::codec::Read::Absent => None,
                                             $crate::codec::Read::Value(value) => Some(value),
@@ -247,7 +262,7 @@ macro_rules! model {
             fn check_members(&self, c: &mut $crate::validate::Checker<'_>) {
                 $( c.field($json, |c| $crate::validate::CheckMembers::check_members(&self.$field, c)); )*
                 c.unvouched(&self.unknown, Self::FIELDS, &|name| match name {
-                    $( $json => Some(field_expected!([$($codec)?] $ty)), )*
+                    $( $json $(| $other)? => Some(field_expected!([$($codec)?] $ty)), )*
                     _ => None,
                 });
             }

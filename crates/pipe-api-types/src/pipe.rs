@@ -7,7 +7,7 @@ use crate::Text;
 use crate::codec::rfc3339;
 use crate::pipe_settings::{PipeSettings, Scaling, check_scaling, check_settings};
 use crate::pipe_source::{
-    Allowed, Authentication, Credentials, IteratorType, KafkaType, ObjectStorageType, OffsetStrategy, PipeSource,
+    self, Allowed, Authentication, Credentials, IteratorType, KafkaType, ObjectStorageType, OffsetStrategy, PipeSource,
     PostgresSettings, ReplicationMode, SchemaRegistry, SourceKind,
 };
 use crate::validate::{Checker, OpenEnum, Rule, Validate, ValidationErrors};
@@ -222,7 +222,8 @@ impl Validate for CreatePipeRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
         Checker::run(self, |c| {
             c.present("name", &self.name, Rule::Required, check_name);
-            let database_pipe = self.source.as_ref().is_some_and(|s| s.postgres.is_some());
+            // Database pipes (the kind's tables come from its table mappings) name no table.
+            let database_pipe = self.source.as_ref().and_then(PipeSource::kind).is_some_and(|kind| kind.is_database());
             c.present("source", &self.source, Rule::Required, check_source);
             c.present("destination", &self.destination, Rule::Required, |c, d| check_destination(c, d, database_pipe));
             if let Some(mappings) = &self.field_mappings {
@@ -384,6 +385,18 @@ pub(crate) fn check_source(c: &mut Checker, source: &PipeSource) {
             });
         });
     }
+    if let Some(pubsub) = &source.pubsub {
+        c.field("pubsub", |c| pipe_source::pubsub::check(c, pubsub));
+    }
+    if let Some(mysql) = &source.mysql {
+        c.field("mysql", |c| pipe_source::mysql::check(c, mysql));
+    }
+    if let Some(mongodb) = &source.mongodb {
+        c.field("mongodb", |c| pipe_source::mongodb::check(c, mongodb));
+    }
+    if let Some(bigquery) = &source.bigquery {
+        c.field("bigquery", |c| pipe_source::bigquery::check(c, bigquery));
+    }
 }
 
 /// A value, when present, is one of those the contract allows for its owner (the table in
@@ -391,7 +404,7 @@ pub(crate) fn check_source(c: &mut Checker, source: &PipeSource) {
 /// typo and passes a newer value sent with `not_yet_known` (or read from a server); an owner it
 /// does not know (`allowed` is `None`) allows anything its enum has. Whether the value passed:
 /// what a refused method needs (its credentials) is not asked for as well.
-fn check_allowed<E: OpenEnum + AsRef<str> + PartialEq>(
+pub(crate) fn check_allowed<E: OpenEnum + AsRef<str> + PartialEq>(
     c: &mut Checker,
     name: &'static str,
     value: &Option<E>,
@@ -410,18 +423,13 @@ fn check_allowed<E: OpenEnum + AsRef<str> + PartialEq>(
 /// `replicationSlotName` "only valid for cdc_only mode".
 fn check_postgres_settings(c: &mut Checker, settings: &PostgresSettings) {
     c.known("replicationMode", &settings.replication_mode);
-    let minimums = [
+    c.minimums(&[
         ("syncIntervalSeconds", settings.sync_interval_seconds.map(u64::from), 1),
         ("pullBatchSize", settings.pull_batch_size.map(u64::from), 1),
         ("initialLoadParallelism", settings.initial_load_parallelism.map(u64::from), 1),
         ("snapshotNumRowsPerPartition", settings.snapshot_num_rows_per_partition, 1000),
         ("snapshotNumberOfParallelTables", settings.snapshot_number_of_parallel_tables.map(u64::from), 1),
-    ];
-    for (name, value, min) in minimums {
-        if value.is_some_and(|value| value < min) {
-            c.fail_at(name, Rule::Min(min as i64));
-        }
-    }
+    ]);
     if settings.replication_slot_name.is_some() && settings.replication_mode != Some(ReplicationMode::CdcOnly) {
         c.fail_at("replicationSlotName", Rule::NotAllowedBecause("unless replicationMode is cdc_only"));
     }
@@ -431,7 +439,7 @@ fn check_postgres_settings(c: &mut Checker, settings: &PostgresSettings) {
 type CredentialCheck = (&'static str, fn(&Credentials) -> bool);
 
 /// The credentials an authentication method needs are present.
-fn check_credentials(
+pub(crate) fn check_credentials(
     c: &mut Checker,
     authentication: Option<&Authentication>,
     credentials: &Option<Credentials>,

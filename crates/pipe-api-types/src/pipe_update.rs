@@ -7,14 +7,15 @@
 //! each source kind has its own `...Patch` model here, rather than the create model with most
 //! fields refused.
 
-use crate::Secret;
-use crate::Text;
+use crate::nullable::set;
 use crate::pipe::{DestinationColumn, FieldMapping, check_column, check_field_mapping, check_name};
 use crate::pipe_settings::PipeSettings;
-use crate::pipe_source::{Authentication, Credentials, PostgresTableMapping, SourceKind};
+use crate::pipe_source::{self, Authentication, Credentials, PostgresTableMapping, SourceKind};
+use crate::pipe_source::{MongoDbSourcePatch, MySqlSourcePatch, PubSubSourcePatch};
 use crate::pipe_source::{check_table_mapping, check_table_names};
 use crate::validate::one_of;
 use crate::validate::{Checker, Rule, Validate, ValidationErrors};
+use crate::{Nullable, Secret, Text};
 
 open_enum! {
     /// What a state change asks of a pipe (`PipeStatePatchRequest.command`).
@@ -62,9 +63,9 @@ model! {
         /// `IAM_USER` or `MUTUAL_TLS`.
         "authentication" authentication: Authentication,
         /// The IAM role for `IAM_ROLE`.
-        "iamRole" iam_role: Text,
+        "iamRole" iam_role: Nullable<Text>,
         /// CA certificates (PEM) to verify the brokers.
-        "caCertificate" ca_certificate: Text,
+        "caCertificate" ca_certificate: Nullable<Text>,
         /// Reverse private endpoints to reach the brokers through.
         "reversePrivateEndpointIds" reverse_private_endpoint_ids: Vec<Text>,
         /// New credentials (never echoed back).
@@ -78,15 +79,15 @@ model! {
         /// Skip the initial load, ingesting only files announced by the queue.
         "skipInitialLoad" skip_initial_load: bool,
         /// Skip every file up to and including this object key in the initial load.
-        "startAfter" start_after: Text,
+        "startAfter" start_after: Nullable<Text>,
         /// How to authenticate: `IAM_ROLE`, `IAM_USER`, `CONNECTION_STRING` or `SERVICE_ACCOUNT`.
         "authentication" authentication: Authentication,
         /// The IAM role for `IAM_ROLE`.
-        "iamRole" iam_role: Text,
+        "iamRole" iam_role: Nullable<Text>,
         /// Connection string for `CONNECTION_STRING` (Azure).
         "connectionString" connection_string: Secret,
         /// Path inside the Azure container; may contain glob patterns.
-        "path" path: Text,
+        "path" path: Nullable<Text>,
         /// The Azure container.
         "azureContainerName" azure_container_name: Text,
         /// Access key for `IAM_USER`.
@@ -102,7 +103,7 @@ model! {
         /// How to authenticate: `IAM_ROLE` or `IAM_USER`.
         "authentication" authentication: Authentication,
         /// The IAM role for `IAM_ROLE`.
-        "iamRole" iam_role: Text,
+        "iamRole" iam_role: Nullable<Text>,
         /// Access key for `IAM_USER`.
         "accessKey" access_key: Credentials,
     }
@@ -131,9 +132,9 @@ model! {
         /// The database to replicate.
         "database" database: Text,
         /// The host name the server's TLS certificate names.
-        "tlsHost" tls_host: Text,
+        "tlsHost" tls_host: Nullable<Text>,
         /// CA certificate (PEM) to verify the server.
-        "caCertificate" ca_certificate: Text,
+        "caCertificate" ca_certificate: Nullable<Text>,
         /// Connect without TLS.
         "disableTls" disable_tls: bool,
         /// Do not verify the server's certificate.
@@ -159,6 +160,12 @@ model! {
         "kinesis" kinesis: KinesisSourcePatch,
         /// Postgres replication.
         "postgres" postgres: PostgresSourcePatch,
+        /// A Pub/Sub topic.
+        "pubsub" pubsub: PubSubSourcePatch,
+        /// MySQL replication.
+        "mysql" mysql: MySqlSourcePatch,
+        /// MongoDB replication.
+        "mongodb" mongodb: MongoDbSourcePatch,
         /// Check samples of the data, not only the connection (no effect on database pipes).
         "validateSamples" validate_samples: bool,
     }
@@ -211,34 +218,36 @@ impl Validate for UpdatePipeRequest {
     }
 }
 
-/// The `authentication` enum of a kind's `PipePatch*Source`: the same as on create (the table in
-/// `pipe_source`). An update does not name the pipe's `type`, so the narrower per-type lists
-/// cannot be applied here.
-fn authentications(kind: SourceKind) -> Vec<&'static str> {
-    kind.authentications().map_or_else(Vec::new, |allowed| allowed.values.iter().map(AsRef::as_ref).collect())
-}
-
 fn check_source(c: &mut Checker, source: &PipeSourcePatch) {
     // A pipe has one source kind (service notes, Pipes), so an update edits at most that one;
-    // a newer server's kind (`pubsub`, ...) counts too.
-    let modelled =
-        [source.kafka.is_some(), source.object_storage.is_some(), source.kinesis.is_some(), source.postgres.is_some()];
+    // a newer server's kind counts too.
+    let modelled = [
+        source.kafka.is_some(),
+        source.object_storage.is_some(),
+        source.kinesis.is_some(),
+        source.postgres.is_some(),
+        source.pubsub.is_some(),
+        source.mysql.is_some(),
+        source.mongodb.is_some(),
+    ];
     let newer = source.unknown.iter().filter(|(_, raw)| raw.trim_start().starts_with('{')).count();
     let found = modelled.iter().filter(|present| **present).count() + newer;
     if found > 1 {
         c.fail(Rule::ExactlyOneSourceKind { found });
     }
     if let Some(kafka) = &source.kafka {
-        c.field("kafka", |c| one_of(c, "authentication", &kafka.authentication, &authentications(SourceKind::Kafka)));
+        c.field("kafka", |c| {
+            one_of(c, "authentication", &kafka.authentication, &SourceKind::Kafka.authentication_texts())
+        });
     }
     if let Some(storage) = &source.object_storage {
         c.field("objectStorage", |c| check_object_storage(c, storage));
     }
     if let Some(kinesis) = &source.kinesis {
         c.field("kinesis", |c| {
-            one_of(c, "authentication", &kinesis.authentication, &authentications(SourceKind::Kinesis));
+            one_of(c, "authentication", &kinesis.authentication, &SourceKind::Kinesis.authentication_texts());
             // PipePatchKinesisSource.iamRole: "Required if IAM_ROLE is used".
-            if kinesis.authentication == Some(Authentication::IamRole) && kinesis.iam_role.is_none() {
+            if kinesis.authentication == Some(Authentication::IamRole) && set(&kinesis.iam_role).is_none() {
                 c.fail_at("iamRole", Rule::RequiredBecause("when authentication is IAM_ROLE"));
             }
         });
@@ -246,13 +255,22 @@ fn check_source(c: &mut Checker, source: &PipeSourcePatch) {
     if let Some(postgres) = &source.postgres {
         c.field("postgres", |c| check_postgres(c, postgres));
     }
+    if let Some(pubsub) = &source.pubsub {
+        c.field("pubsub", |c| pipe_source::pubsub::check_patch(c, pubsub));
+    }
+    if let Some(mysql) = &source.mysql {
+        c.field("mysql", |c| pipe_source::mysql::check_patch(c, mysql));
+    }
+    if let Some(mongodb) = &source.mongodb {
+        c.field("mongodb", |c| pipe_source::mongodb::check_patch(c, mongodb));
+    }
 }
 
 /// PipePatchObjectStorageSource's own statements.
 fn check_object_storage(c: &mut Checker, storage: &ObjectStorageSourcePatch) {
-    one_of(c, "authentication", &storage.authentication, &authentications(SourceKind::ObjectStorage));
+    one_of(c, "authentication", &storage.authentication, &SourceKind::ObjectStorage.authentication_texts());
     // startAfter: "Cannot be provided when skipInitialLoad is true".
-    if storage.skip_initial_load == Some(true) && storage.start_after.is_some() {
+    if storage.skip_initial_load == Some(true) && set(&storage.start_after).is_some() {
         c.fail_at("startAfter", Rule::NotAllowedBecause("when skipInitialLoad is true"));
     }
     // connectionString and serviceAccountKey: "Required when authentication is ...".

@@ -217,8 +217,9 @@ model! {
         required "id" id: ServiceId,
         /// The service's name.
         "name" name: Text,
-        /// The database engine version.
-        "engineVersion" engine_version: Text,
+        /// The database engine version: `engineVersion` in the spec, `clickhouseVersion` in the
+        /// contract and in real answers.
+        "engineVersion" | "clickhouseVersion" engine_version: Text,
         /// Where the service can be reached.
         "endpoints" endpoints: Vec<ServiceEndpoint>,
         /// Minimum total memory of three replicas while autoscaling (deprecated in the contract:

@@ -29,8 +29,14 @@ pub struct UnknownFields {
     fields: String,
     /// The fields written before this byte of `fields` are all vouched for, whatever their
     /// separators say: vouching for a decoded object's fields moves this mark to the end, where
-    /// rewriting each separator walked every field of every object a list holds.
-    vouched_to: usize,
+    /// rewriting each separator walked every field of every object a list holds. (A `u32`, so
+    /// that the flag below costs no room: an object's unknown text is far below 4 GiB under any
+    /// body budget, and a mark that saturates only leaves later fields to their separators.)
+    vouched_to: u32,
+    /// Whether the object's known fields came under their other names (a field declared
+    /// `"engineVersion" | "clickhouseVersion"`), to be written back under those: one flag per
+    /// object, as a server writes all of an object's members in one generation of names.
+    other_names: bool,
 }
 
 /// The name JSON text writes a member newer than this crate under, on purpose:
@@ -132,7 +138,7 @@ impl UnknownFields {
             if rest.is_empty() {
                 return None;
             }
-            let before_vouch = self.fields.len() - rest.len() < self.vouched_to;
+            let before_vouch = self.fields.len() - rest.len() < self.vouched_to as usize;
             let (name, vouched) = next_part(&mut rest);
             Some((name, next_part(&mut rest).0, vouched || before_vouch))
         })
@@ -141,7 +147,17 @@ impl UnknownFields {
     /// Vouches for every field: a server sent them (see [`Vouch`](crate::Vouch)). Nothing is
     /// rewritten or walked: the mark moves past the last field.
     pub(crate) fn vouch(&mut self) {
-        self.vouched_to = self.fields.len();
+        self.vouched_to = u32::try_from(self.fields.len()).unwrap_or(u32::MAX);
+    }
+
+    /// Notes that a known field came under its other name (see `other_names`).
+    pub(crate) fn mark_other_names(&mut self) {
+        self.other_names = true;
+    }
+
+    /// Whether known fields came under their other names, and are written back so.
+    pub(crate) fn other_names(&self) -> bool {
+        self.other_names
     }
 
     /// Writes `len` in decimal digits.

@@ -385,6 +385,22 @@ impl Checker<'_> {
         }
     }
 
+    /// Each number, when present, is at least its minimum (a contract's `minimum`s).
+    pub(crate) fn minimums(&mut self, minimums: &[(&'static str, Option<u64>, u64)]) {
+        for &(name, value, min) in minimums {
+            if value.is_some_and(|value| value < min) {
+                self.fail_at(name, Rule::Min(min as i64));
+            }
+        }
+    }
+
+    /// A port, when present, is from 1 to 65535 (the type holds the maximum).
+    pub(crate) fn port(&mut self, name: &'static str, port: Option<u16>) {
+        if port == Some(0) {
+            self.fail_at(name, Rule::Range { min: 1, max: 65535 });
+        }
+    }
+
     /// A required text that must not be blank nor hold control characters.
     pub(crate) fn required_text(&mut self, name: &'static str, value: &Option<crate::Text>) {
         self.present(name, value, Rule::Required, |c, text| c.text(text));

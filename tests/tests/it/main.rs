@@ -5,6 +5,7 @@
 mod any_transport;
 mod apply_outcomes;
 mod contract_create_pipes;
+mod contract_newer_kinds;
 mod decode_memory;
 mod e2e;
 mod echoed_credentials;

@@ -17,7 +17,10 @@ mod services;
 pub(crate) use alerts::alert;
 pub(crate) use keys::{create_key, update_key};
 pub(crate) use pipe_settings::{cdc_memory_per_core, cdc_scaling, pipe_settings, scale_pipe};
-pub(crate) use pipes::{change_pipe_state, create_pipe, patched_authentication, schema_discovery, update_pipe};
+pub(crate) use pipes::{
+    DATABASE_KINDS, TABLE_MAPPING_NAMES, change_pipe_state, create_pipe, patched_authentication, schema_discovery,
+    update_pipe,
+};
 pub(crate) use reverse_private_endpoints::{create_reverse_private_endpoint, update_reverse_private_endpoint};
 pub(crate) use services::{service_state, update_service};
 

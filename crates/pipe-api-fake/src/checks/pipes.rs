@@ -21,6 +21,32 @@ const KAFKA_AUTHENTICATIONS: &[&str] =
     &["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "IAM_ROLE", "IAM_USER", "MUTUAL_TLS"];
 const STORAGE_TYPES: &[&str] = &["s3", "gcs", "dospaces", "azureblobstorage", "cloudflarer2", "ovhobjectstorage"];
 const ITERATOR_TYPES: &[&str] = &["TRIM_HORIZON", "LATEST", "AT_TIMESTAMP"];
+const REPLICATION_MODES: &[&str] = &["cdc", "snapshot", "cdc_only"];
+const MYSQL_TYPES: &[&str] = &["mysql", "rdsmysql", "auroramysql", "mariadb", "rdsmariadb"];
+const READ_PREFERENCES: &[&str] = &["primary", "primaryPreferred", "secondary", "secondaryPreferred", "nearest"];
+const PUBSUB_FORMATS: &[&str] = &["JSONEachRow", "Avro", "Protobuf"];
+const SEEK_TYPES: &[&str] = &["latest", "earliest", "timestamp"];
+/// `Pipe*PipeTableMapping.tableEngine` of every database kind.
+const DATABASE_TABLE_ENGINES: &[&str] = &["MergeTree", "ReplacingMergeTree", "Null"];
+
+/// The source kinds of database pipes: their tables come from their table mappings, so their
+/// destination names no table (`PipeMutateDestination.table`: "Required field for all pipe
+/// types except database pipes (Postgres, MySQL, BigQuery)"; MongoDB maps collections the same
+/// way, service notes).
+pub(crate) const DATABASE_KINDS: &[&str] = &["postgres", "mysql", "mongodb", "bigquery"];
+
+/// The members that name a database kind's table mapping (to add it, and to remove it again).
+pub(crate) const TABLE_MAPPING_NAMES: &[(&str, [&str; 3])] = &[
+    ("postgres", ["sourceSchemaName", "sourceTable", "targetTable"]),
+    ("mysql", ["sourceSchemaName", "sourceTable", "targetTable"]),
+    ("mongodb", ["sourceDatabaseName", "sourceCollection", "targetTable"]),
+    ("bigquery", ["sourceDatasetName", "sourceTable", "targetTable"]),
+];
+
+/// The names of `kind`'s table mappings.
+fn mapping_names(kind: &str) -> &'static [&'static str] {
+    TABLE_MAPPING_NAMES.iter().find(|(name, _)| *name == kind).map_or(&[], |(_, names)| names)
+}
 
 /// `PipePostKafkaSource.authentication`, narrowed per `type` by its description: "Supported
 /// authentication methods: kafka: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, MUTUAL_TLS, msk:
@@ -168,10 +194,7 @@ pub(crate) fn create_pipe(body: &Value) -> Checked {
         "postgres" => {
             let path = "source.postgres.";
             required_text(kind, path, "host")?;
-            match kind.get("port") {
-                Some(port) if port.as_i64().is_some_and(|p| (1..=65535).contains(&p)) => {}
-                _ => return fail("source.postgres.port", "must be an integer from 1 to 65535"),
-            }
+            required_port(kind, path)?;
             required_text(kind, path, "database")?;
             one_of(kind, path, "authentication", &["basic", "IAM_ROLE"], false)?;
             let mappings = kind.get("tableMappings").and_then(Value::as_array);
@@ -182,11 +205,15 @@ pub(crate) fn create_pipe(body: &Value) -> Checked {
                 postgres_settings(object(settings, "source.postgres.settings")?)?;
             }
         }
+        "mysql" => mysql(kind)?,
+        "mongodb" => mongodb(kind)?,
+        "bigquery" => bigquery(kind)?,
+        "pubsub" => pubsub(kind)?,
         _ => {}
     }
     let destination = object(members.get("destination").unwrap_or(&Value::Null), "destination")?;
     // Database (CDC) pipes name their tables in the table mappings; the others need one table.
-    if kinds[0] != "postgres" {
+    if !DATABASE_KINDS.contains(&kinds[0]) {
         required_text(destination, "destination.", "table")?;
     }
     if let Some(scaling) = members.get("scaling") {
@@ -200,10 +227,17 @@ pub(crate) fn create_pipe(body: &Value) -> Checked {
     Ok(())
 }
 
-/// `PipePostgresPipeSettings`: the stated minimums, and a replication slot named only in
-/// `cdc_only` mode ("Only valid for cdc_only mode").
-fn postgres_settings(settings: &Map<String, Value>) -> Checked {
-    let path = "source.postgres.settings.";
+/// A required `port`, from 1 to 65535.
+fn required_port(kind: &Map<String, Value>, path: &str) -> Checked {
+    match kind.get("port") {
+        Some(port) if port.as_i64().is_some_and(|p| (1..=65535).contains(&p)) => Ok(()),
+        _ => fail(&format!("{path}port"), "must be an integer from 1 to 65535"),
+    }
+}
+
+/// The minimums the database kinds' settings state (`PipePostgresPipeSettings`,
+/// `PipeMySQLPipeSettings`, `PipeMongoDBPipeSettings`), for the members present.
+fn settings_minimums(settings: &Map<String, Value>, path: &str) -> Checked {
     for (name, min) in [
         ("syncIntervalSeconds", 1),
         ("pullBatchSize", 1),
@@ -213,6 +247,130 @@ fn postgres_settings(settings: &Map<String, Value>) -> Checked {
     ] {
         integer_in(settings, path, name, min, i64::MAX)?;
     }
+    Ok(())
+}
+
+/// A database kind's `tableMappings`: at least one, each naming its tables, with an engine a
+/// database pipe may create.
+fn table_mappings(kind: &Map<String, Value>, path: &str, names: &[&str]) -> Checked {
+    let mappings = kind.get("tableMappings").and_then(Value::as_array);
+    if mappings.is_none_or(Vec::is_empty) {
+        return fail(&format!("{path}tableMappings"), "must have at least 1 element");
+    }
+    objects_naming(kind, path, "tableMappings", names)?;
+    engines(kind, path, "tableMappings")
+}
+
+/// The `tableEngine` of each mapping in the list `name`, when present.
+fn engines(kind: &Map<String, Value>, path: &str, name: &str) -> Checked {
+    let mappings = kind.get(name).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    for (i, mapping) in mappings.iter().enumerate() {
+        let mapping = object(mapping, &format!("{path}{name}[{i}]"))?;
+        one_of(mapping, &format!("{path}{name}[{i}]."), "tableEngine", DATABASE_TABLE_ENGINES, false)?;
+    }
+    Ok(())
+}
+
+/// A required settings object with a required `replicationMode` (`PipeMySQLPipeSettings`,
+/// `PipeMongoDBPipeSettings`: `required: [replicationMode]`).
+fn cdc_settings<'v>(kind: &'v Map<String, Value>, path: &str) -> Result<&'v Map<String, Value>, Problem> {
+    let settings = object(kind.get("settings").unwrap_or(&Value::Null), &format!("{path}settings"))?;
+    let at = format!("{path}settings.");
+    one_of(settings, &at, "replicationMode", REPLICATION_MODES, true)?;
+    settings_minimums(settings, &at)?;
+    Ok(settings)
+}
+
+/// A service account object (`ServiceAccount`) naming its key file.
+fn service_account(value: Option<&Value>, path: &str) -> Checked {
+    let account = object(value.unwrap_or(&Value::Null), path)?;
+    required_text(account, &format!("{path}."), "serviceAccountFile")
+}
+
+/// `PipeMutateMySQLSource`: host, port, settings (with `replicationMode`) and table mappings
+/// required; `serverId` 1 to 4294967295; "MariaDB supports GTID only".
+fn mysql(kind: &Map<String, Value>) -> Checked {
+    let path = "source.mysql.";
+    one_of(kind, path, "type", MYSQL_TYPES, false)?;
+    required_text(kind, path, "host")?;
+    required_port(kind, path)?;
+    one_of(kind, path, "authentication", &["basic", "IAM_ROLE"], false)?;
+    if kind.get("authentication").and_then(Value::as_str) == Some("IAM_ROLE") {
+        required_text(kind, path, "iamRole")?;
+    }
+    integer_in(kind, path, "serverId", 1, 4_294_967_295)?;
+    let settings = cdc_settings(kind, path)?;
+    one_of(settings, "source.mysql.settings.", "replicationMechanism", &["GTID", "FILE_POS"], false)?;
+    let mariadb = matches!(kind.get("type").and_then(Value::as_str), Some("mariadb" | "rdsmariadb"));
+    if mariadb && settings.get("replicationMechanism").and_then(Value::as_str) == Some("FILE_POS") {
+        return fail("source.mysql.settings.replicationMechanism", "MariaDB supports GTID only");
+    }
+    table_mappings(kind, path, mapping_names("mysql"))
+}
+
+/// `PipeMutateMongoDBSource`: uri, readPreference, settings (with `replicationMode`) and
+/// collection mappings required.
+fn mongodb(kind: &Map<String, Value>) -> Checked {
+    let path = "source.mongodb.";
+    mongodb_uri(kind)?;
+    one_of(kind, path, "readPreference", READ_PREFERENCES, true)?;
+    cdc_settings(kind, path)?;
+    table_mappings(kind, path, mapping_names("mongodb"))
+}
+
+/// A MongoDB `uri`: "standard URIs (mongodb://...) and SRV URIs (mongodb+srv://...)".
+fn mongodb_uri(kind: &Map<String, Value>) -> Checked {
+    required_text(kind, "source.mongodb.", "uri")?;
+    let uri = kind.get("uri").and_then(Value::as_str).unwrap_or_default();
+    if uri.starts_with("mongodb://") || uri.starts_with("mongodb+srv://") {
+        Ok(())
+    } else {
+        fail("source.mongodb.uri", "must be a mongodb:// or mongodb+srv:// URI")
+    }
+}
+
+/// `PipeMutateBigQuerySource`: nothing required; "BigQuery only supports snapshot mode".
+fn bigquery(kind: &Map<String, Value>) -> Checked {
+    let path = "source.bigquery.";
+    if let Some(settings) = kind.get("settings").filter(|v| !v.is_null()) {
+        let settings = object(settings, "source.bigquery.settings")?;
+        one_of(settings, "source.bigquery.settings.", "replicationMode", &["snapshot"], false)?;
+    }
+    if let Some(credentials) = kind.get("credentials").filter(|v| !v.is_null()) {
+        service_account(Some(credentials), "source.bigquery.credentials")?;
+    }
+    engines(kind, path, "tableMappings")
+}
+
+/// `PipePostPubSubSource`: format, projectId, topic, authentication, seekType and
+/// serviceAccountKey required; `seekTimestamp` exactly when `seekType` is `timestamp`; a filter
+/// of at most 256 characters; `ackDeadline` 10 to 600.
+fn pubsub(kind: &Map<String, Value>) -> Checked {
+    let path = "source.pubsub.";
+    one_of(kind, path, "format", PUBSUB_FORMATS, true)?;
+    required_text(kind, path, "projectId")?;
+    required_text(kind, path, "topic")?;
+    one_of(kind, path, "authentication", &["SERVICE_ACCOUNT"], true)?;
+    one_of(kind, path, "seekType", SEEK_TYPES, true)?;
+    let by_timestamp = kind.get("seekType").and_then(Value::as_str) == Some("timestamp");
+    match kind.get("seekTimestamp").filter(|v| !v.is_null()) {
+        None if by_timestamp => return fail("source.pubsub.seekTimestamp", "is required when seekType is timestamp"),
+        Some(_) if !by_timestamp => {
+            return fail("source.pubsub.seekTimestamp", "must be omitted unless seekType is timestamp");
+        }
+        _ => {}
+    }
+    if kind.get("filter").and_then(Value::as_str).is_some_and(|filter| filter.chars().count() > 256) {
+        return fail("source.pubsub.filter", "must be at most 256 characters");
+    }
+    integer_in(kind, path, "ackDeadline", 10, 600)?;
+    service_account(kind.get("serviceAccountKey"), "source.pubsub.serviceAccountKey")
+}
+
+/// `PipePostgresPipeSettings`: the stated minimums, and a replication slot named only in
+/// `cdc_only` mode ("Only valid for cdc_only mode").
+fn postgres_settings(settings: &Map<String, Value>) -> Checked {
+    settings_minimums(settings, "source.postgres.settings.")?;
     let slot = settings.get("replicationSlotName").is_some_and(|v| !v.is_null());
     if slot && settings.get("replicationMode").and_then(Value::as_str) != Some("cdc_only") {
         return fail("source.postgres.settings.replicationSlotName", "is only valid for cdc_only mode");
@@ -270,17 +428,36 @@ pub(crate) fn update_pipe(body: &Value) -> Checked {
                     }
                 }
                 "kinesis" => one_of(fields, &path, "authentication", &["IAM_ROLE", "IAM_USER"], false)?,
-                "postgres" => {
-                    integer_in(fields, &path, "port", 1, 65535)?;
-                    if let Some(settings) = fields.get("settings").filter(|v| !v.is_null()) {
-                        let settings = object(settings, "source.postgres.settings")?;
-                        for name in ["syncIntervalSeconds", "pullBatchSize"] {
-                            integer_in(settings, "source.postgres.settings.", name, 1, i64::MAX)?;
+                "postgres" | "mysql" | "mongodb" => {
+                    match kind {
+                        // PipePatchMySQLSource: `required: [host, port]`.
+                        "mysql" => {
+                            required_text(fields, &path, "host")?;
+                            required_port(fields, &path)?;
+                            one_of(fields, &path, "authentication", &["basic", "IAM_ROLE"], false)?;
+                            integer_in(fields, &path, "serverId", 1, 4_294_967_295)?;
                         }
+                        // PipePatchMongoDBSource: `required: [uri, readPreference]`.
+                        "mongodb" => {
+                            mongodb_uri(fields)?;
+                            one_of(fields, &path, "readPreference", READ_PREFERENCES, true)?;
+                        }
+                        _ => integer_in(fields, &path, "port", 1, 65535)?,
                     }
-                    let names = ["sourceSchemaName", "sourceTable", "targetTable"];
-                    objects_naming(fields, &path, "tableMappingsToAdd", &names)?;
-                    objects_naming(fields, &path, "tableMappingsToRemove", &names)?;
+                    if let Some(settings) = fields.get("settings").filter(|v| !v.is_null()) {
+                        let settings = object(settings, &format!("source.{kind}.settings"))?;
+                        settings_minimums(settings, &format!("source.{kind}.settings."))?;
+                    }
+                    let names = mapping_names(kind);
+                    objects_naming(fields, &path, "tableMappingsToAdd", names)?;
+                    engines(fields, &path, "tableMappingsToAdd")?;
+                    objects_naming(fields, &path, "tableMappingsToRemove", names)?;
+                }
+                // PipePatchPubSubSource: `required: [authentication, serviceAccountKey]`.
+                "pubsub" => {
+                    one_of(fields, &path, "authentication", &["SERVICE_ACCOUNT"], true)?;
+                    integer_in(fields, &path, "ackDeadline", 10, 600)?;
+                    service_account(fields.get("serviceAccountKey"), "source.pubsub.serviceAccountKey")?;
                 }
                 _ => {}
             }

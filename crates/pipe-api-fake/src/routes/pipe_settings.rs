@@ -25,13 +25,11 @@ pub(super) const HANDLERS: &[(&str, Handler)] = &[
     }),
 ];
 
-/// The source kinds of database (CDC) pipes, which scale together and have no ingestion
+/// Database (CDC) pipes ([`checks::DATABASE_KINDS`]) scale together and have no ingestion
 /// settings (management OpenAPI, `pipeCdcScalingGet`).
-const DATABASE_KINDS: &[&str] = &["postgres", "mysql", "mongodb", "bigquery"];
-
 fn is_database(pipe: &Record) -> bool {
     let source = pipe.get("source").and_then(Value::as_object);
-    source.is_some_and(|source| DATABASE_KINDS.iter().any(|kind| source.contains_key(*kind)))
+    source.is_some_and(|source| checks::DATABASE_KINDS.iter().any(|kind| source.contains_key(*kind)))
 }
 
 /// Database pipes have no ingestion settings: the service answers as if there were none

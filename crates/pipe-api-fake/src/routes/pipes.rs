@@ -49,7 +49,8 @@ fn get(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result<Answer, 
 const CREATED_FROM_BODY: &[&str] = &["name", "scaling", "source", "destination", "fieldMappings", "settings"];
 
 /// What each source kind of a `Pipe` answers (`PipeKafkaSource`, `PipeObjectStorageSource`,
-/// `PipeKinesisSource`, `PipePostgresSource`): its `PipePost*Source` less the credentials.
+/// `PipeKinesisSource`, `PipePostgresSource`, `PipePubSubSource`, `PipeMySQLSource`,
+/// `PipeMongoDBSource`, `PipeBigQuerySource`): its `PipePost*Source` less the credentials.
 /// Anything else sent is not kept, as a server reading into its own schema drops it.
 const SOURCE_FIELDS: &[(&str, &[&str])] = &[
     (
@@ -117,6 +118,51 @@ const SOURCE_FIELDS: &[(&str, &[&str])] = &[
             "tableMappings",
         ],
     ),
+    (
+        "pubsub",
+        &[
+            "format",
+            "projectId",
+            "topic",
+            "authentication",
+            "seekType",
+            "seekTimestamp",
+            "filter",
+            "enableOrdering",
+            "ackDeadline",
+        ],
+    ),
+    (
+        "mysql",
+        &[
+            "type",
+            "host",
+            "port",
+            "authentication",
+            "iamRole",
+            "tlsHost",
+            "caCertificate",
+            "disableTls",
+            "skipCertVerification",
+            "serverId",
+            "settings",
+            "tableMappings",
+        ],
+    ),
+    (
+        "mongodb",
+        &[
+            "uri",
+            "readPreference",
+            "tlsHost",
+            "disableTls",
+            "skipCertVerification",
+            "caCertificate",
+            "settings",
+            "tableMappings",
+        ],
+    ),
+    ("bigquery", &["snapshotStagingPath", "settings", "tableMappings"]),
 ];
 
 /// `PipeDestination`: `PipeMutateDestination` less `roles`, which a create uses and no answer shows.
@@ -282,6 +328,29 @@ const PATCHABLE: &[(&str, &[&str])] = &[
     ("objectStorage", &["skipInitialLoad", "startAfter", "authentication", "iamRole", "path", "azureContainerName"]),
     ("kinesis", &["authentication", "iamRole"]),
     ("postgres", &["host", "port", "database", "tlsHost", "caCertificate", "disableTls", "skipCertVerification"]),
+    ("pubsub", &["authentication", "ackDeadline"]),
+    (
+        "mysql",
+        &[
+            "host",
+            "port",
+            "authentication",
+            "iamRole",
+            "tlsHost",
+            "caCertificate",
+            "disableTls",
+            "skipCertVerification",
+            "serverId",
+        ],
+    ),
+    ("mongodb", &["uri", "readPreference", "tlsHost", "disableTls", "skipCertVerification", "caCertificate"]),
+];
+
+/// The settings an update changes in each database kind (`PipePatch*PipeSettings`).
+const PATCHABLE_SETTINGS: &[(&str, &[&str])] = &[
+    ("postgres", &["syncIntervalSeconds", "pullBatchSize"]),
+    ("mysql", &["syncIntervalSeconds", "pullBatchSize", "useCompression"]),
+    ("mongodb", &["syncIntervalSeconds", "pullBatchSize"]),
 ];
 
 /// Applies `source` (a `PipePatchSource`) to the pipe's JSON: only the kind the pipe has.
@@ -300,8 +369,8 @@ fn patch_source(
         crate::checks::patched_authentication(kind, target.get("type"), patch)
             .map_err(|problem| Refusal::bad_request(format!("invalid request: {}", problem.0)))?;
         merge(target, patch, fields);
-        if *kind == "postgres" {
-            patch_tables(target, patch, state)?;
+        if let Some((_, settings)) = PATCHABLE_SETTINGS.iter().find(|(name, _)| name == kind) {
+            patch_tables(kind, target, patch, settings, state)?;
         }
     }
     Ok(())
@@ -309,12 +378,14 @@ fn patch_source(
 
 /// A database pipe's settings, and its tables, which change only while it is paused.
 fn patch_tables(
-    postgres: &mut Map<String, Value>,
+    kind: &str,
+    database: &mut Map<String, Value>,
     patch: &Map<String, Value>,
+    settings_fields: &[&str],
     state: Option<&str>,
 ) -> Result<(), Refusal> {
     if let Some(settings) = patch.get("settings").and_then(Value::as_object) {
-        merge(member(postgres, "settings"), settings, &["syncIntervalSeconds", "pullBatchSize"]);
+        merge(member(database, "settings"), settings, settings_fields);
     }
     let listed = |name: &str| patch.get(name).and_then(Value::as_array).cloned().unwrap_or_default();
     let (added, removed) = (listed("tableMappingsToAdd"), listed("tableMappingsToRemove"));
@@ -324,8 +395,11 @@ fn patch_tables(
     if !matches!(state, Some("Paused" | "Stopped" | "Failed")) {
         return Err(Refusal::bad_request("pipe must be paused to edit table mappings"));
     }
-    let names = |m: &Value| ["sourceSchemaName", "sourceTable", "targetTable"].map(|k| m.get(k).cloned());
-    let tables = postgres.entry("tableMappings").or_insert_with(|| Value::Array(Vec::new()));
+    let Some((_, keys)) = crate::checks::TABLE_MAPPING_NAMES.iter().find(|(name, _)| *name == kind) else {
+        return Ok(());
+    };
+    let names = |m: &Value| keys.map(|k| m.get(k).cloned());
+    let tables = database.entry("tableMappings").or_insert_with(|| Value::Array(Vec::new()));
     if let Some(tables) = tables.as_array_mut() {
         tables.retain(|t| !removed.iter().any(|r| names(r) == names(t)));
         tables.extend(added);
@@ -363,13 +437,22 @@ enum Flow {
 }
 
 impl Flow {
-    /// A pipe is a database pipe when its source is `postgres`; its
-    /// `settings.replicationMode` (`cdc`, `snapshot`, `cdc_only`; `cdc` when absent) says which.
+    /// A pipe is a database pipe when its source is one of [`checks::DATABASE_KINDS`]; its
+    /// `settings.replicationMode` (`cdc`, `snapshot`, `cdc_only`; `cdc` when absent, and
+    /// always `snapshot` for BigQuery, which only snapshots) says which.
+    ///
+    /// [`checks::DATABASE_KINDS`]: crate::checks::DATABASE_KINDS
     fn of(pipe: &Record) -> Flow {
-        let Some(postgres) = pipe.get("source").and_then(|source| source.get("postgres")) else {
+        let source = pipe.get("source");
+        let Some((kind, database)) = crate::checks::DATABASE_KINDS
+            .iter()
+            .find_map(|kind| source.and_then(|source| source.get(*kind)).map(|database| (*kind, database)))
+        else {
             return Flow::Streaming;
         };
-        match postgres.get("settings").and_then(|settings| settings.get("replicationMode")).and_then(Value::as_str) {
+        let mode = database.get("settings").and_then(|settings| settings.get("replicationMode"));
+        match mode.and_then(Value::as_str) {
+            _ if kind == "bigquery" => Flow::SnapshotOnly,
             Some("snapshot") => Flow::SnapshotOnly,
             Some("cdc_only") => Flow::CdcOnly,
             _ => Flow::Cdc,

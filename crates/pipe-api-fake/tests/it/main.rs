@@ -4,6 +4,7 @@
 
 mod behaviour;
 mod keys_and_roles;
+mod newer_kinds_lifecycle;
 mod pipe_lifecycle;
 mod rpe_and_alert_lifecycle;
 mod service_lifecycle;

@@ -236,6 +236,14 @@ fn list_alerts_newer_server_with_total() {
 }
 
 #[test]
+fn an_alert_lists_unknown_top_level_members_survive() {
+    let body = br#"{"data":[],"meta":{"total":0},"links":{"next":null},"generatedAt":"2026-04-17T12:00:00Z"}"#;
+    let page = ListAlerts::new().parse_response(&crate::common::alerting(), response(200, body)).unwrap().value;
+    assert_eq!(page.unknown.names().collect::<Vec<_>>(), ["links", "generatedAt"]);
+    assert_eq!(page.unknown.get("links"), Some(r#"{"next":null}"#));
+}
+
+#[test]
 fn alerts_total_from_header_when_no_meta() {
     let body = br#"{"data":[]}"#;
     let reply = ListAlerts::new()
@@ -245,7 +253,7 @@ fn alerts_total_from_header_when_no_meta() {
 }
 
 /// Envelopes and alert pages read as their derived `Deserialize` reads them, whichever
-/// decoder takes them: other members ignored, `null` members absent, a repeated member or a
+/// decoder takes them: other members ignored (an alert page keeps them), `null` members absent, a repeated member or a
 /// missing `data` an error that names it.
 #[test]
 fn envelopes_and_pages_read_as_serde_reads_them() {
@@ -263,6 +271,7 @@ fn envelopes_and_pages_read_as_serde_reads_them() {
         |body: &str| ListAlerts::new().parse_response(&crate::common::alerting(), response(200, body.as_bytes()));
     let page = alerts(r#"{"meta":null,"data":[],"links":{}}"#).unwrap().value;
     assert_eq!((page.alerts.len(), page.meta), (0, None));
+    assert_eq!(page.unknown.names().collect::<Vec<_>>(), ["links"]);
     let Err(Error::Decode(error)) = alerts(r#"{"meta":{}}"#) else { panic!("a page without data decodes") };
     assert!(error.to_string().contains("missing field `data`"), "{error}");
     let Err(Error::Decode(error)) = alerts(r#"{"data":[],"data":[]}"#) else { panic!("a repeated data decodes") };

@@ -1,7 +1,8 @@
 //! What the create-pipe contract allows per source kind and per type, in one table. The source
 //! is the management OpenAPI: the `format` enums of `PipePostKafkaSource`,
-//! `PipePostObjectStorageSource` and `PipePostKinesisSource`, the `authentication` enums of those
-//! and of `PipeMutatePostgresSource`, and the descriptions that narrow them per `type`
+//! `PipePostObjectStorageSource`, `PipePostKinesisSource` and `PipePostPubSubSource`, the
+//! `authentication` enums of those and of `PipeMutatePostgresSource` and
+//! `PipeMutateMySQLSource`, and the descriptions that narrow them per `type`
 //! (`PipePostKafkaSource.authentication`: "Supported authentication methods: kafka: ...";
 //! `PipePostObjectStorageSource.authentication`: "IAM_USER is for S3, GCS, and DigitalOcean
 //! Spaces. IAM_ROLE is for S3 only. SERVICE_ACCOUNT is for GCS only. CONNECTION_STRING is for
@@ -32,6 +33,7 @@ impl SourceKind {
                 &[JsonEachRow, JsonAsObject, Csv, CsvWithNames, TabSeparated, TabSeparatedWithNames, Parquet, Avro],
             ),
             SourceKind::Kinesis => ("kinesis", &[JsonEachRow, Avro, AvroConfluent]),
+            SourceKind::PubSub => ("pubsub", &[JsonEachRow, Avro, Protobuf]),
             _ => return None,
         };
         Some(Allowed { owner, values })
@@ -47,9 +49,18 @@ impl SourceKind {
             SourceKind::ObjectStorage => ("objectStorage", &[IamRole, IamUser, ConnectionString, ServiceAccount]),
             SourceKind::Kinesis => ("kinesis", &[IamRole, IamUser]),
             SourceKind::Postgres => ("postgres", &[Basic, IamRole]),
+            SourceKind::Mysql => ("mysql", &[Basic, IamRole]),
+            SourceKind::PubSub => ("pubsub", &[ServiceAccount]),
             _ => return None,
         };
         Some(Allowed { owner, values })
+    }
+
+    /// The texts of [`SourceKind::authentications`] (none for a kind without one), as an
+    /// update's check takes them: an update does not name the pipe's `type`, so the narrower
+    /// per-type lists cannot be applied there.
+    pub(crate) fn authentication_texts(&self) -> Vec<&'static str> {
+        self.authentications().map_or_else(Vec::new, |allowed| allowed.values.iter().map(AsRef::as_ref).collect())
     }
 }
 

@@ -1,5 +1,6 @@
 //! The credentials a source carries (requests only: servers never echo them back).
 
+use crate::validate::{Checker, Rule};
 use crate::{Secret, Text};
 
 model! {
@@ -53,4 +54,25 @@ impl Credentials {
             ..Default::default()
         }
     }
+}
+
+model! {
+    /// A Google Cloud service account (the contract's `ServiceAccount`): BigQuery's
+    /// `credentials` and Pub/Sub's `serviceAccountKey` (requests only).
+    pub struct ServiceAccount {
+        /// The service account's JSON key file, base64 encoded.
+        "serviceAccountFile" service_account_file: Secret,
+    }
+}
+
+impl ServiceAccount {
+    /// The service account whose JSON key file, base64 encoded, is `service_account_file`.
+    pub fn new(service_account_file: impl Into<Secret>) -> Self {
+        ServiceAccount { service_account_file: Some(service_account_file.into()), ..Default::default() }
+    }
+}
+
+/// A service account names its key file (`ServiceAccount.serviceAccountFile`).
+pub(crate) fn check_service_account(c: &mut Checker, account: &ServiceAccount) {
+    c.present("serviceAccountFile", &account.service_account_file, Rule::Required, |_, _| {});
 }

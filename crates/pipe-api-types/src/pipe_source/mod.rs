@@ -1,26 +1,39 @@
-//! A pipe's `source`: one sub-object per source kind (Kafka, object storage, Kinesis, Postgres),
-//! shared by the pipe record and the create-pipe request.
+//! A pipe's `source`: one sub-object per source kind (Kafka, object storage, Kinesis, Postgres,
+//! Pub/Sub, MySQL, MongoDB, BigQuery), shared by the pipe record and the create-pipe request.
 
 mod allowed;
 mod authentication;
+pub(crate) mod bigquery;
 mod credentials;
 mod formats;
 mod kafka;
 mod kinesis;
+pub(crate) mod mongodb;
+pub(crate) mod mysql;
 mod object_storage;
 mod postgres;
+pub(crate) mod pubsub;
 
 pub(crate) use allowed::Allowed;
 pub use authentication::Authentication;
-pub use credentials::Credentials;
+pub use bigquery::{BigQuerySettings, BigQuerySource, BigQueryTableMapping};
+pub use credentials::{Credentials, ServiceAccount};
 pub use formats::DataFormat;
 pub use kafka::{KafkaOffset, KafkaSource, KafkaType, OffsetStrategy, SchemaRegistry};
 pub use kinesis::{IteratorType, KinesisSource};
+pub use mongodb::{
+    MongoDbSettings, MongoDbSettingsPatch, MongoDbSource, MongoDbSourcePatch, MongoDbTableMapping, ReadPreference,
+};
+pub use mysql::{
+    MySqlSettings, MySqlSettingsPatch, MySqlSource, MySqlSourcePatch, MySqlTableMapping, MySqlType,
+    ReplicationMechanism,
+};
 pub use object_storage::{Compression, ObjectStorageSource, ObjectStorageType};
 pub use postgres::{
     PostgresSettings, PostgresSource, PostgresTableMapping, PostgresType, ReplicationMode, TableEngineType,
 };
 pub(crate) use postgres::{check_table_mapping, check_table_names};
+pub use pubsub::{PubSubSource, PubSubSourcePatch, SeekType};
 
 open_enum! {
     /// A source kind: the name of a sub-object of `source`.
@@ -33,14 +46,24 @@ open_enum! {
         Kinesis => "kinesis",
         /// Postgres replication.
         Postgres => "postgres",
-        /// Google Pub/Sub (newer servers).
+        /// Google Pub/Sub.
         PubSub => "pubsub",
-        /// MySQL replication (newer servers).
+        /// MySQL replication.
         Mysql => "mysql",
-        /// MongoDB replication (newer servers).
+        /// MongoDB replication.
         MongoDb => "mongodb",
-        /// BigQuery (newer servers).
+        /// A BigQuery snapshot.
         BigQuery => "bigquery",
+    }
+}
+
+impl SourceKind {
+    /// Whether pipes of this kind are database pipes: their tables come from their table
+    /// mappings, so their destination names no `table`, `managedTable` or columns
+    /// (`PipeMutateDestination.table`: "Required field for all pipe types except database pipes
+    /// (Postgres, MySQL, BigQuery)"; MongoDB's collections map to tables the same way).
+    pub fn is_database(&self) -> bool {
+        matches!(self, SourceKind::Postgres | SourceKind::Mysql | SourceKind::MongoDb | SourceKind::BigQuery)
     }
 }
 
@@ -58,8 +81,16 @@ model! {
         "kinesis" kinesis: Box<KinesisSource>,
         /// Postgres replication.
         "postgres" postgres: Box<PostgresSource>,
+        /// A Pub/Sub topic.
+        "pubsub" pubsub: Box<PubSubSource>,
+        /// MySQL replication.
+        "mysql" mysql: Box<MySqlSource>,
+        /// MongoDB replication.
+        "mongodb" mongodb: Box<MongoDbSource>,
+        /// A BigQuery snapshot.
+        "bigquery" bigquery: Box<BigQuerySource>,
         /// Whether the service also checks samples of the data, not only the connection, before
-        /// creating (no effect on Postgres pipes).
+        /// creating (no effect on database pipes).
         "validateSamples" validate_samples: bool,
     }
 }
@@ -82,12 +113,16 @@ pipe_source_from!(
     KafkaSource: kafka,
     ObjectStorageSource: object_storage,
     KinesisSource: kinesis,
-    PostgresSource: postgres
+    PostgresSource: postgres,
+    PubSubSource: pubsub,
+    MySqlSource: mysql,
+    MongoDbSource: mongodb,
+    BigQuerySource: bigquery
 );
 
 impl PipeSource {
-    /// The source kinds present: the four this crate models, then any other object-valued
-    /// field (a kind of a newer server, such as `pubsub`).
+    /// The source kinds present: those this crate models, then any other object-valued field
+    /// (a kind of a newer server).
     pub fn kinds(&self) -> Vec<SourceKind> {
         self.each_kind().collect()
     }
@@ -103,6 +138,10 @@ impl PipeSource {
             (self.object_storage.is_some(), SourceKind::ObjectStorage),
             (self.kinesis.is_some(), SourceKind::Kinesis),
             (self.postgres.is_some(), SourceKind::Postgres),
+            (self.pubsub.is_some(), SourceKind::PubSub),
+            (self.mysql.is_some(), SourceKind::Mysql),
+            (self.mongodb.is_some(), SourceKind::MongoDb),
+            (self.bigquery.is_some(), SourceKind::BigQuery),
         ];
         known.into_iter().filter(|(present, _)| *present).map(|(_, kind)| kind).chain(
             self.unknown

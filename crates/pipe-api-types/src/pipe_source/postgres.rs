@@ -34,7 +34,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// How a Postgres pipe replicates.
+    /// How a database pipe (Postgres, MySQL, MongoDB, BigQuery) replicates.
     pub enum ReplicationMode {
         /// Change data capture after an initial snapshot.
         Cdc => "cdc",
@@ -184,8 +184,9 @@ impl PostgresSource {
     }
 }
 
-/// `PipePostgresPipeTableMapping.tableEngine` (no `SummingMergeTree` for database pipes).
-const POSTGRES_TABLE_ENGINES: &[&str] = &["MergeTree", "ReplacingMergeTree", "Null"];
+/// `PipePostgresPipeTableMapping.tableEngine`, and the same of every database kind's mapping (no
+/// `SummingMergeTree` for database pipes).
+const DATABASE_TABLE_ENGINES: &[&str] = &["MergeTree", "ReplacingMergeTree", "Null"];
 
 /// A table mapping names its source schema, source table and target table.
 pub(crate) fn check_table_names(c: &mut Checker, mapping: &PostgresTableMapping) {
@@ -194,20 +195,43 @@ pub(crate) fn check_table_names(c: &mut Checker, mapping: &PostgresTableMapping)
     c.required_text("targetTable", &mapping.target_table);
 }
 
-/// `PipePostgresPipeTableMapping`: its names, unique `excludedColumns` and `sortingKeys`
-/// (`uniqueItems`), `sortingKeys` when `useCustomSortingKey` is true ("If true, sortingKeys must
-/// be provided"), and the engines a database pipe may create.
+/// `PipePostgresPipeTableMapping`: its names, and the rules of [`check_mapping_columns`].
 pub(crate) fn check_table_mapping(c: &mut Checker, mapping: &PostgresTableMapping) {
     check_table_names(c, mapping);
-    for (name, list) in [("excludedColumns", &mapping.excluded_columns), ("sortingKeys", &mapping.sorting_keys)] {
+    check_mapping_columns(
+        c,
+        &mapping.excluded_columns,
+        mapping.use_custom_sorting_key,
+        &mapping.sorting_keys,
+        &mapping.table_engine,
+    );
+}
+
+/// What a database pipe's table mapping says of its columns and engine, in every kind that has
+/// them (`PipePostgresPipeTableMapping`, `PipeMySQLPipeTableMapping`): unique `excludedColumns`
+/// and `sortingKeys` (`uniqueItems`), `sortingKeys` when `useCustomSortingKey` is true ("If
+/// true, sortingKeys must be provided"), and the engines a database pipe may create.
+pub(crate) fn check_mapping_columns(
+    c: &mut Checker,
+    excluded_columns: &Option<Vec<Text>>,
+    use_custom_sorting_key: Option<bool>,
+    sorting_keys: &Option<Vec<Text>>,
+    table_engine: &Option<TableEngineType>,
+) {
+    for (name, list) in [("excludedColumns", excluded_columns), ("sortingKeys", sorting_keys)] {
         if let Some(list) = list {
             if list.iter().enumerate().any(|(i, item)| list[..i].contains(item)) {
                 c.fail_at(name, Rule::UniqueItems);
             }
         }
     }
-    if mapping.use_custom_sorting_key == Some(true) && mapping.sorting_keys.as_ref().is_none_or(Vec::is_empty) {
+    if use_custom_sorting_key == Some(true) && sorting_keys.as_ref().is_none_or(Vec::is_empty) {
         c.fail_at("sortingKeys", Rule::RequiredBecause("when useCustomSortingKey is true"));
     }
-    one_of::<TableEngineType>(c, "tableEngine", &mapping.table_engine, POSTGRES_TABLE_ENGINES);
+    check_table_engine(c, table_engine);
+}
+
+/// A database pipe's `tableEngine`, when present: one its kind may create.
+pub(crate) fn check_table_engine(c: &mut Checker, table_engine: &Option<TableEngineType>) {
+    one_of::<TableEngineType>(c, "tableEngine", table_engine, DATABASE_TABLE_ENGINES);
 }

@@ -3,9 +3,9 @@
 
 use pipe_api_types::{
     Alert, AlertInterval, AlertState, Authentication, ChannelType, DataFormat, EndpointProtocol, IteratorType, Key,
-    KeyRole, KeyState, MemoryGb, MskAuthentication, OffsetStrategy, Pipe, PipeState, ReplicationMode,
-    ReversePrivateEndpoint, ReversePrivateEndpointStatus, ReversePrivateEndpointType, Service, SourceKind,
-    TableEngineType, ThresholdType,
+    KeyRole, KeyState, MemoryGb, MskAuthentication, OffsetStrategy, Pipe, PipeState, ReadPreference,
+    ReplicationMechanism, ReplicationMode, ReversePrivateEndpoint, ReversePrivateEndpointStatus,
+    ReversePrivateEndpointType, SeekType, Service, SourceKind, TableEngineType, ThresholdType,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -281,4 +281,79 @@ fn a_service_reads_any_number_and_its_newer_fields() {
     let written = serde_json::to_value(&service).unwrap();
     assert_eq!(written["idleTimeoutMinutes"], 7.5);
     assert_eq!(written["state"], "partially_running");
+}
+
+/// The names a model kept as unknown.
+fn unknown_names(unknown: &pipe_api_types::UnknownFields) -> Vec<&str> {
+    unknown.names().collect()
+}
+
+#[test]
+fn mysql_pipe_with_settings_table_mappings_and_an_unknown_type() {
+    let pipe: Pipe = read_lossless("pipe_mysql.json", same);
+    let source = pipe.source.as_ref().unwrap();
+    assert_eq!(source.kind(), Some(SourceKind::Mysql));
+    let mysql = source.mysql.as_ref().unwrap();
+    assert_eq!(mysql.kind.as_ref().unwrap().as_str(), "tidb");
+    assert!(!mysql.kind.as_ref().unwrap().is_known());
+    assert_eq!((mysql.port, mysql.server_id), (Some(3306), Some(4_294_967_295)));
+    assert_eq!(mysql.authentication, Some(Authentication::IamRole));
+    assert_eq!(mysql.skip_cert_verification, Some(true));
+    assert_eq!(unknown_names(&mysql.unknown), ["binlogRetentionHours"]);
+    let settings = mysql.settings.as_ref().unwrap();
+    assert_eq!(settings.replication_mode, Some(ReplicationMode::Cdc));
+    assert_eq!(settings.replication_mechanism, Some(ReplicationMechanism::FilePos));
+    assert_eq!(settings.snapshot_num_rows_per_partition, Some(100_000));
+    assert_eq!(unknown_names(&settings.unknown), ["heartbeatSeconds"]);
+    let mapping = &mysql.table_mappings.as_ref().unwrap()[0];
+    assert_eq!(mapping.partition_key.as_deref(), Some("id"));
+    assert_eq!(mapping.table_engine, Some(TableEngineType::ReplacingMergeTree));
+    assert_eq!(unknown_names(&mapping.unknown), ["rowsSynced"]);
+    assert!(source.unknown.is_empty() && pipe.unknown.is_empty());
+}
+
+#[test]
+fn mongodb_pipe_keeps_its_uri_secret() {
+    let pipe: Pipe = read_lossless("pipe_mongodb.json", same);
+    let mongodb = pipe.source.as_ref().unwrap().mongodb.as_ref().unwrap();
+    assert_eq!(mongodb.uri.as_ref().unwrap().expose_secret(), "mongodb+srv://cluster0.example.mongodb.net/mydb");
+    assert!(!format!("{pipe:?}").contains("cluster0.example.mongodb.net/mydb"), "the uri is a secret");
+    assert_eq!(mongodb.read_preference, Some(ReadPreference::Nearest));
+    assert_eq!(unknown_names(&mongodb.unknown), ["changeStreamFullDocument"]);
+    let settings = mongodb.settings.as_ref().unwrap();
+    assert_eq!(settings.replication_mode, Some(ReplicationMode::CdcOnly));
+    assert_eq!(settings.use_json_native_format, Some(true));
+    assert_eq!(unknown_names(&settings.unknown), ["resumeTokenTtl"]);
+    let mapping = &mongodb.table_mappings.as_ref().unwrap()[0];
+    assert_eq!(mapping.source_collection.as_deref(), Some("users"));
+    assert_eq!(unknown_names(&mapping.unknown), ["documentsSynced"]);
+}
+
+#[test]
+fn bigquery_pipe_completed() {
+    let pipe: Pipe = read_lossless("pipe_bigquery.json", same);
+    assert_eq!(pipe.state, Some(PipeState::Completed));
+    let bigquery = pipe.source.as_ref().unwrap().bigquery.as_ref().unwrap();
+    assert_eq!(bigquery.snapshot_staging_path.as_deref(), Some("gs://my-bucket/staging/"));
+    assert_eq!(unknown_names(&bigquery.unknown), ["projectId"]);
+    let settings = bigquery.settings.as_ref().unwrap();
+    assert_eq!(settings.replication_mode, Some(ReplicationMode::Snapshot));
+    assert_eq!(settings.initial_load_parallelism, Some(4));
+    assert_eq!(unknown_names(&settings.unknown), ["exportFormat"]);
+    let mapping = &bigquery.table_mappings.as_ref().unwrap()[0];
+    assert_eq!(mapping.source_dataset_name.as_deref(), Some("sales"));
+    assert_eq!(mapping.sorting_keys.as_ref().unwrap(), &["order_id"]);
+    assert_eq!(unknown_names(&mapping.unknown), ["rowsLoaded"]);
+}
+
+#[test]
+fn pubsub_pipe_with_a_seek_timestamp() {
+    let pipe: Pipe = read_lossless("pipe_pubsub.json", same);
+    let pubsub = pipe.source.as_ref().unwrap().pubsub.as_ref().unwrap();
+    assert_eq!(pubsub.format, Some(DataFormat::Protobuf));
+    assert_eq!(pubsub.seek_type, Some(SeekType::Timestamp));
+    assert_eq!(pubsub.seek_timestamp, Some(datetime!(2026-04-10 12:00:00 UTC)));
+    assert_eq!((pubsub.ack_deadline, pubsub.enable_ordering), (Some(600), Some(true)));
+    assert_eq!(pubsub.authentication, Some(Authentication::ServiceAccount));
+    assert_eq!(unknown_names(&pubsub.unknown), ["subscription"]);
 }

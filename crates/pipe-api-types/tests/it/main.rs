@@ -12,6 +12,7 @@ mod create_pipe_rules;
 mod fixtures;
 mod keys_validation;
 mod lenient_scalars;
+mod newer_kinds_rules;
 mod pipe_settings_validation;
 mod pipes_validation;
 mod reverse_private_endpoints_validation;

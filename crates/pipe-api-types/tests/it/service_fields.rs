@@ -284,3 +284,21 @@ fn values_out_of_their_type_read_as_absent_and_are_kept() {
     // Nothing is lost: every value is written back as it came.
     assert_eq!(serde_json::to_value(&service).unwrap(), received);
 }
+
+#[test]
+fn the_contracts_clickhouse_version_fills_engine_version_and_is_written_back_under_that_name() {
+    // The contract's (and real answers') name.
+    let received = serde_json::json!({"id": "8f3e1d2c-4b5a-4697-a8b9-c0d1e2f3a402", "clickhouseVersion": "25.8.1.1"});
+    let service: pipe_api_types::Service = serde_json::from_value(received.clone()).unwrap();
+    assert_eq!(service.engine_version.as_deref(), Some("25.8.1.1"));
+    assert!(service.unknown.is_empty(), "{:?}", service.unknown);
+    assert_eq!(serde_json::to_value(&service).unwrap(), received);
+    // Changed, it is still written under the name received.
+    let changed = service.engine_version("25.9");
+    assert_eq!(serde_json::to_value(&changed).unwrap()["clickhouseVersion"], "25.9");
+    // The spec's name is read and written as before.
+    let spec = serde_json::json!({"id": "8f3e1d2c-4b5a-4697-a8b9-c0d1e2f3a402", "engineVersion": "24.3"});
+    let service: pipe_api_types::Service = serde_json::from_value(spec.clone()).unwrap();
+    assert_eq!(service.engine_version.as_deref(), Some("24.3"));
+    assert_eq!(serde_json::to_value(&service).unwrap(), spec);
+}
