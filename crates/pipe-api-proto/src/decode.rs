@@ -327,7 +327,7 @@ struct InData<T> {
 /// status is the one that counts.
 #[derive(serde::Deserialize)]
 struct Envelope<T> {
-    #[serde(rename = "requestId", default, deserialize_with = "crate::error::body::server_text")]
+    #[serde(rename = "requestId", default, deserialize_with = "crate::server_text::server_text")]
     request_id: Option<String>,
     #[serde(default = "Option::default")]
     result: Option<T>,
@@ -337,7 +337,7 @@ struct Envelope<T> {
 /// budgeted reader, skipping everything else.
 #[derive(serde::Deserialize)]
 struct EnvelopeId {
-    #[serde(rename = "requestId", default, deserialize_with = "crate::error::body::server_text")]
+    #[serde(rename = "requestId", default, deserialize_with = "crate::server_text::server_text")]
     request_id: Option<String>,
 }
 

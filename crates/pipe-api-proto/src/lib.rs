@@ -109,6 +109,7 @@ pub mod pages;
 mod redact;
 pub mod reliability;
 pub mod retry;
+mod server_text;
 mod snapshot;
 #[cfg(feature = "test-util")]
 pub mod test_util;

@@ -11,9 +11,8 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::redact::{SentSecrets, truncate};
-
-/// The longest text kept of any one field (longer ones are cut, marked with `…`).
-pub(crate) const FIELD_MAX: usize = 1024;
+pub(crate) use crate::server_text::FIELD_MAX;
+use crate::server_text::{Text, scalars_are_nothing};
 
 /// What an error body says, each part optional.
 #[derive(Debug, Default, PartialEq)]
@@ -144,74 +143,6 @@ impl<'de> de::Deserialize<'de> for Key {
         }
 
         deserializer.deserialize_identifier(KeyVisitor)
-    }
-}
-
-/// A member's value, kept (cut) when it is a string; anything else is skipped.
-/// The scalars (booleans, numbers, null) of a visitor that finds nothing in them.
-macro_rules! scalars_are_nothing {
-    () => {
-        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-    };
-}
-
-/// A text member, scrubbed of what the call sent, then cut.
-struct Text<'s>(&'s SentSecrets);
-
-/// A server's text member (a request id, a message): the text, cut to [`FIELD_MAX`], or
-/// nothing when the member is anything but a string. For `#[serde(deserialize_with)]` in a
-/// success body, whose reader scrubs every text before this sees it.
-pub(crate) fn server_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
-    Text(&SentSecrets::NONE).deserialize(deserializer)
-}
-
-impl<'de> DeserializeSeed<'de> for Text<'_> {
-    type Value = Option<String>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Text<'_> {
-    type Value = Option<String>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
-        Ok(Some(self.0.kept(text, FIELD_MAX)))
-    }
-
-    scalars_are_nothing!();
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
     }
 }
 
