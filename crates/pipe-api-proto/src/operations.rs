@@ -1,4 +1,4 @@
-//! The table of operations: every operation of both reference contracts (34), declared once in
+//! The table of operations: every operation of both reference contracts, declared once in
 //! [`operations!`](crate::operations!). The endpoint types, the `Client` methods of
 //! `pipe-api-ureq`, [`OPERATIONS`] (which the tests iterate) and its table in these docs all
 //! come from it, so an operation cannot be missing from one of them.

@@ -18,7 +18,8 @@ fn response(status: u16, body: impl Into<Vec<u8>>) -> Response<Vec<u8>> {
 
 #[test]
 fn the_table_lists_every_operation_once() {
-    assert_eq!(OPERATIONS.len(), 34, "both contracts have 34 operations");
+    // No count is written down: what the table holds is checked row by row, and a row's
+    // fixtures and snapshot are asked for by the tests below.
     let names: HashSet<_> = OPERATIONS.iter().map(|operation| operation.name).collect();
     assert_eq!(names.len(), OPERATIONS.len(), "names are unique");
     let routes: HashSet<_> = OPERATIONS.iter().map(|operation| (operation.method.clone(), operation.path)).collect();
@@ -40,7 +41,7 @@ fn every_list_operation_decodes_a_thousand_small_elements() {
     // are what a server sends at the least. 100 such alerts were once refused by the decode
     // budget, as were 200 such pipes.
     let lists: Vec<_> = OPERATIONS.iter().filter(|operation| operation.is_list()).collect();
-    assert_eq!(lists.len(), 6);
+    assert!(lists.iter().any(|operation| operation.interface == Interface::Alerting), "the alert pages are a list");
     for operation in lists {
         let id = match operation.interface {
             Interface::Management => "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e",
