@@ -160,6 +160,12 @@ model! {
     }
 }
 
+impl MongoDbSourcePatch {
+    /// The members the contract requires in every MongoDB update
+    /// (`PipePatchMongoDBSource.required`).
+    pub const REQUIRED: &'static [&'static str] = &["uri", "readPreference"];
+}
+
 /// `PipeMutateMongoDBSource` with its settings and collection mappings.
 pub(crate) fn check(c: &mut Checker, mongodb: &MongoDbSource) {
     check_uri(c, &mongodb.uri);
