@@ -3,9 +3,11 @@
 use std::fmt;
 
 use pipe_api_types::{
-    AlertRequest, CreatePipeRequest, DestinationPatch, KafkaSourcePatch, KinesisSourcePatch, ObjectStorageSourcePatch,
-    OrganizationId, Pipe, PipeCommand, PipeState, PostgresSettingsPatch, PostgresSourcePatch, ReversePrivateEndpoint,
-    ServiceId, UpdatePipeRequest, UpdateReversePrivateEndpointRequest, Validate, ValidationErrors, Vouch,
+    AlertRequest, CreatePipeRequest, DestinationPatch, KafkaSourcePatch, KinesisSourcePatch, MongoDbSettingsPatch,
+    MongoDbSourcePatch, MySqlSettingsPatch, MySqlSourcePatch, ObjectStorageSourcePatch, OrganizationId, Pipe,
+    PipeCommand, PipeSource, PipeState, PostgresSettingsPatch, PostgresSourcePatch, PubSubSourcePatch,
+    ReversePrivateEndpoint, ServiceId, UpdatePipeRequest, UpdateReversePrivateEndpointRequest, Validate,
+    ValidationErrors, Vouch,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -372,7 +374,8 @@ impl Planner<'_> {
         let changes = PipeChanges::between(json, &compared(current));
         let state = current.state.clone();
         if !changes.fixed.is_empty() {
-            let database = desired.pipe.source.as_ref().is_some_and(|source| source.postgres.is_some());
+            let database =
+                desired.pipe.source.as_ref().and_then(PipeSource::kind).is_some_and(|kind| kind.is_database());
             let cost = if database {
                 "a database pipe created again loads every table again from the start (a full resync: hours or days for large tables)"
             } else {
@@ -629,6 +632,7 @@ impl PipeChanges {
             tables_change: false,
             fixed: Vec::new(),
         };
+        let declared = desired;
         let mut desired = desired.clone();
         strip_unechoed(&mut desired);
         for (field, wanted) in desired.as_object().into_iter().flatten() {
@@ -659,7 +663,32 @@ impl PipeChanges {
                 field => changes.fixed.push(Unchangeable::field(field.to_owned())),
             }
         }
+        changes.required_members(declared);
         changes
+    }
+
+    /// The members a kind's patch schema requires in every update of it (a MySQL `host` and
+    /// `port`, a MongoDB `uri`, a Pub/Sub `serviceAccountKey`), as declared, secrets included,
+    /// when the update changes that kind.
+    fn required_members(&mut self, declared: &Value) {
+        let Some(Value::Object(source)) = self.update.get_mut("source") else { return };
+        for (kind, patch) in source.iter_mut() {
+            let required = match kind.as_str() {
+                "mysql" => MySqlSourcePatch::REQUIRED,
+                "mongodb" => MongoDbSourcePatch::REQUIRED,
+                "pubsub" => PubSubSourcePatch::REQUIRED,
+                _ => continue,
+            };
+            let (Some(patch), Some(Value::Object(declared))) = (patch.as_object_mut(), declared["source"].get(kind))
+            else {
+                continue;
+            };
+            for member in required {
+                if let Some(value) = declared.get(*member) {
+                    patch.entry(*member).or_insert_with(|| value.clone());
+                }
+            }
+        }
     }
 
     /// The source: its kind, then each member its kind's patch model has or not.
@@ -670,31 +699,36 @@ impl PipeChanges {
                 self.fixed.push(Unchangeable { path: "source".to_owned(), why });
                 continue;
             };
-            let patchable = match kind.as_str() {
-                "kafka" => KafkaSourcePatch::FIELDS,
-                "objectStorage" => ObjectStorageSourcePatch::FIELDS,
-                "kinesis" => KinesisSourcePatch::FIELDS,
-                "postgres" => PostgresSourcePatch::FIELDS,
-                _ => &[],
+            // A kind with no patch schema (BigQuery) changes only by a replacement.
+            let (patchable, settings): (&[&str], &[&str]) = match kind.as_str() {
+                "kafka" => (KafkaSourcePatch::FIELDS, &[]),
+                "objectStorage" => (ObjectStorageSourcePatch::FIELDS, &[]),
+                "kinesis" => (KinesisSourcePatch::FIELDS, &[]),
+                "postgres" => (PostgresSourcePatch::FIELDS, PostgresSettingsPatch::FIELDS),
+                "pubsub" => (PubSubSourcePatch::FIELDS, &[]),
+                "mysql" => (MySqlSourcePatch::FIELDS, MySqlSettingsPatch::FIELDS),
+                "mongodb" => (MongoDbSourcePatch::FIELDS, MongoDbSettingsPatch::FIELDS),
+                _ => (&[], &[]),
             };
+            let tables = patchable.contains(&"tableMappingsToAdd");
             for (member, value) in members.as_object().into_iter().flatten() {
                 let was = had.get(member).unwrap_or(&Value::Null);
                 if contains(value, was) {
                     continue;
                 }
                 let path = format!("source.{kind}.{member}");
-                match (kind.as_str(), member.as_str()) {
-                    ("postgres", "tableMappings") => {
-                        self.tables(value, was);
+                match member.as_str() {
+                    "tableMappings" if tables => {
+                        self.tables(kind, value, was);
                         self.updated.push(path);
                     }
-                    ("postgres", "settings") => {
+                    "settings" if patchable.contains(&"settings") => {
                         for (setting, value) in value.as_object().into_iter().flatten() {
                             if contains(value, was.get(setting).unwrap_or(&Value::Null)) {
                                 continue;
                             }
-                            if PostgresSettingsPatch::FIELDS.contains(&setting.as_str()) {
-                                let source = member_of(member_of(&mut self.update, "source"), "postgres");
+                            if settings.contains(&setting.as_str()) {
+                                let source = member_of(member_of(&mut self.update, "source"), kind);
                                 member_of(source, "settings").insert(setting.clone(), value.clone());
                                 self.updated.push(format!("{path}.{setting}"));
                             } else {
@@ -702,7 +736,7 @@ impl PipeChanges {
                             }
                         }
                     }
-                    (_, member) if patchable.contains(&member) => {
+                    member if patchable.contains(&member) => {
                         member_of(member_of(&mut self.update, "source"), kind).insert(member.to_owned(), value.clone());
                         self.updated.push(path);
                     }
@@ -713,17 +747,17 @@ impl PipeChanges {
     }
 
     /// A database pipe's tables: those to add and those to remove (a changed one is both).
-    fn tables(&mut self, wanted: &Value, had: &Value) {
+    fn tables(&mut self, kind: &str, wanted: &Value, had: &Value) {
         let (wanted, had) =
             (wanted.as_array().cloned().unwrap_or_default(), had.as_array().cloned().unwrap_or_default());
         let add: Vec<Value> = wanted.iter().filter(|w| !had.iter().any(|h| contains(w, h))).cloned().collect();
         let remove: Vec<Value> = had.iter().filter(|h| !wanted.iter().any(|w| contains(w, h))).cloned().collect();
-        let postgres = member_of(member_of(&mut self.update, "source"), "postgres");
+        let database = member_of(member_of(&mut self.update, "source"), kind);
         if !add.is_empty() {
-            postgres.insert("tableMappingsToAdd".to_owned(), Value::Array(add));
+            database.insert("tableMappingsToAdd".to_owned(), Value::Array(add));
         }
         if !remove.is_empty() {
-            postgres.insert("tableMappingsToRemove".to_owned(), Value::Array(remove));
+            database.insert("tableMappingsToRemove".to_owned(), Value::Array(remove));
         }
         self.tables_change = true;
     }

@@ -15,6 +15,7 @@ mod export;
 mod fault_matrix;
 mod hostile;
 mod log_capture;
+mod newer_kinds_as_code;
 mod ops_alerts;
 mod ops_keys;
 mod ops_pipe_settings;

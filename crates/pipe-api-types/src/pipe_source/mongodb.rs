@@ -160,6 +160,12 @@ model! {
     }
 }
 
+impl MongoDbSourcePatch {
+    /// The members the contract requires in every MongoDB update
+    /// (`PipePatchMongoDBSource.required`).
+    pub const REQUIRED: &'static [&'static str] = &["uri", "readPreference"];
+}
+
 /// `PipeMutateMongoDBSource` with its settings and collection mappings.
 pub(crate) fn check(c: &mut Checker, mongodb: &MongoDbSource) {
     check_uri(c, &mongodb.uri);
@@ -202,18 +208,10 @@ pub(crate) fn check_patch(c: &mut Checker, mongodb: &MongoDbSourcePatch) {
     }
 }
 
-/// `uri` (required on create and update alike): a MongoDB URI ("standard URIs (mongodb://...)
-/// and SRV URIs (mongodb+srv://...)").
+/// `uri`, required on create and update alike. Its form is the server's to judge: a secret is
+/// not read here (a desired state's reference stands in for it until it is filled).
 fn check_uri(c: &mut Checker, uri: &Option<Secret>) {
-    match uri {
-        None => c.fail_at("uri", Rule::Required),
-        Some(uri) => {
-            let uri = uri.expose_secret();
-            if !(uri.starts_with("mongodb://") || uri.starts_with("mongodb+srv://")) {
-                c.fail_at("uri", Rule::Format("of a mongodb:// or mongodb+srv:// URI"));
-            }
-        }
-    }
+    c.present("uri", uri, Rule::Required, |_, _| {});
 }
 
 /// `PipeMongoDBPipeTableMapping`: its three names and the engines a database pipe may create.

@@ -201,6 +201,11 @@ model! {
     }
 }
 
+impl MySqlSourcePatch {
+    /// The members the contract requires in every MySQL update (`PipePatchMySQLSource.required`).
+    pub const REQUIRED: &'static [&'static str] = &["host", "port"];
+}
+
 /// `PipeMutateMySQLSource` with its settings and table mappings.
 pub(crate) fn check(c: &mut Checker, mysql: &MySqlSource) {
     c.known("type", &mysql.kind);

@@ -89,6 +89,12 @@ model! {
     }
 }
 
+impl PubSubSourcePatch {
+    /// The members the contract requires in every Pub/Sub update
+    /// (`PipePatchPubSubSource.required`).
+    pub const REQUIRED: &'static [&'static str] = &["authentication", "serviceAccountKey"];
+}
+
 /// The longest subscription filter (`filter.maxLength`).
 const MAX_FILTER_CHARS: usize = 256;
 

@@ -157,8 +157,12 @@ fn mongodb_rules() {
     assert_eq!(violations(&CreatePipeRequest::new("g", good.clone(), only_a_database())), []);
     let cases = vec![
         (
-            good.clone().uri("postgres://c.example.net"),
-            one("source.mongodb.uri", Rule::Format("of a mongodb:// or mongodb+srv:// URI")),
+            {
+                let mut source = good.clone();
+                source.uri = None;
+                source
+            },
+            one("source.mongodb.uri", Rule::Required),
         ),
         (
             good.clone().table_mappings([MongoDbTableMapping::default().source_database_name("mydb")]),
