@@ -25,11 +25,11 @@ use pipe_api_types::{OrganizationId, ServiceId};
 use serde_json::Value;
 
 use crate::outcome::Stopped;
+use crate::outcome::{Applied, ApplyError, ApplyFailure, Effect, ResourceId, StepOutcome, WaitFailure};
+use crate::planned::{Awaited, Plan, PlanStep, PlannedRequest};
 use crate::read::{Part, ReadCurrent, ReadOptions, part};
-use crate::{
-    Applied, ApplyError, ApplyFailure, Awaited, Effect, Id, Kind, Plan, PlanStep, PlannedRequest, Resolved, Resource,
-    ResourceId, StepOutcome, WaitFailure, truncate,
-};
+use crate::resource::{Id, Kind, Resource};
+use crate::shown::{Resolved, truncate};
 
 /// A machine of a step, its output made what the apply needs.
 type Sub<'a, T> = Box<dyn Machine<Output = T> + 'a>;
@@ -280,7 +280,7 @@ impl<'a> Apply<'a> {
             || Error::Build(BuildError::new(operation.name, BuildErrorKind::InvalidPath("names an id no step made")));
         let path = request.path(|id| self.resolve(id)).ok_or_else(unknown_id).map_err(ApplyFailure::Call)?;
         let body = request.body(|text| {
-            let resource = self.created.iter().find(|(resource, _)| crate::placeholder(resource) == text);
+            let resource = self.created.iter().find(|(resource, _)| crate::resource::placeholder(resource) == text);
             resource.map(|(_, id)| id.clone())
         });
         let body = body.map(|body| serde_json::to_vec(&body).expect("JSON serializes"));

@@ -1,6 +1,6 @@
 //! [`Current`]: what a service has, as its list operations returned it, and the fingerprints
 //! a plan keeps of the resources it touches, so that a saved plan applied later can say what
-//! changed since ([`SavedPlan`](crate::SavedPlan)).
+//! changed since ([`SavedPlan`](crate::saved::SavedPlan)).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -12,7 +12,8 @@ use pipe_api_types::{
 use serde_json::{Map, Value, json};
 
 use crate::json::{compared, only, to_json};
-use crate::{Kind, PlanStep, Resource, Sorted};
+use crate::resource::{Kind, Resource};
+use crate::shown::Sorted;
 
 /// What the service has: what its list operations returned.
 #[derive(Clone, Debug, Default)]
@@ -100,14 +101,14 @@ pub(crate) struct Seen {
     pub(crate) records: Vec<Record>,
 }
 
-/// The fingerprints of the resources `steps` touch, in `current` (a step on an alert means the
+/// The fingerprints of the resources a plan `touched`, in `current` (a step on an alert means the
 /// alerts were read: the planner makes none otherwise).
-pub(crate) fn seen(steps: &[PlanStep], current: &Current) -> Vec<Seen> {
+pub(crate) fn seen<'r>(touched: impl IntoIterator<Item = &'r Resource>, current: &Current) -> Vec<Seen> {
     let mut seen: Vec<Seen> = Vec::new();
-    for step in steps {
-        if seen.iter().all(|s| s.resource != step.resource) {
-            let records = records(current, &step.resource).unwrap_or_default();
-            seen.push(Seen { resource: step.resource.clone(), records });
+    for resource in touched {
+        if seen.iter().all(|s| s.resource != *resource) {
+            let records = records(current, resource).unwrap_or_default();
+            seen.push(Seen { resource: resource.clone(), records });
         }
     }
     seen
@@ -195,7 +196,7 @@ impl Seen {
             ([was], [now]) => format!("changed since the plan ({})", was.moved(now)),
             (was, now) => format!("changed since the plan ({} on the server, {} when planned)", now.len(), was.len()),
         };
-        Some(Change { resource, what: crate::cut(what) })
+        Some(Change { resource, what: crate::shown::cut(what) })
     }
 }
 
@@ -204,7 +205,7 @@ impl Record {
     fn moved(&self, now: &Record) -> String {
         let mut parts = Vec::new();
         // What a server holds can be any size: each value shown is cut.
-        let value = |text: &str| crate::truncate(text, VALUE_SHOWN).into_owned();
+        let value = |text: &str| crate::shown::truncate(text, VALUE_SHOWN).into_owned();
         if self.id != now.id {
             parts.push(format!("deleted and created again: id {} -> {}", value(&self.id), value(&now.id)));
         }
@@ -237,13 +238,13 @@ pub struct Change {
     /// The resource.
     pub resource: Resource,
     /// How (`changed since the plan (state Running -> Stopped)`, `is gone since the plan`),
-    /// cut as every message is ([`MAX_SHOWN`](crate::MAX_SHOWN)).
+    /// cut as every message is ([`MAX_SHOWN`](crate::shown::MAX_SHOWN)).
     pub what: String,
 }
 
 /// `pipe "orders" changed since the plan (state Running -> Stopped)`.
 impl fmt::Display for Change {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::shown(f, |f| write!(f, "{} {}", self.resource, self.what))
+        crate::shown::shown(f, |f| write!(f, "{} {}", self.resource, self.what))
     }
 }

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use pipe_api_proto::is_secret_field;
 
-use crate::{Resolved, truncate};
+use crate::shown::{Resolved, truncate};
 
 /// What a service should have: its reverse private endpoints, its pipes, and the alerts of the
 /// alerting interface. Each is known by its name (an endpoint's `description`, a pipe's and an
@@ -143,7 +143,7 @@ impl DesiredState {
         };
         if let Some(unknown) = root.keys().find(|key| !KINDS.contains(&key.as_str())) {
             let message = format!("not a kind of resource (expected one of {})", KINDS.join(", "));
-            let unknown = crate::truncate(unknown, crate::NAME_SHOWN).into_owned();
+            let unknown = crate::shown::truncate(unknown, crate::resource::NAME_SHOWN).into_owned();
             return Err(DesiredStateError::new(unknown, Problem::Malformed(message)));
         }
         Ok(DesiredState {
@@ -291,7 +291,7 @@ fn resolve_secrets(
                 if !path.is_empty() {
                     path.push('.');
                 }
-                path.push_str(&crate::truncate(key, crate::NAME_SHOWN));
+                path.push_str(&crate::shown::truncate(key, crate::resource::NAME_SHOWN));
                 if is_secret_field(key) && child.is_string() {
                     return Err(DesiredStateError::new(path.clone(), Problem::SecretInClear));
                 }

@@ -2,7 +2,7 @@
 //!
 //! The document is built from what the lists returned, then settled against the desired
 //! state's own reader, so that no rule is written twice: each round reads it back with
-//! [`DesiredState::from_json`](crate::DesiredState::from_json) and mends what that refuses in a way only an export can, until
+//! [`DesiredState::from_json`](crate::desired::DesiredState::from_json) and mends what that refuses in a way only an export can, until
 //! it reads. What the create request requires and the server never echoes (a Kafka source's
 //! `credentials`, an `accessKey`, a `connectionString`) becomes a reference the user fills;
 //! a member this crate does not know is left out, and said.
@@ -16,8 +16,11 @@ use pipe_api_types::{
 };
 use serde_json::{Map, Value, json};
 
+use crate::current::Current;
+use crate::desired::{DesiredStateError, Problem};
 use crate::json::{compared, only, to_json};
-use crate::{Current, DesiredStateError, Kind, Problem, Resource, Sorted};
+use crate::resource::{Kind, Resource};
+use crate::shown::Sorted;
 
 /// What an export takes beyond the service's resources.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -31,7 +34,7 @@ pub struct ExportOptions {
     /// Leave out, and say in [`Exported::notes`], a resource the desired state's reader
     /// refuses (a value this crate does not know, a field its create request requires that the
     /// server did not send), instead of refusing the export (the default). A resource left out
-    /// is not in the file: a plan of it with [`PlanOptions::prune`](crate::PlanOptions::prune)
+    /// is not in the file: a plan of it with [`PlanOptions::prune`](crate::planned::PlanOptions::prune)
     /// deletes it.
     pub leave_out_unreadable: bool,
 }
@@ -75,7 +78,7 @@ impl fmt::Display for SecretReference {
 
 /// A service's state as a desired-state document, made by [`export()`]. `Display` writes the
 /// file (pretty JSON, keys in order), which
-/// [`DesiredState::from_json`](crate::DesiredState::from_json) reads once each of
+/// [`DesiredState::from_json`](crate::desired::DesiredState::from_json) reads once each of
 /// its [`secrets`](Exported::secrets) is answered by the lookup.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Exported {
@@ -141,7 +144,7 @@ pub enum ExportError {
 
 impl fmt::Display for ExportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::shown(f, |f| self.render(f))
+        crate::shown::shown(f, |f| self.render(f))
     }
 }
 
@@ -184,7 +187,7 @@ impl std::error::Error for ExportError {
 }
 
 /// The desired state that describes `current`: planned against the same service (with the
-/// same [`PlanOptions`](crate::PlanOptions), its secrets filled in), it gives no changes.
+/// same [`PlanOptions`](crate::planned::PlanOptions), its secrets filled in), it gives no changes.
 ///
 /// - Each reverse private endpoint, pipe and (with [`ExportOptions::alerts`]) alert is written
 ///   as its create request holds it: what the server fills itself (ids, `serviceId`, states
@@ -198,7 +201,7 @@ impl std::error::Error for ExportError {
 ///   its create request requires that the server did not send) refuses the export, naming it
 ///   ([`ExportError::UnreadableResource`]), unless [`ExportOptions::leave_out_unreadable`]: a
 ///   resource left out is not in the file, and a plan of it with
-///   [`PlanOptions::prune`](crate::PlanOptions::prune) deletes it.
+///   [`PlanOptions::prune`](crate::planned::PlanOptions::prune) deletes it.
 /// - An endpoint being deleted, a resource with no name, and a member this crate does not know
 ///   (it may be the server's own) are left out; each is in [`Exported::notes`].
 pub fn export(current: &Current, options: &ExportOptions) -> Result<Exported, ExportError> {
@@ -389,7 +392,7 @@ impl Export {
                     Rule::UnknownField { .. } => {
                         let removed = remove(&mut item, &path);
                         if removed {
-                            self.notes.push(crate::cut(format!(
+                            self.notes.push(crate::shown::cut(format!(
                                 "{resource}: {} is not a field this crate knows: left out (write it under \"$notYetKnown\" if it is yours to set)",
                                 joined(&path)
                             )));
@@ -483,7 +486,7 @@ impl Export {
         // Each word from what the server holds is cut: a variable's name is a name to type, and a
         // huge resource name would otherwise be copied into every reference, and every copy a
         // desired state keeps of what its lookup gave.
-        let word = |text: &str| upper_snake(&crate::truncate(text, VARIABLE_WORD));
+        let word = |text: &str| upper_snake(&crate::shown::truncate(text, VARIABLE_WORD));
         let mut words = vec![kind.to_owned(), word(&resource.name)];
         words.extend(kept.map(|(_, segment)| word(segment)));
         let base = words.into_iter().filter(|word| !word.is_empty()).collect::<Vec<_>>().join("_");
@@ -506,8 +509,8 @@ fn endpoint_item(endpoint: &pipe_api_types::ReversePrivateEndpoint) -> Value {
 
 /// `document` read as a desired state, each reference answered with its own name: as a file
 /// of it would be read, without writing the file (a copy of every text fewer).
-fn read_back(document: Value) -> Result<crate::DesiredState, DesiredStateError> {
-    crate::DesiredState::from_document(document, |name| Some(name.to_owned()))
+fn read_back(document: Value) -> Result<crate::desired::DesiredState, DesiredStateError> {
+    crate::desired::DesiredState::from_document(document, |name| Some(name.to_owned()))
 }
 
 /// A violation's path (`source.kafka.credentials.password`, `columns[0].name`) as segments,

@@ -1,4 +1,4 @@
-//! What an [`Apply`](crate::Apply) returns, typed: each step's outcome ([`StepOutcome`]: its
+//! What an [`Apply`](crate::apply::Apply) returns, typed: each step's outcome ([`StepOutcome`]: its
 //! index, operation, resource, id, path and [`Effect`]), and why an apply stopped
 //! ([`ApplyError`], its cause an [`ApplyFailure`]; a failed wait a [`WaitFailure`] of the
 //! resource's type). Text shows no value the plan's desired state resolved from a reference.
@@ -13,7 +13,9 @@ use pipe_api_types::{
     AlertId, OrganizationId, Pipe, PipeId, ReversePrivateEndpoint, ReversePrivateEndpointId, ServiceId,
 };
 
-use crate::{Kind, Resolved, Resource, steps};
+use crate::planned::steps;
+use crate::resource::{Kind, Resource};
+use crate::shown::Resolved;
 
 /// What a step's request did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -64,7 +66,7 @@ impl fmt::Display for ResourceId {
     }
 }
 
-/// A step of an applied plan: which one ([`StepOutcome::index`] in [`Plan::steps`](crate::Plan::steps)),
+/// A step of an applied plan: which one ([`StepOutcome::index`] in [`Plan::steps`](crate::planned::Plan::steps)),
 /// its operation, its resource and that resource's id, the path of its request, and what its
 /// request did ([`StepOutcome::effect`]). [`Applied::steps`] and [`ApplyError::done`] hold the
 /// steps done; [`ApplyError::failed`] the one that failed; [`ApplyError::not_started`] the rest.
@@ -87,7 +89,7 @@ impl StepOutcome {
     /// Made by the apply, which knows the ids.
     pub(crate) fn new(
         index: usize,
-        step: &crate::PlanStep,
+        step: &crate::planned::PlanStep,
         id: Option<ResourceId>,
         path: String,
         effect: Option<Effect>,
@@ -104,7 +106,7 @@ impl StepOutcome {
         }
     }
 
-    /// Its index in [`Plan::steps`](crate::Plan::steps), from 0 (an error's text numbers steps
+    /// Its index in [`Plan::steps`](crate::planned::Plan::steps), from 0 (an error's text numbers steps
     /// from 1).
     pub fn index(&self) -> usize {
         self.index
@@ -241,7 +243,7 @@ pub enum ApplyFailure {
     Wait(WaitFailure),
     /// A request found the service idle, and waking it failed.
     Wake(WakeError),
-    /// The apply's own deadline ([`ApplyOptions::deadline`](crate::ApplyOptions::deadline))
+    /// The apply's own deadline ([`ApplyOptions::deadline`](crate::apply::ApplyOptions::deadline))
     /// left no time for what came next.
     Deadline {
         /// The deadline.
@@ -266,14 +268,14 @@ pub enum ApplyFailure {
     /// Resources the plan touches changed since it was planned (each named, as a stale saved
     /// plan's are): an apply checks the service first, so a plan applied twice, or after the
     /// service moved, is refused before anything is sent. Plan again.
-    Stale(Vec<crate::Change>),
+    Stale(Vec<crate::current::Change>),
     /// Reading the service before the first step, to check the plan, failed; nothing was sent.
     Read(Error),
 }
 
 impl fmt::Display for ApplyFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::shown(f, |f| self.render(f))
+        crate::shown::shown(f, |f| self.render(f))
     }
 }
 

@@ -20,47 +20,11 @@ use pipe_api_proto::{
 };
 
 use crate::current::Current;
+use crate::desired::{DesiredPipe, DesiredPipeState, DesiredState};
 use crate::json::{compared, read_model, to_json};
-use crate::{
-    Awaited, DesiredPipe, DesiredPipeState, DesiredState, Id, Kind, Plan, PlanStep, PlannedRequest, Resource, truncate,
-};
-
-/// What a plan may do beyond creating and updating.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct PlanOptions {
-    /// Replace (delete, then create) a resource whose differing field no update can change.
-    pub allow_replacement: bool,
-    /// Delete the pipes and reverse private endpoints of the service that the desired state
-    /// does not name.
-    pub prune: bool,
-    /// Delete the alerts the desired state does not name. Apart from `prune`, as alerts are
-    /// not the service's: the alerting interface holds every alert of a team.
-    pub prune_alerts: bool,
-}
-
-impl PlanOptions {
-    /// Allows replacements.
-    #[must_use]
-    pub fn allow_replacement(mut self, allow: bool) -> Self {
-        self.allow_replacement = allow;
-        self
-    }
-
-    /// Deletes the pipes and endpoints the desired state does not name.
-    #[must_use]
-    pub fn prune(mut self, prune: bool) -> Self {
-        self.prune = prune;
-        self
-    }
-
-    /// Deletes the alerts the desired state does not name (every other alert of the team).
-    #[must_use]
-    pub fn prune_alerts(mut self, prune: bool) -> Self {
-        self.prune_alerts = prune;
-        self
-    }
-}
+use crate::planned::{Awaited, Plan, PlanOptions, PlanStep, PlannedRequest};
+use crate::resource::{Id, Kind, Resource};
+use crate::shown::truncate;
 
 /// Why no plan was made.
 #[non_exhaustive]
@@ -109,7 +73,7 @@ pub enum PlanError {
 
 impl fmt::Display for PlanError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::shown(f, |f| self.render(f))
+        crate::shown::shown(f, |f| self.render(f))
     }
 }
 
@@ -187,7 +151,7 @@ pub fn plan(
     // Notes are text for a reader: they pass the plan's redaction once, here.
     let resolved = desired.resolved.clone();
     let notes = planner.notes.iter().map(|note| resolved.scrub(note)).collect();
-    let seen = crate::current::seen(&planner.steps, current);
+    let seen = crate::current::seen(planner.steps.iter().map(|step| &step.resource), current);
     Ok(Plan { organization_id, service_id, steps: planner.steps, notes, resolved, options: options.clone(), seen })
 }
 
@@ -324,7 +288,7 @@ impl Planner<'_> {
             let id = entry.as_str().and_then(|name| self.endpoint_id(name));
             match id {
                 Some(Id::Known(id)) => *entry = Value::String(id),
-                Some(Id::CreatedBy(resource)) => *entry = Value::String(crate::placeholder(&resource)),
+                Some(Id::CreatedBy(resource)) => *entry = Value::String(crate::resource::placeholder(&resource)),
                 None => {}
             }
         }

@@ -19,7 +19,7 @@ use pipe_api_proto::{
 };
 use pipe_api_types::{Alert, OrganizationId, Pipe, ReversePrivateEndpoint, ServiceId};
 
-use crate::Current;
+use crate::current::Current;
 
 /// The most bytes of alert pages a reading keeps: the most one answer may be (the limit
 /// `pipe-api-ureq` reads a body to). A listing that goes on past it is not read whole, and a

@@ -11,8 +11,13 @@ use std::fmt;
 use pipe_api_types::{OrganizationId, ServiceId};
 use serde_json::{Map, Value, json};
 
+use crate::current::Current;
 use crate::current::{Change, Record, Seen};
-use crate::{Current, DesiredState, Kind, Plan, PlanError, PlanOptions, Resource, Sorted, plan, step_json};
+use crate::desired::DesiredState;
+use crate::planned::{Plan, PlanOptions, step_json};
+use crate::planner::{PlanError, plan};
+use crate::resource::{Kind, Resource};
+use crate::shown::Sorted;
 
 /// The version of the saved-plan format this crate writes and reads.
 const FORMAT: u64 = 1;
@@ -165,8 +170,12 @@ impl SavedPlan {
                 Ok(step.value.clone())
             })
             .collect::<Result<_, SavedPlanError>>()?;
-        let notes =
-            root.field("notes")?.list()?.iter().map(|note| note.text().map(crate::cut)).collect::<Result<_, _>>()?;
+        let notes = root
+            .field("notes")?
+            .list()?
+            .iter()
+            .map(|note| note.text().map(crate::shown::cut))
+            .collect::<Result<_, _>>()?;
         let seen = root.field("seen")?.list()?;
         let seen = seen
             .iter()
@@ -249,9 +258,9 @@ fn difference(saved: &Value, now: &Value, path: String) -> Option<String> {
             names.into_iter().find_map(|name| {
                 let (saved, now) = (saved_members.get(name), now_members.get(name));
                 let at = if path.is_empty() {
-                    crate::truncate(name, crate::NAME_SHOWN).into_owned()
+                    crate::shown::truncate(name, crate::resource::NAME_SHOWN).into_owned()
                 } else {
-                    format!("{path}.{}", crate::truncate(name, crate::NAME_SHOWN))
+                    format!("{path}.{}", crate::shown::truncate(name, crate::resource::NAME_SHOWN))
                 };
                 match (saved, now) {
                     (Some(saved), Some(now)) => difference(saved, now, at),
@@ -275,7 +284,7 @@ fn difference(saved: &Value, now: &Value, path: String) -> Option<String> {
 fn shown_value(value: Option<&Value>) -> String {
     match value {
         None => "none".to_owned(),
-        Some(value) => crate::truncate(&value.to_string(), 128).into_owned(),
+        Some(value) => crate::shown::truncate(&value.to_string(), 128).into_owned(),
     }
 }
 
@@ -287,7 +296,7 @@ fn summary(step: &Value) -> String {
         "{} {} {:?}",
         text(&step["operation"]),
         text(&resource["kind"]),
-        crate::truncate(&text(&resource["name"]), 128)
+        crate::shown::truncate(&text(&resource["name"]), 128)
     )
 }
 
@@ -332,7 +341,7 @@ pub enum SavedPlanError {
     /// Reading the current state failed (a client that reads before it confirms).
     Read(pipe_api_proto::Error),
     /// The apply, once confirmed, failed.
-    Apply(crate::ApplyError),
+    Apply(crate::outcome::ApplyError),
 }
 
 impl SavedPlanError {
@@ -347,7 +356,7 @@ impl SavedPlanError {
 
 impl fmt::Display for SavedPlanError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::shown(f, |f| self.render(f))
+        crate::shown::shown(f, |f| self.render(f))
     }
 }
 
@@ -424,7 +433,7 @@ impl<'v> Strict<'v> {
     /// The path of `member` of this value: the member's name cut as a message shows a name
     /// (a file's names can be any size).
     fn at(&self, member: &str) -> String {
-        let member = crate::truncate(member, crate::NAME_SHOWN);
+        let member = crate::shown::truncate(member, crate::resource::NAME_SHOWN);
         if self.path.is_empty() { member.into_owned() } else { format!("{}.{member}", self.path) }
     }
 

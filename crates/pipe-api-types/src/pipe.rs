@@ -7,10 +7,10 @@ use crate::Text;
 use crate::codec::rfc3339;
 use crate::pipe_settings::{PipeSettings, Scaling, check_scaling, check_settings};
 use crate::pipe_source::{
-    self, Allowed, Authentication, Credentials, IteratorType, KafkaType, ObjectStorageType, OffsetStrategy, PipeSource,
-    PostgresSettings, ReplicationMode, SchemaRegistry, SourceKind,
+    self, Authentication, IteratorType, KafkaType, ObjectStorageType, OffsetStrategy, PipeSource, PostgresSettings,
+    ReplicationMode, SchemaRegistry, SourceKind, check_allowed, check_credentials,
 };
-use crate::validate::{Checker, OpenEnum, Rule, Validate, ValidationErrors};
+use crate::validate::{Checker, Rule, Validate, ValidationErrors};
 use crate::{PipeId, ServiceId};
 
 open_enum! {
@@ -399,26 +399,6 @@ pub(crate) fn check_source(c: &mut Checker, source: &PipeSource) {
     }
 }
 
-/// A value, when present, is one of those the contract allows for its owner (the table in
-/// `pipe_source`). A value this crate does not know is left to `c.known`, which refuses a likely
-/// typo and passes a newer value sent with `not_yet_known` (or read from a server); an owner it
-/// does not know (`allowed` is `None`) allows anything its enum has. Whether the value passed:
-/// what a refused method needs (its credentials) is not asked for as well.
-pub(crate) fn check_allowed<E: OpenEnum + AsRef<str> + PartialEq>(
-    c: &mut Checker,
-    name: &'static str,
-    value: &Option<E>,
-    allowed: Option<Allowed<E>>,
-) -> bool {
-    let (Some(value), Some(allowed)) = (value, allowed) else { return true };
-    if allowed.values.contains(value) || !E::known_texts().contains(&value.as_ref()) {
-        return true;
-    }
-    let texts = allowed.values.iter().map(AsRef::as_ref).collect();
-    c.fail_at(name, Rule::OneOfFor { allowed: texts, owner: allowed.owner });
-    false
-}
-
 /// `PipePostgresPipeSettings`: each `minimum` as the contract states it, and
 /// `replicationSlotName` "only valid for cdc_only mode".
 fn check_postgres_settings(c: &mut Checker, settings: &PostgresSettings) {
@@ -433,63 +413,6 @@ fn check_postgres_settings(c: &mut Checker, settings: &PostgresSettings) {
     if settings.replication_slot_name.is_some() && settings.replication_mode != Some(ReplicationMode::CdcOnly) {
         c.fail_at("replicationSlotName", Rule::NotAllowedBecause("unless replicationMode is cdc_only"));
     }
-}
-
-/// A credentials field and whether a value has it.
-type CredentialCheck = (&'static str, fn(&Credentials) -> bool);
-
-/// The credentials an authentication method needs are present.
-pub(crate) fn check_credentials(
-    c: &mut Checker,
-    authentication: Option<&Authentication>,
-    credentials: &Option<Credentials>,
-    credentials_field: &'static str,
-    iam_role: &Option<Text>,
-) {
-    let needs: &[CredentialCheck] = match authentication {
-        Some(
-            Authentication::Plain | Authentication::ScramSha256 | Authentication::ScramSha512 | Authentication::Basic,
-        ) => &[
-            ("username", |k| k.username.as_ref().is_some_and(|u| !u.is_empty())),
-            ("password", |k| k.password.is_some()),
-        ],
-        Some(Authentication::IamUser) => &[
-            ("accessKeyId", |k| k.access_key_id.as_ref().is_some_and(|u| !u.is_empty())),
-            ("secretKey", |k| k.secret_key.is_some()),
-        ],
-        Some(Authentication::MutualTls) => &[
-            ("certificate", |k| k.certificate.as_ref().is_some_and(|u| !u.is_empty())),
-            ("privateKey", |k| k.private_key.is_some()),
-        ],
-        Some(Authentication::IamRole) => {
-            if iam_role.as_ref().is_none_or(|r| r.trim().is_empty()) {
-                c.fail_at("iamRole", Rule::RequiredBecause("when authentication is IAM_ROLE"));
-            }
-            &[]
-        }
-        _ => &[],
-    };
-    if needs.is_empty() {
-        return;
-    }
-    let why = match authentication {
-        Some(Authentication::Plain) => "when authentication is PLAIN",
-        Some(Authentication::ScramSha256) => "when authentication is SCRAM-SHA-256",
-        Some(Authentication::ScramSha512) => "when authentication is SCRAM-SHA-512",
-        Some(Authentication::Basic) => "when authentication is basic",
-        Some(Authentication::IamUser) => "when authentication is IAM_USER",
-        _ => "when authentication is MUTUAL_TLS",
-    };
-    c.field(credentials_field, |c| match credentials {
-        None => c.fail(Rule::RequiredBecause(why)),
-        Some(credentials) => {
-            for (name, has) in needs {
-                if !has(credentials) {
-                    c.fail_at(name, Rule::RequiredBecause(why));
-                }
-            }
-        }
-    });
 }
 
 fn check_destination(c: &mut Checker, destination: &Destination, database_pipe: bool) {

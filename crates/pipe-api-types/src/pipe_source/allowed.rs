@@ -10,6 +10,7 @@
 //! The service notes (Pipes) list the same Kafka values.
 
 use super::{Authentication, DataFormat, KafkaType, ObjectStorageType, SchemaRegistry, SourceKind};
+use crate::validate::{Checker, OpenEnum, Rule};
 
 /// Values the contract allows for one owner (a source kind or a type), fewer than the enum
 /// has: one row of the table below.
@@ -112,4 +113,24 @@ impl SchemaRegistry {
     pub(crate) fn authentications() -> Allowed<Authentication> {
         Allowed { owner: "schemaRegistry", values: &[Authentication::Plain] }
     }
+}
+
+/// A value, when present, is one of those the contract allows for its owner (the table in
+/// `pipe_source`). A value this crate does not know is left to `c.known`, which refuses a likely
+/// typo and passes a newer value sent with `not_yet_known` (or read from a server); an owner it
+/// does not know (`allowed` is `None`) allows anything its enum has. Whether the value passed:
+/// what a refused method needs (its credentials) is not asked for as well.
+pub(crate) fn check_allowed<E: OpenEnum + AsRef<str> + PartialEq>(
+    c: &mut Checker,
+    name: &'static str,
+    value: &Option<E>,
+    allowed: Option<Allowed<E>>,
+) -> bool {
+    let (Some(value), Some(allowed)) = (value, allowed) else { return true };
+    if allowed.values.contains(value) || !E::known_texts().contains(&value.as_ref()) {
+        return true;
+    }
+    let texts = allowed.values.iter().map(AsRef::as_ref).collect();
+    c.fail_at(name, Rule::OneOfFor { allowed: texts, owner: allowed.owner });
+    false
 }

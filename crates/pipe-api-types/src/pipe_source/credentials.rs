@@ -1,5 +1,6 @@
 //! The credentials a source carries (requests only: servers never echo them back).
 
+use super::Authentication;
 use crate::validate::{Checker, Rule};
 use crate::{Secret, Text};
 
@@ -75,4 +76,61 @@ impl ServiceAccount {
 /// A service account names its key file (`ServiceAccount.serviceAccountFile`).
 pub(crate) fn check_service_account(c: &mut Checker, account: &ServiceAccount) {
     c.present("serviceAccountFile", &account.service_account_file, Rule::Required, |_, _| {});
+}
+
+/// A credentials field and whether a value has it.
+type CredentialCheck = (&'static str, fn(&Credentials) -> bool);
+
+/// The credentials an authentication method needs are present.
+pub(crate) fn check_credentials(
+    c: &mut Checker,
+    authentication: Option<&Authentication>,
+    credentials: &Option<Credentials>,
+    credentials_field: &'static str,
+    iam_role: &Option<Text>,
+) {
+    let needs: &[CredentialCheck] = match authentication {
+        Some(
+            Authentication::Plain | Authentication::ScramSha256 | Authentication::ScramSha512 | Authentication::Basic,
+        ) => &[
+            ("username", |k| k.username.as_ref().is_some_and(|u| !u.is_empty())),
+            ("password", |k| k.password.is_some()),
+        ],
+        Some(Authentication::IamUser) => &[
+            ("accessKeyId", |k| k.access_key_id.as_ref().is_some_and(|u| !u.is_empty())),
+            ("secretKey", |k| k.secret_key.is_some()),
+        ],
+        Some(Authentication::MutualTls) => &[
+            ("certificate", |k| k.certificate.as_ref().is_some_and(|u| !u.is_empty())),
+            ("privateKey", |k| k.private_key.is_some()),
+        ],
+        Some(Authentication::IamRole) => {
+            if iam_role.as_ref().is_none_or(|r| r.trim().is_empty()) {
+                c.fail_at("iamRole", Rule::RequiredBecause("when authentication is IAM_ROLE"));
+            }
+            &[]
+        }
+        _ => &[],
+    };
+    if needs.is_empty() {
+        return;
+    }
+    let why = match authentication {
+        Some(Authentication::Plain) => "when authentication is PLAIN",
+        Some(Authentication::ScramSha256) => "when authentication is SCRAM-SHA-256",
+        Some(Authentication::ScramSha512) => "when authentication is SCRAM-SHA-512",
+        Some(Authentication::Basic) => "when authentication is basic",
+        Some(Authentication::IamUser) => "when authentication is IAM_USER",
+        _ => "when authentication is MUTUAL_TLS",
+    };
+    c.field(credentials_field, |c| match credentials {
+        None => c.fail(Rule::RequiredBecause(why)),
+        Some(credentials) => {
+            for (name, has) in needs {
+                if !has(credentials) {
+                    c.fail_at(name, Rule::RequiredBecause(why));
+                }
+            }
+        }
+    });
 }

@@ -14,9 +14,10 @@ mod object_storage;
 mod postgres;
 pub(crate) mod pubsub;
 
-pub(crate) use allowed::Allowed;
+pub(crate) use allowed::check_allowed;
 pub use authentication::Authentication;
 pub use bigquery::{BigQuerySettings, BigQuerySource, BigQueryTableMapping};
+pub(crate) use credentials::check_credentials;
 pub use credentials::{Credentials, ServiceAccount};
 pub use formats::DataFormat;
 pub use kafka::{KafkaOffset, KafkaSource, KafkaType, OffsetStrategy, SchemaRegistry};

@@ -4,8 +4,8 @@
 
 use super::postgres::{check_mapping_columns, check_table_engine};
 use super::{Authentication, Credentials, ReplicationMode, SourceKind, TableEngineType};
+use super::{check_allowed, check_credentials};
 use crate::nullable::set;
-use crate::pipe::{check_allowed, check_credentials};
 use crate::validate::{Checker, Rule, one_of};
 use crate::{Nullable, Text};
 

@@ -4,11 +4,11 @@
 
 use time::OffsetDateTime;
 
+use super::check_allowed;
 use super::credentials::check_service_account;
 use super::{Authentication, DataFormat, ServiceAccount, SourceKind};
 use crate::codec::rfc3339;
 use crate::nullable::set;
-use crate::pipe::check_allowed;
 use crate::validate::{Checker, Rule, one_of};
 use crate::{IntoField, Nullable, Text};
 
