@@ -71,9 +71,10 @@ fn show<T: serde::Serialize>(items: &[T], json: bool, header: &[&str], row: impl
     if items.is_empty() {
         println!("(none)");
     } else {
-        // comfy-table pads each line to the column's width; a line's end is trimmed for scripts.
+        // comfy-table pads each cell by a space on both sides: the first and the last are
+        // trimmed, so that a line starts with its first column and ends with its last.
         for line in table.to_string().lines() {
-            println!("{}", line.trim_end());
+            println!("{}", line.strip_prefix(' ').unwrap_or(line).trim_end());
         }
     }
     Ok(Outcome::Done)
