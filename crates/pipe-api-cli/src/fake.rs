@@ -7,8 +7,8 @@ use clap::Subcommand;
 use pipe_api_fake::{DEMO_ALERTS_TOKEN, DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID, DEMO_SERVICE_ID, Fake};
 use pipe_api_ureq::{ENV_ALERTS_TOKEN, ENV_ALERTS_URL, ENV_API_KEY_ID, ENV_API_KEY_SECRET, ENV_API_URL};
 
-use crate::connect::{ENV_ORG_ID, ENV_SERVICE_ID};
 use crate::Result;
+use crate::connect::{ENV_ORG_ID, ENV_SERVICE_ID};
 
 /// What to do with the fake.
 #[derive(Debug, Subcommand)]

@@ -63,7 +63,10 @@ fn show<T: serde::Serialize>(items: &[T], json: bool, header: &[&str], row: impl
     let mut table = Table::new();
     table.load_preset(presets::NOTHING).set_header(header.iter().copied());
     if std::io::stdout().is_terminal() {
-        table.set_content_arrangement(ContentArrangement::Dynamic);
+        // Fitted to the terminal's width.
+        if let Some((_, width)) = console::Term::stdout().size_checked() {
+            table.set_content_arrangement(ContentArrangement::Dynamic).set_width(width);
+        }
     }
     for item in items {
         table.add_row(row(item));
