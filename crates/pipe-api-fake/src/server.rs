@@ -27,13 +27,20 @@ impl std::fmt::Debug for FakeServer {
 impl Fake {
     /// Serves this fake over HTTP on `127.0.0.1`, on a free port, until the server is dropped.
     pub fn serve(&self) -> std::io::Result<FakeServer> {
-        FakeServer::start(self.clone())
+        FakeServer::start(self.clone(), 0)
+    }
+
+    /// Serves this fake over HTTP on `127.0.0.1:port` (`0`: a free port, as
+    /// [`Fake::serve`]), until the server is dropped: for a fake that other programs are
+    /// pointed at by a fixed URL. A port already taken is the bind's error.
+    pub fn serve_on(&self, port: u16) -> std::io::Result<FakeServer> {
+        FakeServer::start(self.clone(), port)
     }
 }
 
 impl FakeServer {
-    fn start(fake: Fake) -> std::io::Result<FakeServer> {
-        let server = tiny_http::Server::from_listener(listener()?, None).map_err(std::io::Error::other)?;
+    fn start(fake: Fake, port: u16) -> std::io::Result<FakeServer> {
+        let server = tiny_http::Server::from_listener(listener(port)?, None).map_err(std::io::Error::other)?;
         let address = server.server_addr().to_ip().ok_or_else(|| std::io::Error::other("not an IP listener"))?;
         let server = Arc::new(server);
         let acceptor = {
@@ -121,14 +128,20 @@ fn to_http(request: &mut tiny_http::Request) -> Result<http::Request<Vec<u8>>, h
     builder.body(body).map_err(|_| http::StatusCode::BAD_REQUEST)
 }
 
-/// A listener on a free port of 127.0.0.1 with `TCP_NODELAY`, which accepted connections
-/// inherit: tiny_http writes an answer's head and body separately, and with Nagle's algorithm
-/// the body would wait for the client's delayed ACK (40 ms) whenever the answer passes 1 KiB.
-fn listener() -> std::io::Result<std::net::TcpListener> {
+/// A listener on `port` of 127.0.0.1 (a free one for `0`) with `TCP_NODELAY`, which accepted
+/// connections inherit: tiny_http writes an answer's head and body separately, and with Nagle's
+/// algorithm the body would wait for the client's delayed ACK (40 ms) whenever the answer
+/// passes 1 KiB.
+fn listener(port: u16) -> std::io::Result<std::net::TcpListener> {
     use socket2::{Domain, Socket, Type};
     let socket = Socket::new(Domain::IPV4, Type::STREAM, None)?;
     socket.set_nodelay(true)?;
-    socket.bind(&SocketAddr::from(([127, 0, 0, 1], 0)).into())?;
+    if port != 0 {
+        // A fixed port served again right after a run (its connections in TIME_WAIT) binds;
+        // on Linux this never lets two listeners share it.
+        socket.set_reuse_address(true)?;
+    }
+    socket.bind(&SocketAddr::from(([127, 0, 0, 1], port)).into())?;
     socket.listen(128)?;
     Ok(socket.into())
 }

@@ -902,3 +902,14 @@ fn an_update_takes_only_the_authentications_the_stored_type_allows() {
     assert_eq!(accepted.status(), 200, "{}", text(&accepted));
     assert_eq!(json_of(&accepted)["result"]["source"]["kafka"]["authentication"], "MUTUAL_TLS");
 }
+
+#[test]
+fn serve_on_a_port_serves_there_and_a_taken_port_is_the_binds_error() {
+    let first = Fake::demo().serve_on(0).expect("a free port");
+    let port = first.address().port();
+    assert_ne!(port, 0);
+    assert_eq!(first.base_url(), format!("http://127.0.0.1:{port}"));
+    // The port is held by the first server: a second one on it fails to bind, it does not share.
+    let error = Fake::demo().serve_on(port).expect_err("the port is taken");
+    assert_eq!(error.kind(), std::io::ErrorKind::AddrInUse);
+}
