@@ -134,6 +134,7 @@ mod methods;
 #[cfg(feature = "plan")]
 mod plans;
 mod scopes;
+mod sockets;
 mod transport;
 
 // The root holds what a client user reaches for: the client, its builder and configuration,
