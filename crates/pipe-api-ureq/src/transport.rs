@@ -189,14 +189,12 @@ impl Transport for UreqTransport {
     }
 }
 
-/// Plain `http` only to loopback hosts (proto's [`BaseUrl::is_loopback`], the rule the client
-/// builder also applies), unless allowed. A refusal is [`TransportErrorKind::Refused`]: nothing
-/// was sent, and retrying cannot help.
+/// Plain `http` only to loopback hosts (proto's [`BaseUrl::is_loopback_host`], the rule the
+/// client builder also applies), unless allowed. A refusal is [`TransportErrorKind::Refused`]:
+/// nothing was sent, and retrying cannot help.
 pub(crate) fn check_scheme(uri: &Uri, allow_insecure_http: bool) -> Result<(), TransportError> {
     let host = uri.host().unwrap_or("");
-    // The base URL's rule, for the host alone (a malformed host is not loopback).
-    let is_loopback = || BaseUrl::parse(&format!("http://{host}")).is_ok_and(|base| base.is_loopback());
-    if uri.scheme_str() == Some("https") || allow_insecure_http || is_loopback() {
+    if uri.scheme_str() == Some("https") || allow_insecure_http || BaseUrl::is_loopback_host(host) {
         return Ok(());
     }
     Err(TransportError::new(
