@@ -2,12 +2,14 @@
 //! are wrapped. Each rule is written here once; endpoints only say what is particular to them.
 
 use std::fmt;
+use std::sync::Arc;
 
 use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use http::{HeaderMap, HeaderValue};
 
 use crate::auth::{BearerToken, ManagementCredentials};
 use crate::operations::Interface;
+use crate::redact::SentSecrets;
 use crate::url::BaseUrl;
 
 /// An interface: [`Management`] or [`Alerting`]. What makes one (its base URL, its
@@ -38,6 +40,10 @@ pub(crate) mod sealed {
         /// `User-Agent`, and `Content-Type` for one with a body), made once: a request starts
         /// from a copy.
         fn common_headers(&self, with_body: bool) -> &HeaderMap;
+
+        /// What every request to the interface sends that no output may show (its
+        /// credentials, in every form), made once: each call shares it.
+        fn sent_secrets(&self) -> &Arc<SentSecrets>;
 
         /// Whether a success body carries the result in the management envelope.
         const ENVELOPE: bool;
@@ -78,19 +84,19 @@ impl Management {
     }
 }
 
-/// The two header templates of an interface.
+/// The two header templates of an interface, and what they send that no output may show.
 #[derive(Clone, Debug)]
 struct Headers {
     without_body: HeaderMap,
     with_body: HeaderMap,
+    secrets: Arc<SentSecrets>,
 }
 
 impl Headers {
     fn new(authorization: HeaderValue) -> Self {
-        Headers {
-            without_body: common_headers(authorization.clone(), false),
-            with_body: common_headers(authorization, true),
-        }
+        let without_body = common_headers(authorization.clone(), false);
+        let secrets = Arc::new(SentSecrets::of_credentials(&without_body));
+        Headers { without_body, with_body: common_headers(authorization, true), secrets }
     }
 
     fn get(&self, with_body: bool) -> &HeaderMap {
@@ -109,6 +115,10 @@ impl sealed::Interface for Management {
 
     fn common_headers(&self, with_body: bool) -> &HeaderMap {
         self.headers.get(with_body)
+    }
+
+    fn sent_secrets(&self) -> &Arc<SentSecrets> {
+        &self.headers.secrets
     }
 
     const ENVELOPE: bool = true;
@@ -144,6 +154,10 @@ impl sealed::Interface for Alerting {
 
     fn common_headers(&self, with_body: bool) -> &HeaderMap {
         self.headers.get(with_body)
+    }
+
+    fn sent_secrets(&self) -> &Arc<SentSecrets> {
+        &self.headers.secrets
     }
 
     const ENVELOPE: bool = false;

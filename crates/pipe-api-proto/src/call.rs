@@ -38,11 +38,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use http::{Method, Request, Response};
 use time::OffsetDateTime;
 
+use crate::api::sealed::Interface as _;
 use crate::attempts::{AttemptOutcome, AttemptRecord, Attempts, WaitCause};
 use crate::endpoint::{Endpoint, EndpointExt as _, Reply};
 pub use crate::error::NotSent;
@@ -203,7 +205,8 @@ struct Attempting {
     /// Records not yet taken by [`Machine::take_attempts`].
     untaken: Vec<AttemptRecord>,
     /// What the request sends that no output may show: taken out of every answer's texts.
-    secrets: SentSecrets,
+    /// Shared with the interface when it is only the credentials.
+    secrets: Arc<SentSecrets>,
     state: State,
 }
 
@@ -242,7 +245,8 @@ impl<'e, E: Endpoint> Call<'e, E> {
         now: Duration,
     ) -> Result<Self, Error> {
         let request = endpoint.build_request(api)?;
-        let attempting = Attempting::new(endpoint.metadata(), request, policy, seed, now);
+        let secrets = SentSecrets::of(api.sent_secrets(), request.body());
+        let attempting = Attempting::new(endpoint.metadata(), request, secrets, policy, seed, now);
         Ok(Call { endpoint, attempting, result: None })
     }
 
@@ -255,7 +259,7 @@ impl<'e, E: Endpoint> Call<'e, E> {
     /// shorter than 6 bytes are not searched: they would match by chance.
     #[must_use]
     pub fn scrubbing(mut self, secrets: impl IntoIterator<Item = String>) -> Self {
-        self.attempting.secrets.add(secrets);
+        Arc::make_mut(&mut self.attempting.secrets).add(secrets);
         self
     }
 
@@ -315,8 +319,14 @@ impl<'e, E: Endpoint> Call<'e, E> {
 }
 
 impl Attempting {
-    fn new(operation: Operation, request: Request<Vec<u8>>, policy: &RetryPolicy, seed: u64, now: Duration) -> Self {
-        let secrets = SentSecrets::of_request(&request);
+    fn new(
+        operation: Operation,
+        request: Request<Vec<u8>>,
+        secrets: Arc<SentSecrets>,
+        policy: &RetryPolicy,
+        seed: u64,
+        now: Duration,
+    ) -> Self {
         Attempting {
             operation,
             request,

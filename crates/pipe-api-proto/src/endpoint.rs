@@ -157,7 +157,7 @@ pub trait EndpointExt: Endpoint {
     /// why it takes `api`), and the secrets of this endpoint's body.
     fn parse_response(&self, api: &Self::Api, response: Response<Vec<u8>>) -> Result<Reply<Self::Output>, Error> {
         let body = self.body().ok().flatten().unwrap_or_default();
-        parse(self, response, &SentSecrets::of(api.common_headers(false), &body))
+        parse(self, response, &SentSecrets::of(api.sent_secrets(), &body))
     }
 
     /// Builds, sends over `transport` once, and parses. Retrying is the driver's choice: see
@@ -165,7 +165,7 @@ pub trait EndpointExt: Endpoint {
     fn send<T: Transport + ?Sized>(&self, api: &Self::Api, transport: &T) -> Result<Reply<Self::Output>, Error> {
         let request = self.build_request(api)?;
         let method = request.method().clone();
-        let secrets = SentSecrets::of_request(&request);
+        let secrets = SentSecrets::of(api.sent_secrets(), request.body());
         let response = transport
             .send(request)
             .map_err(|e| Error::Transport(TransportFailure::new(self.metadata().name, method, e)))?;

@@ -2,6 +2,7 @@
 //! the request rendering for snapshots.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
@@ -165,8 +166,10 @@ pub(crate) fn sent_credentials(headers: &HeaderMap) -> Vec<String> {
 /// request body holds under a secret field at any depth (`source.kafka.credentials.password`)
 /// as sent and as JSON would escape it, and whatever the caller added
 /// ([`Call::scrubbing`](crate::call::Call::scrubbing)). Computed in one place
-/// ([`SentSecrets::of`]) and applied in one place: every text a response brings is scrubbed of
-/// them where it is read ([`crate::endpoint::parse`]), before anything shows or keeps it.
+/// ([`SentSecrets::of`], from the credentials' share that an interface makes once,
+/// [`SentSecrets::of_credentials`]) and applied in one place: every text a response brings is
+/// scrubbed of them where it is read ([`crate::endpoint::parse`]), before anything shows or
+/// keeps it.
 ///
 /// Texts shorter than [`CREDENTIAL_MIN_LEN`] are not searched: they would match by chance.
 /// `Debug` shows how many there are, never what.
@@ -240,18 +243,27 @@ impl SentSecrets {
     pub(crate) const NONE: SentSecrets =
         SentSecrets { forms: Vec::new(), shortest: 0, starts: Windows::EMPTY, inner: Windows::EMPTY };
 
-    /// What a request with these headers and this body sends: the one definition of "what the
-    /// call sent".
-    pub(crate) fn of(headers: &HeaderMap, body: &[u8]) -> Self {
+    /// What every request with these headers sends: the forms of their credentials, with the
+    /// filters. An interface makes it once, for all its requests, as they all carry its
+    /// `Authorization` header.
+    pub(crate) fn of_credentials(headers: &HeaderMap) -> Self {
         let mut secrets = SentSecrets::NONE;
-        // At once: each `add` sorts the forms and builds the filters again.
-        secrets.add(sent_credentials(headers).into_iter().chain(body_secrets(body)));
+        secrets.add(sent_credentials(headers));
         secrets
     }
 
-    /// What `request` sends.
-    pub(crate) fn of_request(request: &http::Request<Vec<u8>>) -> Self {
-        SentSecrets::of(request.headers(), request.body())
+    /// What a request sends that carries the credentials of `credentials`
+    /// ([`SentSecrets::of_credentials`]) and this body: the one definition of "what the call
+    /// sent". A body with no secret (every `GET`) sends only the credentials: their share,
+    /// not a copy.
+    pub(crate) fn of(credentials: &Arc<SentSecrets>, body: &[u8]) -> Arc<SentSecrets> {
+        let body = body_secrets(body);
+        if body.is_empty() {
+            return Arc::clone(credentials);
+        }
+        let mut secrets = SentSecrets::clone(credentials);
+        secrets.add(body);
+        Arc::new(secrets)
     }
 
     /// Takes out `secrets` too (and their JSON-escaped forms).

@@ -65,15 +65,16 @@
 //! |---|---|---|
 //! | overall deadline, retries included | 60 s | [`RetryPolicy::deadline`](crate::retry::RetryPolicy::deadline) |
 //! | time an attempt is given | 5 s at least before the deadline, or it is not started | [`RetryPolicy::min_attempt_time`](crate::retry::RetryPolicy::min_attempt_time) |
-//! | one exchange | never past the deadline: [`Step::Send`](crate::call::Next::Send) gives what is left as its `timeout`, and a transport on blocking sockets asks them for [`socket_timeout_within`](crate::socket_timeout_within) of it (Linux fires a long socket timeout up to an eighth late) | [`Transport::send_within`](crate::Transport::send_within) |
+//! | one exchange | ends at the deadline (the ureq transport's within a few milliseconds after it): [`Step::Send`](crate::call::Next::Send) gives what is left as its `timeout`, and a transport on blocking sockets asks them for no more than [`socket_timeout_within`](crate::socket_timeout_within) of what is left each time it waits (Linux fires a long socket timeout up to an eighth late) | [`Transport::send_within`](crate::Transport::send_within) |
 //! | decoded values | at most 6 bytes per body byte and 8 MiB; a hostile body of minimal elements is a decode error, a thousand small elements of any list are not | [`DECODED_BYTES_PER_BODY_BYTE`](crate::DECODED_BYTES_PER_BODY_BYTE) |
 //! | error body kept | the first 64 KiB | [`BODY_KEPT`](crate::BODY_KEPT) |
 //! | JSON nesting | 128 levels (serde_json's limit); deeper is a decode error, never a stack overflow | |
 //!
 //! The connect timeout, the time for one exchange and the response body limit are the
 //! transport's; the ureq client's defaults (10 s, 30 s, 16 MiB) are in `pipe-api-ureq`'s crate
-//! docs. Its time for one exchange gets the same allowance as the deadline: its sockets are
-//! asked for [`socket_timeout_within`](crate::socket_timeout_within) of the nearer of the two.
+//! docs. Its time for one exchange ends as the deadline does, at the nearer of the two, not
+//! before: its sockets are asked a second at a time, each time for
+//! [`socket_timeout_within`](crate::socket_timeout_within) of what is left.
 //!
 //! # Pacing
 //!

@@ -45,8 +45,9 @@ pub trait Transport {
     /// Sends `request`, ending the exchange within `timeout` (what is left of a call's
     /// deadline, as [`Step::Send`](crate::call::Next::Send) gives it). A transport that can
     /// bound one exchange overrides this; the default sends with the transport's own timeouts.
-    /// A socket read timeout is not exact: a transport that waits on one asks for
-    /// [`socket_timeout_within`]`(timeout)`, as `pipe-api-ureq`'s does.
+    /// A socket read timeout is not exact: a transport that waits on one asks for no more
+    /// than [`socket_timeout_within`] of what is left each time it waits (`pipe-api-ureq`'s
+    /// waits a second at a time, so that it ends at `timeout`, not a ninth before).
     fn send_within(&self, request: Request<Vec<u8>>, timeout: Duration) -> Result<Response<Vec<u8>>, TransportError> {
         let _ = timeout;
         self.send(request)

@@ -80,7 +80,15 @@ impl BaseUrl {
     /// them to DNS, whose answer could be any host, and credentials must not cross a network in
     /// clear text. Neither is `localhost.example.com`, nor an IPv4-mapped IPv6 address.
     pub fn is_loopback(&self) -> bool {
-        is_loopback_host(self.host())
+        BaseUrl::is_loopback_host(self.host())
+    }
+
+    /// [`BaseUrl::is_loopback`]'s rule for a host alone, as a URI gives it
+    /// ([`http::Uri::host`]): for a transport, which checks every request it sends without
+    /// making a base URL of each.
+    pub fn is_loopback_host(host: &str) -> bool {
+        let host = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
+        host.eq_ignore_ascii_case("localhost") || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
     }
 
     /// The URI of `path` (which starts with `/` and is already encoded) with `query` (pairs
@@ -128,12 +136,6 @@ impl std::str::FromStr for BaseUrl {
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         BaseUrl::parse(text)
     }
-}
-
-/// [`BaseUrl::is_loopback`]'s rule, for a host alone.
-pub(crate) fn is_loopback_host(host: &str) -> bool {
-    let host = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
-    host.eq_ignore_ascii_case("localhost") || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// A base URL was refused.
@@ -292,16 +294,16 @@ impl PathParameter for pipe_api_types::AlertId {
 
 #[cfg(test)]
 mod tests {
-    use super::{PathBuilder, is_loopback_host};
+    use super::{BaseUrl, PathBuilder};
 
     #[test]
     fn the_loopback_rule() {
         for host in ["localhost", "LocalHost", "127.0.0.1", "127.255.0.9", "::1", "[::1]", "[0:0:0:0:0:0:0:1]"] {
-            assert!(is_loopback_host(host), "{host}");
+            assert!(BaseUrl::is_loopback_host(host), "{host}");
         }
         let not = ["api.localhost", "localhost.example.com", "localhost.", "128.0.0.1", "::ffff:127.0.0.1", "[::2]"];
         for host in not.into_iter().chain(["", "[", "[]", "10.0.0.1", "example.com", "::1]"]) {
-            assert!(!is_loopback_host(host), "{host}");
+            assert!(!BaseUrl::is_loopback_host(host), "{host}");
         }
     }
 

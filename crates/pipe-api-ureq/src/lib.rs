@@ -21,7 +21,7 @@
 //! | what | default | set with |
 //! |---|---|---|
 //! | connect timeout | 10 s | [`ClientBuilder::connect_timeout`] |
-//! | one exchange, request to last byte of body | 30 s, and never past the retry deadline | [`ClientBuilder::timeout`] |
+//! | one exchange, request to last byte of body | 30 s, or what is left of the retry deadline when nearer; a server that never answers ends it then, within a few milliseconds | [`ClientBuilder::timeout`] |
 //! | response body | 16 MiB; a larger body stops being read and is an error | [`ClientBuilder::body_limit`] |
 //! | redirects | never followed: a 3xx is an error, so credentials never travel to another host | |
 //! | plain `http` | only to loopback ([`BaseUrl::is_loopback`](proto::BaseUrl::is_loopback): `localhost`, 127.0.0.0/8, `::1`); refused when the client is built, and by the transport (never retried) when used on its own | [`ClientBuilder::allow_insecure_http`] |
@@ -134,6 +134,7 @@ mod methods;
 #[cfg(feature = "plan")]
 mod plans;
 mod scopes;
+mod sockets;
 mod transport;
 
 // The root holds what a client user reaches for: the client, its builder and configuration,

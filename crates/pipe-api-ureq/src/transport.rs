@@ -12,9 +12,10 @@ use pipe_api_proto::{BaseUrl, Transport, TransportError, TransportErrorKind};
 pub struct TransportConfig {
     /// Longest time to set up a connection (DNS, TCP, TLS). Default 10 s.
     pub connect_timeout: Duration,
-    /// Longest time for one whole exchange, response body included. Default 30 s. The sockets
-    /// are asked for 8/9 of it ([`UreqTransport::exchange_timeout`]), so that it holds although
-    /// a socket timeout fires up to an eighth late.
+    /// Longest time for one whole exchange, response body included: a server that never
+    /// answers ends it at this time, within a few milliseconds after (each wait on a socket is
+    /// made a second at a time, as a long socket timeout fires up to an eighth late). Default
+    /// 30 s.
     pub timeout: Duration,
     /// Largest response body read; a larger one is an error, without reading it all.
     /// Default 16 MiB.
@@ -79,12 +80,17 @@ impl TransportConfig {
         self
     }
 
-    /// Sends through the proxy at `url` (`http://proxy.example:3128`, `socks5://...`) instead of
-    /// the one the environment names. Without it, the proxy comes from the environment as ureq
-    /// reads it: `ALL_PROXY`, `HTTPS_PROXY` or `HTTP_PROXY` (upper or lower case), less the
-    /// hosts of `NO_PROXY`. Refused when `url` is not a proxy URL.
+    /// Sends through the HTTP or HTTPS (CONNECT) proxy at `url` (`http://proxy.example:3128`)
+    /// instead of the one the environment names. Without it, the proxy comes from the
+    /// environment as ureq reads it: `ALL_PROXY`, `HTTPS_PROXY` or `HTTP_PROXY` (upper or lower
+    /// case), less the hosts of `NO_PROXY` (a SOCKS one there is ignored with a warning, as
+    /// ureq does without SOCKS). Refused when `url` is not a proxy URL, or is a SOCKS proxy
+    /// (`socks5://...`): this crate is built without SOCKS.
     pub fn with_proxy(mut self, url: &str) -> Result<Self, crate::ConfigError> {
         let proxy = ureq::Proxy::new(url).map_err(|error| crate::ConfigError::Proxy(error.to_string()))?;
+        if crate::sockets::is_socks(&proxy) {
+            return Err(crate::ConfigError::Proxy("a SOCKS proxy, and this crate is built without SOCKS".to_owned()));
+        }
         self.proxy = Some(proxy);
         Ok(self)
     }
@@ -106,16 +112,20 @@ impl UreqTransport {
             .http_status_as_error(false)
             .max_redirects(0)
             .timeout_connect(Some(config.connect_timeout))
-            // Asked of the sockets with the deadline's allowance, so that an exchange that the
-            // server never answers still ends within `timeout` (see `exchange_timeout`).
-            .timeout_global(Some(pipe_api_proto::socket_timeout_within(config.timeout)))
+            // The whole exchange, every phase of it: the sockets' waits are sliced (`sockets`),
+            // so it ends at this time.
+            .timeout_global(Some(config.timeout))
             // Proto sets its own User-Agent; keep it.
             .user_agent(ureq::config::AutoHeaderValue::None);
         let agent_config = match &config.proxy {
             Some(proxy) => agent_config.proxy(Some(proxy.clone())),
             None => agent_config,
         };
-        let agent = ureq::Agent::new_with_config(with_tls(agent_config, &config).build());
+        let agent = ureq::Agent::with_parts(
+            with_tls(agent_config, &config).build(),
+            crate::sockets::connector(),
+            ureq::unversioned::resolver::DefaultResolver::default(),
+        );
         UreqTransport { agent, config }
     }
 
@@ -124,15 +134,14 @@ impl UreqTransport {
         &self.config
     }
 
-    /// The timeout the sockets of one exchange are asked for, so that it ends within the
-    /// configured [`TransportConfig::timeout`] and within `left` (what is left of a call's
-    /// deadline), whichever is nearer: proto's
-    /// [`socket_timeout_within`](pipe_api_proto::socket_timeout_within) of it, as a socket
-    /// timeout fires up to an eighth late. One rule for both bounds: the configured timeout
-    /// alone once ended an exchange 1.7 s past it.
+    /// The time one exchange is given: the configured [`TransportConfig::timeout`] or `left`
+    /// (what is left of a call's deadline), whichever is nearer. A server that never answers
+    /// ends the exchange then, not before, and within a few milliseconds after: the sockets
+    /// are asked for a second at a time, each time for proto's
+    /// [`socket_timeout_within`](pipe_api_proto::socket_timeout_within) of what is left, as a
+    /// socket timeout fires up to an eighth late.
     pub fn exchange_timeout(&self, left: Option<Duration>) -> Duration {
-        let within = left.map_or(self.config.timeout, |left| left.min(self.config.timeout));
-        pipe_api_proto::socket_timeout_within(within)
+        left.map_or(self.config.timeout, |left| left.min(self.config.timeout))
     }
 
     /// Sends `request`, ending no later than `timeout` (when shorter than the configured one):
@@ -144,8 +153,7 @@ impl UreqTransport {
     ) -> Result<Response<Vec<u8>>, TransportError> {
         check_scheme(request.uri(), self.config.allow_insecure_http)?;
         // A per-request override copies the agent's whole configuration: only pay for it when
-        // the caller's deadline is nearer than the configured timeout (the agent asks its
-        // sockets for `exchange_timeout(None)`).
+        // the caller's deadline is nearer than the configured timeout (the agent's own).
         let asked = self.exchange_timeout(timeout);
         let response = match (asked < self.exchange_timeout(None)).then_some(asked) {
             Some(timeout) => {
@@ -181,14 +189,12 @@ impl Transport for UreqTransport {
     }
 }
 
-/// Plain `http` only to loopback hosts (proto's [`BaseUrl::is_loopback`], the rule the client
-/// builder also applies), unless allowed. A refusal is [`TransportErrorKind::Refused`]: nothing
-/// was sent, and retrying cannot help.
+/// Plain `http` only to loopback hosts (proto's [`BaseUrl::is_loopback_host`], the rule the
+/// client builder also applies), unless allowed. A refusal is [`TransportErrorKind::Refused`]:
+/// nothing was sent, and retrying cannot help.
 pub(crate) fn check_scheme(uri: &Uri, allow_insecure_http: bool) -> Result<(), TransportError> {
     let host = uri.host().unwrap_or("");
-    // The base URL's rule, for the host alone (a malformed host is not loopback).
-    let is_loopback = || BaseUrl::parse(&format!("http://{host}")).is_ok_and(|base| base.is_loopback());
-    if uri.scheme_str() == Some("https") || allow_insecure_http || is_loopback() {
+    if uri.scheme_str() == Some("https") || allow_insecure_http || BaseUrl::is_loopback_host(host) {
         return Ok(());
     }
     Err(TransportError::new(
@@ -297,22 +303,18 @@ mod tests {
         ));
     }
 
-    /// The configured timeout of one exchange gets the deadline's allowance too: the agent asks
-    /// its sockets for 8/9 of it, as for a call's deadline, so that an exchange the server never
-    /// answers ends within it (the 30 s default once ended after up to 31.7 s).
+    /// The agent is asked for the configured timeout itself, for the whole exchange: the
+    /// sockets' waits are sliced (`sockets`), so no allowance is taken off it (8/9 of it once
+    /// ended the 30 s default at 27.0 s).
     #[test]
-    fn the_exchange_timeout_is_asked_of_the_sockets_with_the_allowance() {
+    fn the_agent_is_asked_for_the_configured_timeout() {
         use std::time::Duration;
 
         let transport = super::UreqTransport::default();
-        let asked = transport.agent.config().timeouts().global.expect("a global timeout");
-        assert_eq!(asked, pipe_api_proto::socket_timeout_within(Duration::from_secs(30)));
-        assert!(asked + asked / 8 <= Duration::from_secs(30), "{asked:?}");
-        assert_eq!(transport.exchange_timeout(None), asked);
-        // A call's deadline further than the configured timeout: the configured one bounds.
-        assert_eq!(transport.exchange_timeout(Some(Duration::from_secs(60))), asked);
-        // Nearer: the deadline does, with the same allowance.
-        assert_eq!(transport.exchange_timeout(Some(Duration::from_secs(9))), Duration::from_secs(8));
+        let timeouts = transport.agent.config().timeouts();
+        assert_eq!(timeouts.global, Some(Duration::from_secs(30)));
+        assert_eq!(timeouts.connect, Some(Duration::from_secs(10)));
+        assert_eq!(transport.exchange_timeout(None), Duration::from_secs(30));
     }
 
     /// The provider follows the features: rustls whenever it is on, native-tls only alone.

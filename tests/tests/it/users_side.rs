@@ -289,6 +289,8 @@ fn a_proxy_is_used_when_set() {
     assert!(seen[0].request_line.starts_with("CONNECT api.example.com:80"), "{}", seen[0].request_line);
     assert!(seen[1].request_line.starts_with("GET /v1/organizations/"), "{}", seen[1].request_line);
     assert!(TransportConfig::default().with_proxy("not a url").is_err());
+    // No SOCKS in this build: refused when set (ureq itself would panic at the first request).
+    assert!(TransportConfig::default().with_proxy("socks5://127.0.0.1:1080").is_err());
 }
 
 #[test]
