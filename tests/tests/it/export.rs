@@ -17,13 +17,13 @@ const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
 const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
 const TOKEN: &str = "0c9b7a65-4e3d-4c2b-8a19-f8e7d6c5b403";
 
-fn ids() -> (OrganizationId, ServiceId) {
+pub(crate) fn ids() -> (OrganizationId, ServiceId) {
     (ORG.parse().unwrap(), SERVICE.parse().unwrap())
 }
 
 /// An empty running service and the alerting interface, and a client of both whose waits
 /// move the fake's clock instead of sleeping.
-fn setup() -> (Fake, Client) {
+pub(crate) fn setup() -> (Fake, Client) {
     let (org, service) = ids();
     let fake = Fake::new();
     fake.seed_key(org, "key-id", "key-secret", [KeyRole::Admin]);

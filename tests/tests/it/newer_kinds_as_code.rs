@@ -4,36 +4,10 @@
 //! a changed MySQL pipe plans the update its patch schema allows, with the members that schema
 //! requires.
 
-use pipe_api_fake::Fake;
 use pipe_api_ureq::plan::{DesiredState, ExportOptions, PlanOptions};
-use pipe_api_ureq::types::{KeyRole, OrganizationId, Service, ServiceId};
-use pipe_api_ureq::{Client, VirtualClock};
 use serde_json::json;
 
-const BASE: &str = "https://api.example.com";
-const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
-const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
-
-fn ids() -> (OrganizationId, ServiceId) {
-    (ORG.parse().unwrap(), SERVICE.parse().unwrap())
-}
-
-/// An empty running service, and a client whose waits move the fake's clock.
-fn setup() -> (Fake, Client) {
-    let (org, service) = ids();
-    let fake = Fake::new();
-    fake.seed_key(org, "key-id", "key-secret", [KeyRole::Admin]);
-    fake.seed_service(org, Service::new(service));
-    let follower = fake.clone();
-    let clock = VirtualClock::new(fake.now()).follow_with(move |step| follower.advance(step));
-    let client = Client::builder()
-        .management(BASE, "key-id", "key-secret")
-        .transport(fake.clone())
-        .clock(clock)
-        .build()
-        .unwrap();
-    (fake, client)
-}
+use crate::export::{ids, setup};
 
 /// A secret for each reference: a MongoDB URI where one is asked for.
 fn lookup(name: &str) -> Option<String> {

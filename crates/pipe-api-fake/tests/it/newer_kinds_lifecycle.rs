@@ -6,11 +6,12 @@
 
 use std::time::Duration;
 
-use base64::Engine as _;
-use http::{Method, Request, Response};
+use http::{Method, Response};
 use pipe_api_fake::Fake;
 use pipe_api_types::{KeyRole, OrganizationId, Service, ServiceId};
 use serde_json::{Value, json};
+
+use crate::pipe_lifecycle::{ok, send};
 
 const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
 const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
@@ -24,23 +25,6 @@ fn fake() -> Fake {
     fake.seed_service(org, Service::new(service).name("svc"));
     fake.set_pipe_transition_time(STEP);
     fake
-}
-
-fn send(fake: &Fake, method: Method, path: &str, body: Option<Value>) -> Response<Vec<u8>> {
-    let authorization = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode("admin-id:admin-secret"));
-    let request = Request::builder()
-        .method(method)
-        .uri(format!("/v1/organizations/{ORG}/services/{SERVICE}{path}"))
-        .header("authorization", authorization)
-        .body(body.map(|b| b.to_string().into_bytes()).unwrap_or_default())
-        .unwrap();
-    fake.handle(request)
-}
-
-fn ok(response: Response<Vec<u8>>) -> Value {
-    let body: Value = serde_json::from_slice(response.body()).unwrap();
-    assert_eq!(response.status(), 200, "{body}");
-    body["result"].clone()
 }
 
 /// The error text of a 400.

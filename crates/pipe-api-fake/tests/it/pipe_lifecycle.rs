@@ -30,7 +30,7 @@ fn fake() -> Fake {
     fake
 }
 
-fn send(fake: &Fake, method: Method, path: &str, body: Option<Value>) -> Response<Vec<u8>> {
+pub(crate) fn send(fake: &Fake, method: Method, path: &str, body: Option<Value>) -> Response<Vec<u8>> {
     let authorization = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode("admin-id:admin-secret"));
     let request = Request::builder()
         .method(method)
@@ -41,13 +41,13 @@ fn send(fake: &Fake, method: Method, path: &str, body: Option<Value>) -> Respons
     fake.handle(request)
 }
 
-fn json_of(response: &Response<Vec<u8>>) -> Value {
+pub(crate) fn json_of(response: &Response<Vec<u8>>) -> Value {
     serde_json::from_slice(response.body())
         .unwrap_or_else(|_| panic!("not JSON: {}", String::from_utf8_lossy(response.body())))
 }
 
 /// A success envelope's `result`.
-fn ok(response: Response<Vec<u8>>) -> Value {
+pub(crate) fn ok(response: Response<Vec<u8>>) -> Value {
     let body = json_of(&response);
     assert_eq!(response.status(), 200, "{body}");
     assert_eq!(body["status"], 200);
