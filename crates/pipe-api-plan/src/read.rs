@@ -15,7 +15,7 @@ use pipe_api_proto::time::OffsetDateTime;
 use pipe_api_proto::wait::{IdleRecovery, Wake, WakeError, is_idle_service_error};
 use pipe_api_proto::{
     Alerting, BuildError, BuildErrorKind, Error, ListPipes, ListReversePrivateEndpoints, MAX_ALERTS_LIMIT, Management,
-    TransportError,
+    Reply, TransportError,
 };
 use pipe_api_types::{Alert, OrganizationId, Pipe, ReversePrivateEndpoint, ServiceId};
 
@@ -161,8 +161,11 @@ impl Listing {
     }
 }
 
+/// What a reading ends with.
+type ReadOutput = Result<Current, Error>;
+
 /// What a reading's [`Machine::next`] says.
-type ReadStep = Next<Result<Current, Error>>;
+type ReadStep = Next<ReadOutput>;
 
 impl<'a> ReadCurrent<'a> {
     /// Reads service `service_id` of `organization_id` on `management` (and the alerts on
@@ -280,6 +283,28 @@ impl<'a> ReadCurrent<'a> {
         None
     }
 
+    /// What a whole listing of the service's (`listing`) says at `now`: passed on, kept with
+    /// `keep` (then the next listing starts), or its failure.
+    fn listed<T>(
+        &mut self,
+        listing: Listing,
+        next: Part<Result<Reply<Vec<T>>, Error>, ReadOutput>,
+        now: Duration,
+        keep: impl FnOnce(&mut Self, Vec<T>),
+    ) -> Option<ReadStep> {
+        match next {
+            Part::Pass(next) => Some(next),
+            Part::Late => Some(self.over(Err(self.late(listing, now)))),
+            Part::Done(Ok(reply)) => {
+                self.just_woken = false;
+                keep(self, reply.value);
+                self.phase = Phase::Start(if listing == Listing::Endpoints { Listing::Pipes } else { Listing::Alerts });
+                None
+            }
+            Part::Done(Err(error)) => self.failed(listing, error, now),
+        }
+    }
+
     /// The reading's end with `result`.
     fn over(&mut self, result: Result<Current, Error>) -> ReadStep {
         self.phase = Phase::Over;
@@ -335,34 +360,20 @@ impl Machine for ReadCurrent<'_> {
                         Err(error) => return self.over(Err(error)),
                     }
                 }
-                Phase::Endpoints(call) => match part(call.next(now, pacer.as_deref_mut()), now, end) {
-                    Part::Pass(next) => return next,
-                    Part::Late => return self.over(Err(self.late(Listing::Endpoints, now))),
-                    Part::Done(Ok(reply)) => {
-                        self.just_woken = false;
-                        self.endpoints = reply.value;
-                        self.phase = Phase::Start(Listing::Pipes);
+                Phase::Endpoints(call) => {
+                    let next = part(call.next(now, pacer.as_deref_mut()), now, end);
+                    if let Some(step) = self.listed(Listing::Endpoints, next, now, |read, endpoints| {
+                        read.endpoints = endpoints;
+                    }) {
+                        return step;
                     }
-                    Part::Done(Err(error)) => {
-                        if let Some(step) = self.failed(Listing::Endpoints, error, now) {
-                            return step;
-                        }
+                }
+                Phase::Pipes(call) => {
+                    let next = part(call.next(now, pacer.as_deref_mut()), now, end);
+                    if let Some(step) = self.listed(Listing::Pipes, next, now, |read, pipes| read.pipes = pipes) {
+                        return step;
                     }
-                },
-                Phase::Pipes(call) => match part(call.next(now, pacer.as_deref_mut()), now, end) {
-                    Part::Pass(next) => return next,
-                    Part::Late => return self.over(Err(self.late(Listing::Pipes, now))),
-                    Part::Done(Ok(reply)) => {
-                        self.just_woken = false;
-                        self.pipes = reply.value;
-                        self.phase = Phase::Start(Listing::Alerts);
-                    }
-                    Part::Done(Err(error)) => {
-                        if let Some(step) = self.failed(Listing::Pipes, error, now) {
-                            return step;
-                        }
-                    }
-                },
+                }
                 Phase::Alerts(pages) => match part(pages.next(now, pacer.as_deref_mut()), now, end) {
                     Part::Pass(next) => return next,
                     Part::Late => return self.over(Err(self.late(Listing::Alerts, now))),
