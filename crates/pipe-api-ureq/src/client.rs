@@ -17,7 +17,7 @@ use pipe_api_proto::{
     GetService, Management, Reply, Transport, TransportError,
 };
 use pipe_api_types::{
-    OrganizationId, Pipe, PipeId, ReversePrivateEndpoint, ReversePrivateEndpointId, Service, ServiceId,
+    OrganizationId, Pipe, PipeId, ReversePrivateEndpoint, ReversePrivateEndpointId, Service, ServiceFilter, ServiceId,
 };
 
 /// A blocking client of the management and alerting interfaces. Build it with
@@ -95,6 +95,12 @@ impl Client {
         let api = self.api::<E::Api>(endpoint.metadata().name)?;
         let call = Call::new(endpoint, api, &self.retry, self.next_seed(), self.now())?;
         self.drive(call)
+    }
+
+    /// Lists every service of `organization_id`: [`list_services`](Client::list_services) with
+    /// no filter ([`ServiceFilter::any`]), the plain call most callers want.
+    pub fn list_all_services(&self, organization_id: OrganizationId) -> Result<Vec<Service>, Error> {
+        self.list_services(organization_id, ServiceFilter::any())
     }
 
     /// Waits until the pipe satisfies `condition` (such as [`pipe_settled`](crate::pipe_settled)), polling it under
