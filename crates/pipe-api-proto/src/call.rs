@@ -337,7 +337,7 @@ impl Attempting {
             history: Attempts::default(),
             untaken: Vec::new(),
             secrets,
-            state: State::Ready { not_before: now, slot: None, last: None, since: now, cause: WaitCause::First },
+            state: State::Ready { not_before: now, slot: None, last: None, since: now, cause: WaitCause::Immediate },
         }
     }
 
