@@ -119,3 +119,75 @@ fn the_fake_drops_the_connection_of_the_second_post_only() {
     let error = pipe_api_proto::EndpointExt::send(&pipe_api_proto::GetService::new(org, service), &api, &dropping);
     assert!(matches!(error, Err(pipe_api_proto::Error::Transport(_))), "{error:?}");
 }
+
+#[test]
+fn a_dropped_connection_says_the_connection_closed() {
+    let (org, service, _) = ids();
+    // Reads the request, then closes the connection without a word.
+    let server = RawServer::start(|mut connection| {
+        connection.read_request();
+        connection.close();
+    });
+    let client = Client::builder()
+        .management(&server.base_url(), "key-id", "key-secret")
+        .retry_policy(fast_retries())
+        .build()
+        .unwrap();
+    let error = client.get_service(org, service).unwrap_err();
+    let line = error.to_string();
+    assert!(
+        line.starts_with(
+            "get_service: the connection failed: the server closed the connection before its answer was complete"
+        ),
+        "{line}"
+    );
+    // What ureq said stays below, for whoever reads the chain.
+    let below = std::error::Error::source(&error).map(ToString::to_string);
+    assert_eq!(below.as_deref(), Some("io: Peer disconnected"), "{error:?}");
+}
+
+#[test]
+fn a_connection_the_fake_drops_says_so_rather_than_what_the_parser_met() {
+    use pipe_api_fake::{Fault, FaultRule};
+
+    let (org, service, _) = ids();
+    let fake = seeded();
+    fake.inject(FaultRule::any(Fault::drop_connection()));
+    let (_server, client) = client(&fake);
+    let error = client.get_service(org, service).unwrap_err();
+    let line = error.to_string();
+    assert!(line.contains("what came back is no HTTP answer; the connection was dropped"), "{line}");
+    assert!(!line.contains("parse fail"), "{line}");
+    let below = std::error::Error::source(&error).map(ToString::to_string).unwrap_or_default();
+    assert!(below.contains("http parse fail"), "ureq's words stay below: {below}");
+}
+
+#[test]
+fn a_gateway_page_shows_as_its_title_in_one_line() {
+    let (org, service, _) = ids();
+    let page = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad \
+                Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+    let server = RawServer::start(move |mut connection| {
+        while connection.read_request().is_some() {
+            let headers = [("content-type", "text/html")];
+            connection.write(&pipe_api_tests::http_response("502 Bad Gateway", &headers, page.as_bytes()));
+        }
+    });
+    let client = Client::builder()
+        .management(&server.base_url(), "key-id", "key-secret")
+        .retry_policy(fast_retries())
+        .build()
+        .unwrap();
+    let error = client.get_service(org, service).unwrap_err();
+    let line = error.to_string();
+    assert!(!line.contains('\n') && !line.contains('\r'), "one line: {line:?}");
+    assert!(line.starts_with("get_service: HTTP 502 Bad Gateway; body: 502 Bad Gateway… ("), "{line}");
+    assert!(line.contains(&format!("({} bytes in all)", page.len())), "{line}");
+    assert!(!format!("{error:?}").contains("\\r\\n"), "{error:?}");
+
+    // The attempts behind it read on their own, and so does the first attempt's record.
+    let history = error.history().unwrap();
+    assert_eq!(history.to_string(), "3 attempts; no attempts left");
+    assert!(format!("{:?}", history.records[0]).contains("cause: Immediate"), "{:?}", history.records[0]);
+    assert!(line.ends_with("(after 3 attempts); no attempts left"), "{line}");
+}
