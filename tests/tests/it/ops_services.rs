@@ -186,7 +186,7 @@ fn a_wait_without_idle_recovery_fails_with_the_424() {
     let client = admin(&server);
     let pipe: PipeId = RUNNING_PIPE.parse().unwrap();
     let error = client.wait_for_pipe(ORG, SERVICE, pipe, pipe_settled, quick_wait()).unwrap_err();
-    let WaitError::Call { error, last: None } = error else { panic!("{error:?}") };
+    let WaitError::Call { error, last: None, .. } = error else { panic!("{error:?}") };
     assert_eq!(status(&error), Some((424, Some("Service is not running. Current state: idle".to_owned()))));
     assert_eq!(fake.request_count(), 1, "nothing woke the service");
     assert_eq!(client.get_service(ORG, SERVICE).unwrap().state, Some(ServiceState::Idle));

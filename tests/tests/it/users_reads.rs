@@ -37,7 +37,8 @@ fn a_wait_whose_poll_failed_names_the_status_and_the_id_in_its_one_line() {
         .wait_for_pipe(org, service, pipe, pipe_running, WaitPolicy::default().deadline(Duration::from_secs(5)))
         .unwrap_err();
     let line = error.to_string();
-    assert!(line.starts_with("wait: a poll failed: get_pipe: "), "{line}");
+    let polled = format!("wait on get_pipe /v1/organizations/{org}/services/{service}/pipes/{pipe}: ");
+    assert!(line.starts_with(&format!("{polled}a poll failed: get_pipe: ")), "{line}");
     assert!(line.contains("404") && line.contains(&pipe.to_string()), "{line}");
 }
 
@@ -50,8 +51,42 @@ fn a_wait_on_a_failed_pipe_counts_one_poll() {
     let error = client.wait_for_pipe(org, service, pipe, pipe_running, WaitPolicy::default()).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "wait: after 1 poll, the value is in a state it will not leave for the one waited for; last state Failed"
+        format!(
+            "wait on get_pipe /v1/organizations/{org}/services/{service}/pipes/{pipe}: after 1 poll, the value is in a \
+             state it will not leave for the one waited for; last state Failed"
+        )
     );
+    assert_eq!(error.polled().operation, "get_pipe");
+    assert!(format!("{error:?}").contains("polled: Polled { operation: \"get_pipe\""), "{error:?}");
+}
+
+#[test]
+fn a_caller_watches_each_poll_of_a_wait_as_it_comes() {
+    use std::sync::{Arc, Mutex};
+
+    use pipe_api_proto::wait::Verdict;
+
+    let (org, service, pipe) = ids();
+    let fake = seeded();
+    fake.seed_pipe(org, service, Pipe::new(pipe).name("orders").state(PipeState::Failed));
+    let server = fake.clone().serve().unwrap();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let client = {
+        let seen = seen.clone();
+        Client::builder()
+            .management(&server.base_url(), "key-id", "key-secret")
+            .retry_policy(fast_retries())
+            .on_poll(move |poll| seen.lock().unwrap().push(poll.clone()))
+            .build()
+            .unwrap()
+    };
+    client.wait_for_pipe(org, service, pipe, pipe_running, WaitPolicy::default()).unwrap_err();
+    let seen = seen.lock().unwrap();
+    let [poll] = seen.as_slice() else { panic!("one poll: {seen:?}") };
+    assert_eq!((poll.number, poll.state.as_deref(), &poll.verdict), (1, Some("Failed"), &Verdict::Failed));
+    assert_eq!(poll.polled.resource, format!("/v1/organizations/{org}/services/{service}/pipes/{pipe}"));
+    let line = poll.to_string();
+    assert!(line.starts_with("get_pipe /v1/organizations/") && line.ends_with("s of 600.0 s: state Failed"), "{line}");
 }
 
 #[test]
