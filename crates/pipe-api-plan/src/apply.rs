@@ -365,13 +365,15 @@ impl<'a> Apply<'a> {
                 let get = GetReversePrivateEndpoint::new(organization_id, service_id, id);
                 let wait = Wait::owned(get, management, reverse_private_endpoint_ready, wait, retry, seed, now);
                 Box::new(Mapped::new(wait, |result: Result<_, _>| {
-                    result.map(drop).map_err(WaitFailure::ReversePrivateEndpoint)
+                    result.map(drop).map_err(|error| WaitFailure::ReversePrivateEndpoint(Box::new(error)))
                 }))
             }
             (Awaited::PipeStopped, ResourceId::Pipe(id)) => {
                 let get = GetPipe::new(organization_id, service_id, id);
                 let wait = Wait::owned(get, management, pipe_stopped, wait, retry, seed, now);
-                Box::new(Mapped::new(wait, |result: Result<_, _>| result.map(drop).map_err(WaitFailure::Pipe)))
+                Box::new(Mapped::new(wait, |result: Result<_, _>| {
+                    result.map(drop).map_err(|error| WaitFailure::Pipe(Box::new(error)))
+                }))
             }
             (awaited, _) => return Err(named(format!("{name}: a {} cannot {awaited}", step.resource.kind))),
         };

@@ -154,7 +154,7 @@ impl Client {
         let api = self.api::<E::Api>(endpoint.metadata().name).map_err(|error| WaitError::Call {
             error,
             last: None,
-            polled: Polled::of(endpoint),
+            polled: Box::new(Polled::of(endpoint)),
         })?;
         let wait = Wait::new(endpoint, api, condition, policy, self.retry.clone(), self.next_seed(), self.now());
         self.drive(wait)

@@ -237,8 +237,8 @@ pub enum WaitError<T> {
         last: Last<T>,
         /// Polls made.
         polls: u32,
-        /// What was polled.
-        polled: Polled,
+        /// What was polled (boxed: an error passes through every result).
+        polled: Box<Polled>,
     },
     /// The deadline came (or the next poll could not have finished before it).
     TimedOut {
@@ -250,8 +250,8 @@ pub enum WaitError<T> {
         waited: Duration,
         /// The wait's deadline.
         deadline: Duration,
-        /// What was polled.
-        polled: Polled,
+        /// What was polled (boxed: an error passes through every result).
+        polled: Box<Polled>,
     },
     /// A poll failed (after its own retries), or waking the service did.
     Call {
@@ -259,16 +259,16 @@ pub enum WaitError<T> {
         error: Error,
         /// The last value seen.
         last: Option<Last<T>>,
-        /// What was polled.
-        polled: Polled,
+        /// What was polled (boxed: an error passes through every result).
+        polled: Box<Polled>,
     },
     /// The service was being woken and is `stopped` instead (or it answered `424` for a state
     /// other than idle): it is not woken.
     ServiceStopped {
         /// The last value seen of what was polled.
         last: Option<Last<T>>,
-        /// What was polled.
-        polled: Polled,
+        /// What was polled (boxed: an error passes through every result).
+        polled: Box<Polled>,
     },
 }
 
@@ -524,13 +524,13 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
         self.phase = Phase::Over;
         let waited = now.saturating_sub(self.started);
         let deadline = self.policy.deadline;
-        let polled = self.polled();
+        let polled = Box::new(self.polled());
         Next::Done(Err(WaitError::TimedOut { last: self.take_last(), polls: self.polls, waited, deadline, polled }))
     }
 
     fn fail(&mut self, error: Error) -> WaitStep<E::Output> {
         self.phase = Phase::Over;
-        Next::Done(Err(WaitError::Call { error, last: self.take_last(), polled: self.polled() }))
+        Next::Done(Err(WaitError::Call { error, last: self.take_last(), polled: Box::new(self.polled()) }))
     }
 
     /// The last value seen, to go into an error.
@@ -573,7 +573,11 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
                     Verdict::Failed => {
                         self.phase = Phase::Over;
                         let last = Last::new(Box::new(value));
-                        Some(Next::Done(Err(WaitError::Failed { last, polls: self.polls, polled: self.polled() })))
+                        Some(Next::Done(Err(WaitError::Failed {
+                            last,
+                            polls: self.polls,
+                            polled: Box::new(self.polled()),
+                        })))
                     }
                     Verdict::Continue => {
                         self.last = Some(Box::new(value));
@@ -598,7 +602,10 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
                 // Not idle (stopped, say): a stopped service is never woken.
                 drop(api);
                 self.phase = Phase::Over;
-                Some(Next::Done(Err(WaitError::ServiceStopped { last: self.take_last(), polled: self.polled() })))
+                Some(Next::Done(Err(WaitError::ServiceStopped {
+                    last: self.take_last(),
+                    polled: Box::new(self.polled()),
+                })))
             }
             Err(error) => Some(self.fail(error)),
         }
@@ -673,7 +680,7 @@ where
                     Next::Done(Ok(())) => self.phase = Phase::Idle { at: now },
                     Next::Done(Err(WakeError::Stopped)) => {
                         self.phase = Phase::Over;
-                        let polled = self.polled();
+                        let polled = Box::new(self.polled());
                         return Next::Done(Err(WaitError::ServiceStopped { last: self.take_last(), polled }));
                     }
                     Next::Done(Err(WakeError::OutOfTime { .. })) => return self.timed_out(now),
