@@ -61,6 +61,22 @@ fn a_wait_on_a_failed_pipe_counts_one_poll() {
 }
 
 #[test]
+fn an_enum_typo_in_json_says_the_json_way_to_send_a_newer_value() {
+    use pipe_api_types::{UpdateServiceRequest, Validate as _};
+
+    let typo: UpdateServiceRequest = serde_json::from_str(r#"{"releaseChannel": "fastest"}"#).unwrap();
+    let shown = typo.validate().unwrap_err().to_string();
+    assert!(shown.contains("`releaseChannel` must be one of slow, default, fast"), "{shown}");
+    assert!(shown.contains(r#"in JSON, write the member under `"$notYetKnown"`"#), "{shown}");
+    assert!(shown.contains("in Rust, use the enum's `not_yet_known`"), "{shown}");
+    // The JSON way it names works: the member is sent as written.
+    let newer: UpdateServiceRequest =
+        serde_json::from_str(r#"{"$notYetKnown": {"releaseChannel": "fastest"}}"#).unwrap();
+    newer.validate().unwrap();
+    assert_eq!(serde_json::to_string(&newer).unwrap(), r#"{"releaseChannel":"fastest"}"#);
+}
+
+#[test]
 fn a_caller_watches_each_poll_of_a_wait_as_it_comes() {
     use std::sync::{Arc, Mutex};
 
