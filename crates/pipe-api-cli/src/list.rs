@@ -4,7 +4,7 @@ use std::io::IsTerminal as _;
 use std::sync::Arc;
 
 use comfy_table::{ContentArrangement, Table, presets};
-use pipe_api_ureq::types::{Organization, Pipe, Service, ServiceFilter};
+use pipe_api_ureq::types::{Organization, Pipe, Service};
 use serde_json::Value;
 
 use crate::connect::Connection;
@@ -23,7 +23,7 @@ pub(crate) fn organizations(connection: &Connection, json: bool) -> Result {
 /// `pipe-api services`.
 pub(crate) fn services(connection: &Connection, json: bool) -> Result {
     let client = connection.client(&Arc::new(Progress::quiet()))?;
-    let services = client.list_services(connection.organization()?, ServiceFilter::any())?;
+    let services = client.list_all_services(connection.organization()?)?;
     show(&services, json, &["ID", "NAME", "STATE", "PROVIDER", "REGION", "REPLICAS"], |service: &Service| {
         vec![
             service.id.to_string(),

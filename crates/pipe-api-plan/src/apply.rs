@@ -15,7 +15,7 @@ use pipe_api_proto::pages::Pages;
 use pipe_api_proto::retry::{Pacer, RetryPolicy};
 use pipe_api_proto::time::OffsetDateTime;
 use pipe_api_proto::wait::{
-    IdleRecovery, Wait, WaitPolicy, Wake, is_idle_service_error, pipe_stopped, reverse_private_endpoint_ready,
+    IdleRecovery, Poll, Wait, WaitPolicy, Wake, is_idle_service_error, pipe_stopped, reverse_private_endpoint_ready,
 };
 use pipe_api_proto::{
     Alerting, Api, BuildError, BuildErrorKind, Endpoint, Error, GetPipe, GetReversePrivateEndpoint, ListPipes,
@@ -134,6 +134,8 @@ pub struct Apply<'a> {
     created: Vec<(Resource, String)>,
     /// What became of each step done.
     outcomes: Vec<StepOutcome>,
+    /// The polls of the steps' waits, until the driver takes them.
+    polls: Vec<Poll>,
     phase: Phase<'a>,
 }
 
@@ -197,6 +199,7 @@ impl<'a> Apply<'a> {
             just_woken: false,
             created: Vec::new(),
             outcomes: Vec::new(),
+            polls: Vec::new(),
             phase: Phase::New,
         }
     }
@@ -362,13 +365,15 @@ impl<'a> Apply<'a> {
                 let get = GetReversePrivateEndpoint::new(organization_id, service_id, id);
                 let wait = Wait::owned(get, management, reverse_private_endpoint_ready, wait, retry, seed, now);
                 Box::new(Mapped::new(wait, |result: Result<_, _>| {
-                    result.map(drop).map_err(WaitFailure::ReversePrivateEndpoint)
+                    result.map(drop).map_err(|error| WaitFailure::ReversePrivateEndpoint(Box::new(error)))
                 }))
             }
             (Awaited::PipeStopped, ResourceId::Pipe(id)) => {
                 let get = GetPipe::new(organization_id, service_id, id);
                 let wait = Wait::owned(get, management, pipe_stopped, wait, retry, seed, now);
-                Box::new(Mapped::new(wait, |result: Result<_, _>| result.map(drop).map_err(WaitFailure::Pipe)))
+                Box::new(Mapped::new(wait, |result: Result<_, _>| {
+                    result.map(drop).map_err(|error| WaitFailure::Pipe(Box::new(error)))
+                }))
             }
             (awaited, _) => return Err(named(format!("{name}: a {} cannot {awaited}", step.resource.kind))),
         };
@@ -752,7 +757,10 @@ impl Machine for Apply<'_> {
                 }
                 Phase::Waiting { wait, effect, cut } => {
                     let (effect, cut) = (*effect, *cut);
-                    match part(wait.next(now, pacer.as_deref_mut()), now, end) {
+                    let next = wait.next(now, pacer.as_deref_mut());
+                    // Kept here: the wait may be over and gone before the driver asks.
+                    self.polls.extend(wait.take_polls());
+                    match part(next, now, end) {
                         Part::Pass(next) => return next,
                         Part::Late => return self.fail(self.late(now), None, Some(effect)),
                         Part::Done(Ok(())) => {
@@ -809,6 +817,10 @@ impl Machine for Apply<'_> {
             Phase::Waking { wake, .. } => wake.take_attempts(),
             Phase::New | Phase::Start | Phase::Over => Vec::new(),
         }
+    }
+
+    fn take_polls(&mut self) -> Vec<Poll> {
+        std::mem::take(&mut self.polls)
     }
 
     fn receive(
@@ -912,6 +924,10 @@ impl<M: Machine, O, F: FnOnce(M::Output) -> O> Machine for Mapped<M, F> {
 
     fn take_attempts(&mut self) -> Vec<AttemptRecord> {
         self.machine.take_attempts()
+    }
+
+    fn take_polls(&mut self) -> Vec<Poll> {
+        self.machine.take_polls()
     }
 
     fn receive(

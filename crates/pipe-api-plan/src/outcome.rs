@@ -194,14 +194,15 @@ impl fmt::Display for Applied {
     }
 }
 
-/// A wait inside an apply that failed, typed by what it polled: no downcasting.
+/// A wait inside an apply that failed, typed by what it polled: no downcasting. Boxed: an
+/// apply's error passes through every result.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum WaitFailure {
     /// Waiting for a reverse private endpoint to be `Ready`.
-    ReversePrivateEndpoint(WaitError<ReversePrivateEndpoint>),
+    ReversePrivateEndpoint(Box<WaitError<ReversePrivateEndpoint>>),
     /// Waiting for a pipe to be `Stopped` or `Paused`.
-    Pipe(WaitError<Pipe>),
+    Pipe(Box<WaitError<Pipe>>),
 }
 
 impl WaitFailure {

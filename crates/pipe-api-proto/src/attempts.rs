@@ -20,8 +20,9 @@ use crate::transport::TransportErrorKind;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum WaitCause {
-    /// The first attempt, which waits only for pacing, if any.
-    First,
+    /// Sent at once, nothing held it back: a call's first attempt (unless pacing held it,
+    /// which is then its cause).
+    Immediate,
     /// Pacing: the credential's request budget was spent.
     Pacing,
     /// The backoff between retries.
@@ -33,7 +34,7 @@ pub enum WaitCause {
 impl fmt::Display for WaitCause {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            WaitCause::First => "first attempt",
+            WaitCause::Immediate => "sent at once",
             WaitCause::Pacing => "pacing",
             WaitCause::Backoff => "backoff",
             WaitCause::ServerHint => "the server's hint",
@@ -86,7 +87,7 @@ pub struct AttemptRecord {
 impl fmt::Display for AttemptRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} attempt {}: {} {} -> {}", self.operation, self.number, self.method, self.path, self.outcome)?;
-        if self.cause != WaitCause::First || self.waited >= Duration::from_millis(1) {
+        if self.cause != WaitCause::Immediate || self.waited >= Duration::from_millis(1) {
             write!(f, " after waiting {:.3} s ({})", self.waited.as_secs_f64(), self.cause)?;
         }
         if let Some(id) = &self.request_id {
@@ -117,15 +118,10 @@ impl Attempts {
     }
 }
 
-/// Says how many attempts there were, and why the call stopped when that is not obvious:
-/// `(after 3 attempts)`, `; not retried: the server asked to wait 120.0 s, more than the 30.0 s
-/// this policy honours (max_server_delay)`.
-impl fmt::Display for Attempts {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let count = self.count();
-        if count > 1 {
-            write!(f, " (after {count} attempts)")?;
-        }
+impl Attempts {
+    /// Why the call stopped, when that is not obvious, after what says how many attempts there
+    /// were: `; not retried: ...`, `; no attempts left`. The one wording of both renderings.
+    fn write_stop(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.stop, self.server_delay) {
             (Some(StopReason::ServerDelayTooLong), Some((asked, allowed))) => write!(
                 f,
@@ -137,8 +133,29 @@ impl fmt::Display for Attempts {
             (Some(StopReason::DeadlineExceeded), _) => {
                 f.write_str("; not retried: another attempt could not finish before the deadline")
             }
-            (Some(StopReason::AttemptsExhausted), _) if count > 1 => f.write_str("; no attempts left"),
+            (Some(StopReason::AttemptsExhausted), _) if self.count() > 1 => f.write_str("; no attempts left"),
             _ => Ok(()),
         }
+    }
+
+    /// The attempts as an error's line ends with them: nothing for one attempt, `(after 3
+    /// attempts)` for more, then why the call stopped when that is not obvious.
+    pub(crate) fn write_suffix(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let count = self.count();
+        if count > 1 {
+            write!(f, " (after {count} attempts)")?;
+        }
+        self.write_stop(f)
+    }
+}
+
+/// Says on its own how many attempts there were, and why the call stopped when that is not
+/// obvious: `1 attempt`, `3 attempts; no attempts left`, `2 attempts; not retried: the server
+/// asked to wait 120.0 s, more than the 30.0 s this policy honours (max_server_delay)`. An
+/// error's line ends with the same words, as `(after 3 attempts); no attempts left`.
+impl fmt::Display for Attempts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", crate::words::Counted(self.count() as usize, "attempt"))?;
+        self.write_stop(f)
     }
 }

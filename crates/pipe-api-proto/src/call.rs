@@ -99,6 +99,13 @@ pub trait Machine {
         Vec::new()
     }
 
+    /// The polls a [`Wait`](crate::wait::Wait) had answered since the last time this was asked
+    /// (none for any other machine): what a driver hands to a poll observer after each
+    /// [`Machine::next`]. A machine that runs waits inside it hands theirs on.
+    fn take_polls(&mut self) -> Vec<crate::wait::Poll> {
+        Vec::new()
+    }
+
     /// The outcome of the request the last [`Next::Send`] gave; see [`Call::receive`].
     fn receive(
         &mut self,
@@ -337,7 +344,7 @@ impl Attempting {
             history: Attempts::default(),
             untaken: Vec::new(),
             secrets,
-            state: State::Ready { not_before: now, slot: None, last: None, since: now, cause: WaitCause::First },
+            state: State::Ready { not_before: now, slot: None, last: None, since: now, cause: WaitCause::Immediate },
         }
     }
 

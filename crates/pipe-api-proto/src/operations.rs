@@ -171,8 +171,9 @@ macro_rules! operations {
                 Management DELETE "v1"/"organizations"/{organization_id}/"keys"/{key_id} -> ();
 
             // Services.
-            /// Lists the services of an organization as full records, every one (no
-            /// pagination), or those carrying the tags a `ServiceFilter` names.
+            /// Lists the services of an organization as full records (no pagination): those
+            /// carrying the tags a `ServiceFilter` names, every one for `ServiceFilter::any()`
+            /// (the `Client`'s `list_all_services` is that plain call).
             list_services: ListServices(organization_id: OrganizationId; filter: ServiceFilter as query)
                 Management GET "v1"/"organizations"/{organization_id}/"services" -> Vec<Service>;
             /// Reads a service.

@@ -38,7 +38,8 @@ pub enum Rule {
         found: usize,
     },
     /// The text is not a value this crate knows (a likely typo); one this crate does not know
-    /// yet is sent with the enum's `not_yet_known`.
+    /// yet is sent on purpose with the enum's `not_yet_known`, or in JSON with the member
+    /// written under `"$notYetKnown"`.
     KnownValue {
         /// The values this crate knows.
         known: Vec<&'static str>,
@@ -121,7 +122,13 @@ impl fmt::Display for Rule {
             Rule::NoControlCharacters => f.write_str("must not contain control characters"),
             Rule::MaxChars(max) => write!(f, "must be at most {max} characters long"),
             Rule::KnownValue { known } => {
-                write!(f, "must be one of {} (a newer value is sent with `not_yet_known`)", known.join(", "))
+                // Said for both who meet it: a JSON file's author and a Rust caller.
+                write!(
+                    f,
+                    "must be one of {} (to send a value newer than this crate on purpose: in JSON, write the \
+                     member under `\"$notYetKnown\"`; in Rust, use the enum's `not_yet_known`)",
+                    known.join(", ")
+                )
             }
             Rule::MinItems(1) => f.write_str("must have at least 1 element"),
             Rule::MinItems(min) => write!(f, "must have at least {min} elements"),

@@ -11,13 +11,13 @@ use pipe_api_proto::attempts::AttemptRecord;
 use pipe_api_proto::call::{Call, Machine, Next};
 use pipe_api_proto::pages::Pages;
 use pipe_api_proto::retry::{Pacer, RetryPolicy};
-use pipe_api_proto::wait::{Condition, Wait, WaitError, WaitPolicy, service_running};
+use pipe_api_proto::wait::{Condition, Poll, Polled, Wait, WaitError, WaitPolicy, service_running};
 use pipe_api_proto::{
     AlertPage, Alerting, Api, BuildError, BuildErrorKind, Endpoint, Error, GetPipe, GetReversePrivateEndpoint,
     GetService, Management, Reply, Transport, TransportError,
 };
 use pipe_api_types::{
-    OrganizationId, Pipe, PipeId, ReversePrivateEndpoint, ReversePrivateEndpointId, Service, ServiceId,
+    OrganizationId, Pipe, PipeId, ReversePrivateEndpoint, ReversePrivateEndpointId, Service, ServiceFilter, ServiceId,
 };
 
 /// A blocking client of the management and alerting interfaces. Build it with
@@ -37,6 +37,8 @@ pub struct Client {
     pub(crate) clock: Arc<dyn Clock>,
     /// Called with every attempt's record.
     pub(crate) observer: Option<AttemptObserver>,
+    /// Called with every poll a wait had answered.
+    pub(crate) poll_observer: Option<PollObserver>,
 }
 
 /// An interface a [`Client`] may have configured: [`Management`] or [`Alerting`]. Sealed.
@@ -97,6 +99,12 @@ impl Client {
         self.drive(call)
     }
 
+    /// Lists every service of `organization_id`: [`list_services`](Client::list_services) with
+    /// no filter ([`ServiceFilter::any`]), the plain call most callers want.
+    pub fn list_all_services(&self, organization_id: OrganizationId) -> Result<Vec<Service>, Error> {
+        self.list_services(organization_id, ServiceFilter::any())
+    }
+
     /// Waits until the pipe satisfies `condition` (such as [`pipe_settled`](crate::pipe_settled)), polling it under
     /// `policy` (backoff, deadline, optional waking of an idle service). A pipe that fails is
     /// [`WaitError::Failed`] with the pipe; the deadline is [`WaitError::TimedOut`] with the
@@ -143,8 +151,11 @@ impl Client {
         E::Api: ClientApi,
         C: Condition<E::Output>,
     {
-        let api =
-            self.api::<E::Api>(endpoint.metadata().name).map_err(|error| WaitError::Call { error, last: None })?;
+        let api = self.api::<E::Api>(endpoint.metadata().name).map_err(|error| WaitError::Call {
+            error,
+            last: None,
+            polled: Box::new(Polled::of(endpoint)),
+        })?;
         let wait = Wait::new(endpoint, api, condition, policy, self.retry.clone(), self.next_seed(), self.now());
         self.drive(wait)
     }
@@ -181,6 +192,7 @@ impl Client {
         loop {
             // A statement of its own: the pacer's lock ends with it.
             let step = machine.next(self.now(), self.pacer().as_deref_mut());
+            self.observe_polls(machine.take_polls());
             match step {
                 Next::Send { request, timeout } => self.exchange(request, timeout, &mut |outcome, now, wall, pacer| {
                     machine.receive(outcome, now, wall, pacer);
@@ -203,6 +215,16 @@ impl Client {
             log::debug!(target: "pipe_api_ureq", "{record}");
             if let Some(observer) = &self.observer {
                 (observer.0)(&record);
+            }
+        }
+    }
+
+    /// Logs and observes the polls a wait had answered. Not generic over the machine.
+    fn observe_polls(&self, polls: Vec<Poll>) {
+        for poll in polls {
+            log::debug!(target: "pipe_api_ureq", "{poll}");
+            if let Some(observer) = &self.poll_observer {
+                (observer.0)(&poll);
             }
         }
     }
@@ -327,5 +349,15 @@ pub(crate) struct AttemptObserver(pub(crate) Arc<dyn Fn(&AttemptRecord) + Send +
 impl std::fmt::Debug for AttemptObserver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("an attempt observer")
+    }
+}
+
+/// What [`ClientBuilder::on_poll`](crate::ClientBuilder::on_poll) registers: called with every poll a wait had answered.
+#[derive(Clone)]
+pub(crate) struct PollObserver(pub(crate) Arc<dyn Fn(&Poll) + Send + Sync>);
+
+impl std::fmt::Debug for PollObserver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a poll observer")
     }
 }

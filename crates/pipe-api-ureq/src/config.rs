@@ -7,12 +7,13 @@ use std::time::Duration;
 
 use pipe_api_proto::attempts::AttemptRecord;
 use pipe_api_proto::retry::{Pacer, RetryPolicy};
+use pipe_api_proto::wait::Poll;
 use pipe_api_proto::{
     Alerting, BaseUrl, BaseUrlError, BearerToken, CredentialsError, Management, ManagementCredentials, Transport,
 };
 use pipe_api_types::Secret;
 
-use crate::client::{AttemptObserver, Client, Sender};
+use crate::client::{AttemptObserver, Client, PollObserver, Sender};
 use crate::clock::{Clock, SystemClock};
 use crate::transport::{TransportConfig, UreqTransport};
 
@@ -38,6 +39,7 @@ pub struct ClientBuilder {
     custom: Option<Box<dyn Transport + Send + Sync>>,
     clock: Option<Arc<dyn Clock>>,
     observer: Option<AttemptObserver>,
+    poll_observer: Option<PollObserver>,
 }
 
 impl fmt::Debug for ClientBuilder {
@@ -51,6 +53,7 @@ impl fmt::Debug for ClientBuilder {
             .field("custom_transport", &self.custom.is_some())
             .field("clock", &self.clock)
             .field("observer", &self.observer.is_some())
+            .field("poll_observer", &self.poll_observer.is_some())
             .finish()
     }
 }
@@ -150,6 +153,17 @@ impl ClientBuilder {
         self
     }
 
+    /// Calls `observer` with every poll the server answered of every wait the client runs
+    /// (`wait`, `wait_for_pipe`, `wait_for_service`, a scope's `wait`, and an apply's waits):
+    /// what is polled, the poll's number, the state the answer names, the verdict, and the time
+    /// waited of the deadline. A wait for a state the resource will not reach shows here poll
+    /// by poll instead of only at its deadline; a progress display is built on it. Each poll is
+    /// also logged at debug level through `log`, target `pipe_api_ureq`.
+    pub fn on_poll(mut self, observer: impl Fn(&Poll) + Send + Sync + 'static) -> Self {
+        self.poll_observer = Some(PollObserver(Arc::new(observer)));
+        self
+    }
+
     /// Reads the interfaces from environment variables through `lookup`:
     /// [`ENV_API_URL`], [`ENV_API_KEY_ID`], [`ENV_API_KEY_SECRET`] for management, and
     /// [`ENV_ALERTS_URL`], [`ENV_ALERTS_TOKEN`] for alerting. An interface whose URL is unset is
@@ -199,6 +213,7 @@ impl ClientBuilder {
             calls,
             clock: self.clock.unwrap_or_else(|| Arc::new(SystemClock::new())),
             observer: self.observer,
+            poll_observer: self.poll_observer,
         })
     }
 }

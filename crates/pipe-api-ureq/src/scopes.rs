@@ -113,7 +113,7 @@ impl Client {
 }
 
 impl<'c> OrganizationScope<'c> {
-    /// Its services (`.services().list_services(ServiceFilter::any())`).
+    /// Its services (`.services().list_all_services()`).
     pub fn services(&self) -> ServicesScope<'c> {
         ServicesScope { client: self.client, organization_id: self.organization_id }
     }
@@ -126,6 +126,13 @@ impl<'c> OrganizationScope<'c> {
     /// One of its services.
     pub fn service(&self, service_id: ServiceId) -> ServiceScope<'c> {
         ServiceScope { client: self.client, organization_id: self.organization_id, service_id }
+    }
+}
+
+impl ServicesScope<'_> {
+    /// Lists every service ([`Client::list_all_services`]); `list_services` takes a filter.
+    pub fn list_all_services(&self) -> Result<Vec<Service>, Error> {
+        self.client.list_all_services(self.organization_id)
     }
 }
 

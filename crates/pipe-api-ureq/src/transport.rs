@@ -222,7 +222,48 @@ fn classify(error: ureq::Error) -> TransportError {
         },
         _ => TransportErrorKind::Other,
     };
-    TransportError::new(kind, error)
+    match plainly(&error) {
+        Some(said) => TransportError::new(kind, Plainly { said, source: error }),
+        None => TransportError::new(kind, error),
+    }
+}
+
+/// What a ureq error means, in plain words, when its own text is a parser's or a socket's
+/// (`protocol: http parse fail: invalid HTTP version`, `io: Peer disconnected`).
+fn plainly(error: &ureq::Error) -> Option<&'static str> {
+    match error {
+        ureq::Error::Io(io) => match io.kind() {
+            // ureq's "Peer disconnected": the server closed the connection (a FIN).
+            io::ErrorKind::UnexpectedEof => Some("the server closed the connection before its answer was complete"),
+            io::ErrorKind::ConnectionReset | io::ErrorKind::ConnectionAborted | io::ErrorKind::BrokenPipe => {
+                Some("the connection was dropped (reset) before the answer was complete")
+            }
+            _ => None,
+        },
+        // What came back is no HTTP answer; ureq drops the connection then. The variant's
+        // content is ureq-proto's, not a dependency here: matched on the variant alone.
+        ureq::Error::Protocol(_) => Some("what came back is no HTTP answer; the connection was dropped"),
+        _ => None,
+    }
+}
+
+/// A ureq error said in plain words; ureq's own error is its [`source`](std::error::Error::source).
+#[derive(Debug)]
+struct Plainly {
+    said: &'static str,
+    source: ureq::Error,
+}
+
+impl std::fmt::Display for Plainly {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.said)
+    }
+}
+
+impl std::error::Error for Plainly {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
 }
 
 /// Whether rustls refused the server's certificate (which it checks before anything is sent).

@@ -197,7 +197,7 @@ fn a_failed_wait_is_typed_by_what_it_polled() {
 
     let error = client.service(ORG, SERVICE).apply_with(&plan, options).unwrap_err();
     let Some(WaitFailure::ReversePrivateEndpoint(wait)) = error.wait_error() else { panic!("{error}") };
-    assert!(matches!(wait, WaitError::TimedOut { .. }), "{wait}");
+    assert!(matches!(**wait, WaitError::TimedOut { .. }), "{wait}");
     assert_eq!(wait.last().and_then(|e| e.status.clone()), Some(ReversePrivateEndpointStatus::Provisioning));
     assert!(matches!(error.cause(), ApplyFailure::Wait(_)));
     assert_eq!(error.failed().and_then(|step| step.effect()), Some(Effect::Created));

@@ -48,12 +48,14 @@ fn a_key_finds_its_ids_with_no_id_copied_from_a_console() {
     assert_eq!(client.organization(organization.id).get_organization().unwrap().id, ORG);
     // Then its services, every one or by tag.
     let services = client.organization(organization.id).services();
-    let every = services.list_services(ServiceFilter::any()).unwrap();
+    let every = services.list_all_services().unwrap();
     assert!(every.iter().any(|service| service.id == SERVICE), "{every:?}");
     assert_eq!(every.len(), 2);
     let production = services.list_services(ServiceFilter::any().tag("Environment", "Production")).unwrap();
     assert_eq!(production.iter().map(|service| service.name.as_deref()).collect::<Vec<_>>(), [Some("tagged")]);
     assert_eq!(client.list_services(ORG, ServiceFilter::any().tag_key("Environment")).unwrap().len(), 1);
+    // The plain call on the client, and the filter that asks for every service, agree.
+    assert_eq!(client.list_all_services(ORG).unwrap(), services.list_services(ServiceFilter::any()).unwrap());
 }
 
 #[test]
@@ -184,7 +186,7 @@ fn a_wait_without_idle_recovery_fails_with_the_424() {
     let client = admin(&server);
     let pipe: PipeId = RUNNING_PIPE.parse().unwrap();
     let error = client.wait_for_pipe(ORG, SERVICE, pipe, pipe_settled, quick_wait()).unwrap_err();
-    let WaitError::Call { error, last: None } = error else { panic!("{error:?}") };
+    let WaitError::Call { error, last: None, .. } = error else { panic!("{error:?}") };
     assert_eq!(status(&error), Some((424, Some("Service is not running. Current state: idle".to_owned()))));
     assert_eq!(fake.request_count(), 1, "nothing woke the service");
     assert_eq!(client.get_service(ORG, SERVICE).unwrap().state, Some(ServiceState::Idle));

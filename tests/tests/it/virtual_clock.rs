@@ -177,7 +177,7 @@ fn every_attempt_is_recorded_logged_and_observed() {
     assert_eq!(
         outcomes,
         [
-            (1, AttemptOutcome::Status(http::StatusCode::SERVICE_UNAVAILABLE), WaitCause::First),
+            (1, AttemptOutcome::Status(http::StatusCode::SERVICE_UNAVAILABLE), WaitCause::Immediate),
             (2, AttemptOutcome::Status(http::StatusCode::TOO_MANY_REQUESTS), WaitCause::ServerHint),
             (3, AttemptOutcome::Status(http::StatusCode::OK), WaitCause::ServerHint),
         ]

@@ -77,7 +77,7 @@ fn a_pipe_that_fails_ends_the_wait_with_the_failed_pipe_not_a_timeout() {
         .unwrap_err();
     assert!(!error.is_timeout());
     match &error {
-        WaitError::Failed { last, polls } => {
+        WaitError::Failed { last, polls, .. } => {
             assert_eq!(last.state, Some(PipeState::Failed));
             assert_eq!(*polls, 2);
         }

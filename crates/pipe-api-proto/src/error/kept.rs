@@ -53,6 +53,8 @@ fn body_preview(body: &[u8], secrets: &SentSecrets) -> String {
     }
     // Read by the one budgeted reader, as every response body is (which scrubs its texts).
     let json = (body.len() <= PREVIEW_PARSE_MAX).then(|| crate::decode::scrubbed_json_value(body, secrets)).flatten();
+    // Whether the text shown is only a part of the body (a page's title, a first line).
+    let mut shows_part = false;
     let mut text = match json {
         Some(mut value) => {
             crate::redact::redact_json(&mut value);
@@ -64,14 +66,36 @@ fn body_preview(body: &[u8], secrets: &SentSecrets) -> String {
             let head = &body[..body.len().min(PREVIEW_CHARS * 4 + secrets.longest())];
             let head = String::from_utf8_lossy(head);
             let head = secrets.scrubbed(&head).map_or(head, Cow::Owned);
-            let head: String = head.chars().take(PREVIEW_CHARS + 1).collect();
-            crate::redact::redact_text(&head)
+            let (line, part) = headline(&head);
+            shows_part |= part;
+            let line: String = line.chars().take(PREVIEW_CHARS + 1).collect();
+            crate::redact::redact_text(&line)
         }
     };
     secrets.scrub(&mut text);
     let mut preview: String = text.chars().take(PREVIEW_CHARS).collect();
-    if preview.len() < text.len() || body.len() > PREVIEW_CHARS * 4 {
+    if shows_part || preview.len() < text.len() || body.len() > PREVIEW_CHARS * 4 {
         preview.push_str(&format!("… ({} bytes in all)", body.len()));
     }
     preview
+}
+
+/// What a text body says in one line: an HTML page's title (a gateway's error page), else its
+/// first line that is not blank, its spaces folded; and whether that leaves anything out. An
+/// error's line stays one line whatever the page.
+fn headline(text: &str) -> (String, bool) {
+    let lower = text.to_ascii_lowercase();
+    let title = lower.find("<title").and_then(|open| {
+        let start = open + lower[open..].find('>')? + 1;
+        let end = start + lower[start..].find("</title")?;
+        // `to_ascii_lowercase` keeps every byte where it was: the indices hold in `text`.
+        Some(&text[start..end])
+    });
+    let line = match title {
+        Some(title) if !title.trim().is_empty() => title,
+        _ => text.lines().find(|line| !line.trim().is_empty()).unwrap_or(text),
+    };
+    let folded = line.split_whitespace().collect::<Vec<_>>().join(" ");
+    let part = folded != text.trim();
+    (folded, part)
 }

@@ -206,7 +206,7 @@ impl From<BuildError> for Error {
 const OUTCOME_UNKNOWN: &str = "; the outcome is unknown: the server may have carried out the request, which is \
      never re-sent automatically; list before creating again";
 
-/// The attempts behind an error, as [`Attempts`] shows them.
+/// The attempts behind an error, at the end of its line.
 fn write_attempts(f: &mut fmt::Formatter<'_>, attempts: &Attempts) -> fmt::Result {
-    write!(f, "{attempts}")
+    attempts.write_suffix(f)
 }

@@ -162,8 +162,72 @@ pub fn is_idle_service_error(error: &Error) -> bool {
     }
 }
 
+/// What a wait polls: the operation and the resource, which its error and each [`Poll`] name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Polled {
+    /// The operation, such as `get_pipe`.
+    pub operation: &'static str,
+    /// The resource: the path polled, ids included (`/v1/organizations/.../pipes/...`).
+    pub resource: String,
+}
+
+impl Polled {
+    /// What polling `endpoint` polls.
+    pub fn of<E: Endpoint + ?Sized>(endpoint: &E) -> Self {
+        Polled { operation: endpoint.metadata().name, resource: endpoint.path() }
+    }
+}
+
+/// `get_pipe /v1/organizations/.../pipes/...`.
+impl fmt::Display for Polled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.operation, self.resource)
+    }
+}
+
+/// One poll of a wait that the server answered, for whoever watches a wait go (such as a
+/// progress display): the wait's [`Machine::take_polls`] hands them out, and the blocking
+/// client's `ClientBuilder::on_poll` observer is called with each one. A wait for a state the
+/// resource will not reach shows here poll by poll rather than only at its deadline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Poll {
+    /// What is polled.
+    pub polled: Polled,
+    /// The poll's number, 1 for the first.
+    pub number: u32,
+    /// The state the answer names, as the server wrote it (at most 64 characters), if any.
+    pub state: Option<String>,
+    /// Whether the condition holds (the wait is over), cannot hold any more (it fails), or not
+    /// yet.
+    pub verdict: Verdict,
+    /// How long the wait has lasted.
+    pub elapsed: Duration,
+    /// The wait's deadline, from its start.
+    pub deadline: Duration,
+}
+
+/// `get_pipe /v1/...: poll 3 after 2.5 s of 600.0 s: state Provisioning`.
+impl fmt::Display for Poll {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: poll {} after {:.1} s of {:.1} s: ",
+            self.polled,
+            self.number,
+            self.elapsed.as_secs_f64(),
+            self.deadline.as_secs_f64()
+        )?;
+        match &self.state {
+            Some(state) => write!(f, "state {state}"),
+            None => f.write_str("no state"),
+        }
+    }
+}
+
 /// Why a wait ended without its condition holding. `T` is the polled value; `last` is the last
-/// one seen, when a poll succeeded at all.
+/// one seen, when a poll succeeded at all; `polled` names the operation and the resource.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum WaitError<T> {
@@ -173,6 +237,8 @@ pub enum WaitError<T> {
         last: Last<T>,
         /// Polls made.
         polls: u32,
+        /// What was polled (boxed: an error passes through every result).
+        polled: Box<Polled>,
     },
     /// The deadline came (or the next poll could not have finished before it).
     TimedOut {
@@ -184,6 +250,8 @@ pub enum WaitError<T> {
         waited: Duration,
         /// The wait's deadline.
         deadline: Duration,
+        /// What was polled (boxed: an error passes through every result).
+        polled: Box<Polled>,
     },
     /// A poll failed (after its own retries), or waking the service did.
     Call {
@@ -191,12 +259,16 @@ pub enum WaitError<T> {
         error: Error,
         /// The last value seen.
         last: Option<Last<T>>,
+        /// What was polled (boxed: an error passes through every result).
+        polled: Box<Polled>,
     },
     /// The service was being woken and is `stopped` instead (or it answered `424` for a state
     /// other than idle): it is not woken.
     ServiceStopped {
         /// The last value seen of what was polled.
         last: Option<Last<T>>,
+        /// What was polled (boxed: an error passes through every result).
+        polled: Box<Polled>,
     },
 }
 
@@ -209,9 +281,9 @@ impl<T> WaitError<T> {
     fn last_seen(&self) -> Option<&Last<T>> {
         match self {
             WaitError::Failed { last, .. } => Some(last),
-            WaitError::TimedOut { last, .. } | WaitError::Call { last, .. } | WaitError::ServiceStopped { last } => {
-                last.as_ref()
-            }
+            WaitError::TimedOut { last, .. }
+            | WaitError::Call { last, .. }
+            | WaitError::ServiceStopped { last, .. } => last.as_ref(),
         }
     }
 
@@ -221,33 +293,44 @@ impl<T> WaitError<T> {
         self.last_seen().and_then(|last| last.state.as_deref())
     }
 
+    /// The operation and the resource the wait polled.
+    pub fn polled(&self) -> &Polled {
+        match self {
+            WaitError::Failed { polled, .. }
+            | WaitError::TimedOut { polled, .. }
+            | WaitError::Call { polled, .. }
+            | WaitError::ServiceStopped { polled, .. } => polled,
+        }
+    }
+
     /// Whether the deadline ended the wait.
     pub fn is_timeout(&self) -> bool {
         matches!(self, WaitError::TimedOut { .. })
     }
 }
 
-/// Says the rule that stopped the wait, how many polls it made and how long it took, and the
-/// last state seen.
+/// Says what the wait polled (the operation and the resource), the rule that stopped it, how
+/// many polls it made and how long it took, and the last state seen.
 impl<T> fmt::Display for WaitError<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "wait on {}: ", self.polled())?;
         match self {
             WaitError::Failed { polls, .. } => write!(
                 f,
-                "wait: after {}, the value is in a state it will not leave for the one waited for",
+                "after {}, the value is in a state it will not leave for the one waited for",
                 crate::words::Counted(*polls as usize, "poll")
             )?,
             WaitError::TimedOut { polls, waited, deadline, .. } => write!(
                 f,
-                "wait: no time left before the {:.1} s deadline for another poll, after {} in {:.1} s",
+                "no time left before the {:.1} s deadline for another poll, after {} in {:.1} s",
                 deadline.as_secs_f64(),
                 crate::words::Counted(*polls as usize, "poll"),
                 waited.as_secs_f64()
             )?,
             // The cause in the one line, as a call's error names its own (bounded and scrubbed
             // like every error).
-            WaitError::Call { error, .. } => write!(f, "wait: a poll failed: {error}")?,
-            WaitError::ServiceStopped { .. } => f.write_str("wait: the service is stopped and is not woken")?,
+            WaitError::Call { error, .. } => write!(f, "a poll failed: {error}")?,
+            WaitError::ServiceStopped { .. } => f.write_str("the service is stopped and is not woken")?,
         }
         match self.last_state() {
             Some(state) => write!(f, "; last state {state}"),
@@ -328,6 +411,8 @@ pub struct Wait<'e, E: Endpoint, C> {
     last: Option<Box<E::Output>>,
     /// Set after waking the service: a second idle answer then ends the wait.
     just_woken: bool,
+    /// The polls answered since [`Machine::take_polls`] was last asked.
+    untaken_polls: Vec<Poll>,
     phase: Phase<'e, E>,
 }
 
@@ -407,6 +492,7 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
             polls: 0,
             last: None,
             just_woken: false,
+            untaken_polls: Vec::new(),
             phase: Phase::Idle { at: now },
         }
     }
@@ -421,6 +507,11 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
         self.last.as_deref()
     }
 
+    /// What the wait polls.
+    pub fn polled(&self) -> Polled {
+        Polled::of(&*self.endpoint)
+    }
+
     /// The retry policy of a call starting at `now`: the wait's deadline bounds it. `None` when
     /// the deadline's rule ([`RetryPolicy::may_start`], over the wait's deadline) says no: the
     /// first poll goes whenever the deadline has not passed, a later one only with the least
@@ -433,12 +524,13 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
         self.phase = Phase::Over;
         let waited = now.saturating_sub(self.started);
         let deadline = self.policy.deadline;
-        Next::Done(Err(WaitError::TimedOut { last: self.take_last(), polls: self.polls, waited, deadline }))
+        let polled = Box::new(self.polled());
+        Next::Done(Err(WaitError::TimedOut { last: self.take_last(), polls: self.polls, waited, deadline, polled }))
     }
 
     fn fail(&mut self, error: Error) -> WaitStep<E::Output> {
         self.phase = Phase::Over;
-        Next::Done(Err(WaitError::Call { error, last: self.take_last() }))
+        Next::Done(Err(WaitError::Call { error, last: self.take_last(), polled: Box::new(self.polled()) }))
     }
 
     /// The last value seen, to go into an error.
@@ -458,12 +550,22 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
     }
 
     /// What a finished poll means.
-    fn polled(&mut self, result: Result<E::Output, Error>, now: Duration) -> Option<WaitStep<E::Output>> {
+    fn poll_answered(&mut self, result: Result<E::Output, Error>, now: Duration) -> Option<WaitStep<E::Output>> {
         self.polls += 1;
         match result {
             Ok(value) => {
                 self.just_woken = false;
-                match self.condition.check(&value) {
+                let verdict = self.condition.check(&value);
+                self.untaken_polls.push(Poll {
+                    polled: self.polled(),
+                    number: self.polls,
+                    state: crate::decode::sealed::DecodeBody::state(&value)
+                        .map(|state| crate::redact::shown_debug(&format_args!("{state}"), 64)),
+                    verdict: verdict.clone(),
+                    elapsed: now.saturating_sub(self.started),
+                    deadline: self.policy.deadline,
+                });
+                match verdict {
                     Verdict::Done => {
                         self.phase = Phase::Over;
                         Some(Next::Done(Ok(value)))
@@ -471,7 +573,11 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
                     Verdict::Failed => {
                         self.phase = Phase::Over;
                         let last = Last::new(Box::new(value));
-                        Some(Next::Done(Err(WaitError::Failed { last, polls: self.polls })))
+                        Some(Next::Done(Err(WaitError::Failed {
+                            last,
+                            polls: self.polls,
+                            polled: Box::new(self.polled()),
+                        })))
                     }
                     Verdict::Continue => {
                         self.last = Some(Box::new(value));
@@ -496,7 +602,10 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
                 // Not idle (stopped, say): a stopped service is never woken.
                 drop(api);
                 self.phase = Phase::Over;
-                Some(Next::Done(Err(WaitError::ServiceStopped { last: self.take_last() })))
+                Some(Next::Done(Err(WaitError::ServiceStopped {
+                    last: self.take_last(),
+                    polled: Box::new(self.polled()),
+                })))
             }
             Err(error) => Some(self.fail(error)),
         }
@@ -535,6 +644,10 @@ where
         }
     }
 
+    fn take_polls(&mut self) -> Vec<Poll> {
+        std::mem::take(&mut self.untaken_polls)
+    }
+
     fn next(&mut self, now: Duration, mut pacer: Option<&mut Pacer>) -> Next<Self::Output> {
         loop {
             match &mut self.phase {
@@ -555,7 +668,7 @@ where
                     Next::Send { request, timeout } => return Next::Send { request, timeout },
                     Next::Wait { until } => return Next::Wait { until },
                     Next::Done(result) => {
-                        if let Some(step) = self.polled(result.map(|reply| reply.value), now) {
+                        if let Some(step) = self.poll_answered(result.map(|reply| reply.value), now) {
                             return step;
                         }
                     }
@@ -567,7 +680,8 @@ where
                     Next::Done(Ok(())) => self.phase = Phase::Idle { at: now },
                     Next::Done(Err(WakeError::Stopped)) => {
                         self.phase = Phase::Over;
-                        return Next::Done(Err(WaitError::ServiceStopped { last: self.take_last() }));
+                        let polled = Box::new(self.polled());
+                        return Next::Done(Err(WaitError::ServiceStopped { last: self.take_last(), polled }));
                     }
                     Next::Done(Err(WakeError::OutOfTime { .. })) => return self.timed_out(now),
                     Next::Done(Err(WakeError::Call(error))) => return self.fail(error),

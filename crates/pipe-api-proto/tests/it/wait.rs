@@ -144,7 +144,7 @@ proptest! {
                 prop_assert!(matches!(seen, PipeState::Running | PipeState::Completed | PipeState::Snapshot
                     | PipeState::Stopped | PipeState::Paused));
             }
-            Err(WaitError::Failed { last, polls: counted }) => {
+            Err(WaitError::Failed { last, polls: counted, .. }) => {
                 prop_assert_eq!(last.state.clone(), Some(seen.clone()));
                 prop_assert_eq!(*counted as usize, polls);
                 prop_assert_eq!(Some(polls - 1), first_terminal);
@@ -240,7 +240,7 @@ fn an_idle_service_is_woken_read_every_five_seconds_until_running_then_polled_ag
 fn without_recovery_an_idle_service_ends_the_wait_with_the_424() {
     let run = drive(WaitPolicy::default(), pipe_settled, Duration::ZERO, |_, _| response(424, IDLE));
     match run.result {
-        Err(WaitError::Call { error, last: None }) => assert_eq!(error.status().map(|s| s.as_u16()), Some(424)),
+        Err(WaitError::Call { error, last: None, .. }) => assert_eq!(error.status().map(|s| s.as_u16()), Some(424)),
         other => panic!("{other:?}"),
     }
     assert_eq!(run.sends.len(), 1);
@@ -251,7 +251,7 @@ fn a_stopped_service_is_not_woken_and_idle_twice_in_a_row_ends_the_wait() {
     let policy = WaitPolicy::default().with_idle_recovery(org(), service());
     let stopped = br#"{"status":424,"error":"FAILED_DEPENDENCY: Service is not running. Current state: stopped"}"#;
     let run = drive(policy.clone(), pipe_settled, Duration::ZERO, |_, _| response(424, stopped));
-    assert!(matches!(run.result, Err(WaitError::ServiceStopped { last: None })), "{:?}", run.result);
+    assert!(matches!(run.result, Err(WaitError::ServiceStopped { last: None, .. })), "{:?}", run.result);
     assert_eq!(run.sends.len(), 1, "no PATCH");
 
     // Woken, then idle again at once: the original call is retried once only.
