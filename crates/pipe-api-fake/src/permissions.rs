@@ -53,6 +53,7 @@ const RESOURCES: &[(&str, Resource)] = &[
     ("list_organizations", Organization),
     ("get_organization", Organization),
     ("list_services", Organization),
+    ("create_service", Organization),
     ("list_keys", Keys),
     ("create_key", Keys),
     ("get_key", Keys),

@@ -175,6 +175,12 @@ macro_rules! operations {
             /// pagination), or those carrying the tags a `ServiceFilter` names.
             list_services: ListServices(organization_id: OrganizationId; filter: ServiceFilter as query)
                 Management GET "v1"/"organizations"/{organization_id}/"services" -> Vec<Service>;
+            /// Creates a service. The answer holds the new service, normally `provisioning`
+            /// (it reaches `running` on its own), and its default user's password, shown this
+            /// once. Never re-sent automatically: names are not unique, so after a failure whose
+            /// outcome is unknown, list the services and look for the name before creating again.
+            create_service: CreateService(organization_id: OrganizationId; request: CreateServiceRequest)
+                Management POST "v1"/"organizations"/{organization_id}/"services" -> CreateServiceResponse;
             /// Reads a service.
             get_service: GetService(organization_id: OrganizationId, service_id: ServiceId)
                 Management GET "v1"/"organizations"/{organization_id}/"services"/{service_id} -> Service;

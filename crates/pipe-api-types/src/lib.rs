@@ -208,11 +208,11 @@ pub use schema_discovery::{
 };
 pub use secret::Secret;
 pub use service::{
-    AutoscalingMode, CloudProvider, ComplianceType, CurrentScaling, EndpointProtocol, InstanceProfile,
-    IpAccessListPatch, ListPatch, PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, ScalingSchedule,
-    ScalingScheduleBaseConfig, ScalingScheduleEntry, Service, ServiceCommand, ServiceEndpoint, ServiceEndpointChange,
-    ServiceFilter, ServiceRegion, ServiceState, ServiceTier, TagsPatch, UpdateServiceRequest,
-    UpdateServiceStateRequest,
+    AutoscalingMode, CloudProvider, ComplianceType, CreateServiceRequest, CreateServiceResponse, CurrentScaling,
+    EndpointProtocol, InstanceProfile, IpAccessListPatch, ListPatch, PrivateEndpointIdsPatch, ReleaseChannel,
+    ResourceTag, ScalingSchedule, ScalingScheduleBaseConfig, ScalingScheduleEntry, Service, ServiceCommand,
+    ServiceEndpoint, ServiceEndpointChange, ServiceFilter, ServiceRegion, ServiceState, ServiceTier, TagsPatch,
+    UpdateServiceRequest, UpdateServiceStateRequest,
 };
 pub use text::Text;
 pub use unknown::{NOT_YET_KNOWN, UnknownFields, Unrecognized};

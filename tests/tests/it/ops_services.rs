@@ -10,8 +10,9 @@ use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, D
 use pipe_api_tests::fast_retries;
 use pipe_api_ureq::proto::wait::IdleRecovery;
 use pipe_api_ureq::types::{
-    EndpointProtocol, IpAccessEntry, IpAccessListPatch, PipeId, ReleaseChannel, ResourceTag, ServiceCommand,
-    ServiceEndpointChange, ServiceFilter, ServiceState, TagsPatch, UpdateServiceRequest,
+    CloudProvider, CreateServiceRequest, EndpointProtocol, IpAccessEntry, IpAccessListPatch, MemoryGb, PipeId,
+    ReleaseChannel, ResourceTag, ServiceCommand, ServiceEndpointChange, ServiceFilter, ServiceRegion, ServiceState,
+    TagsPatch, UpdateServiceRequest,
 };
 use pipe_api_ureq::{Client, Error, WaitError, WaitPolicy, pipe_settled};
 
@@ -188,4 +189,87 @@ fn a_wait_without_idle_recovery_fails_with_the_424() {
     assert_eq!(status(&error), Some((424, Some("Service is not running. Current state: idle".to_owned()))));
     assert_eq!(fake.request_count(), 1, "nothing woke the service");
     assert_eq!(client.get_service(ORG, SERVICE).unwrap().state, Some(ServiceState::Idle));
+}
+
+/// A developer's client on the demo organization (the fake grants developers reads only).
+fn developer(fake: &Fake, server: &pipe_api_fake::FakeServer) -> Client {
+    fake.seed_key(
+        ORG,
+        "DevKeyId0PipeApiFake2",
+        "dev_secret_of_the_fake_only_0002",
+        [pipe_api_ureq::types::KeyRole::Developer],
+    );
+    Client::builder()
+        .management(&server.base_url(), "DevKeyId0PipeApiFake2", "dev_secret_of_the_fake_only_0002")
+        .retry_policy(fast_retries())
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn a_created_service_shows_its_password_once_and_provisions_on_the_clock() {
+    let fake = Fake::demo();
+    fake.set_service_transition_time(Duration::from_secs(120));
+    let server = fake.serve().unwrap();
+    let client = admin(&server);
+    let request = CreateServiceRequest::new("analytics-eu", CloudProvider::Aws, ServiceRegion::AwsEuWest1)
+        .min_replica_memory_gb(MemoryGb::gigabytes(16.0))
+        .max_replica_memory_gb(MemoryGb::gigabytes(64.0))
+        .num_replicas(2u32)
+        .idle_timeout_minutes(15.0);
+    let created = client.organization(ORG).services().create_service(request).unwrap();
+    let password = created.password.as_ref().expect("the password, this once").expose_secret().to_owned();
+    assert!(password.len() >= 16, "{password}");
+    let debug = format!("{created:?}");
+    assert!(!debug.contains(&password) && debug.contains("Secret([redacted])"), "{debug}");
+    let service = created.service.unwrap();
+    assert_eq!(service.state, Some(ServiceState::Provisioning));
+    assert_eq!(service.name.as_deref(), Some("analytics-eu"));
+    assert_eq!(service.num_replicas, Some(2.0));
+
+    // Never again: neither a read nor the list carries a password.
+    let scope = client.service(ORG, service.id);
+    let read = scope.get_service().unwrap();
+    assert_eq!(read.state, Some(ServiceState::Provisioning));
+    assert!(read.unknown.is_empty(), "{:?}", read.unknown);
+    let listed = client.list_services(ORG, ServiceFilter::any()).unwrap();
+    assert!(listed.iter().any(|listed| listed.id == service.id), "{listed:?}");
+    let seen: Vec<String> =
+        fake.requests().iter().map(|seen| String::from_utf8_lossy(&seen.body).into_owned()).collect();
+    assert!(seen.iter().all(|body| !body.contains(&password)), "the password is never sent back");
+
+    fake.advance(Duration::from_secs(119));
+    assert_eq!(scope.get_service().unwrap().state, Some(ServiceState::Provisioning));
+    fake.advance(Duration::from_secs(1));
+    assert_eq!(scope.get_service().unwrap().state, Some(ServiceState::Running));
+}
+
+#[test]
+fn a_create_the_server_refuses_names_the_member_and_a_developer_may_not_create() {
+    let fake = Fake::demo();
+    let server = fake.serve().unwrap();
+    // Built by hand past the client's own checks: the fake's are its own.
+    let unchecked: CreateServiceRequest = serde_json::from_value(serde_json::json!({
+        "name": "x", "provider": "aws", "region": "eu-west-1", "numReplicas": 2, "minReplicas": 1, "maxReplicas": 3
+    }))
+    .unwrap();
+    let error = admin(&server).create_service(ORG, unchecked.clone()).unwrap_err();
+    assert!(matches!(error, Error::Build(_)), "the client refuses it first: {error}");
+    let raw = fake.handle(
+        http::Request::post(format!("http://127.0.0.1/v1/organizations/{ORG}/services"))
+            .header("authorization", basic(DEMO_KEY_ID, DEMO_KEY_SECRET))
+            .body(serde_json::to_vec(&unchecked).unwrap())
+            .unwrap(),
+    );
+    assert_eq!(raw.status(), 400);
+    assert!(String::from_utf8_lossy(raw.body()).contains("numReplicas: is mutually exclusive"));
+
+    let request = CreateServiceRequest::new("by-a-developer", CloudProvider::Gcp, ServiceRegion::GcpEuropeWest4);
+    let error = developer(&fake, &server).create_service(ORG, request).unwrap_err();
+    assert_eq!(status(&error).map(|s| s.0), Some(403), "{error}");
+}
+
+fn basic(key_id: &str, key_secret: &str) -> String {
+    use base64::Engine as _;
+    format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(format!("{key_id}:{key_secret}")))
 }

@@ -5,10 +5,13 @@ use crate::common;
 
 use common::*;
 use http::StatusCode;
-use pipe_api_proto::{BuildErrorKind, DeleteService, EndpointExt, UpdateService, UpdateServiceState, render_request};
+use pipe_api_proto::{
+    BuildErrorKind, CreateService, DeleteService, EndpointExt, UpdateService, UpdateServiceState, render_request,
+};
 use pipe_api_types::{
-    EndpointProtocol, IpAccessEntry, IpAccessListPatch, PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, Rule,
-    ServiceCommand, ServiceEndpointChange, ServiceState, TagsPatch, UpdateServiceRequest, UpdateServiceStateRequest,
+    AutoscalingMode, CloudProvider, CreateServiceRequest, EndpointProtocol, IpAccessEntry, IpAccessListPatch, MemoryGb,
+    PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, Rule, ServiceCommand, ServiceEndpointChange, ServiceRegion,
+    ServiceState, TagsPatch, UpdateServiceRequest, UpdateServiceStateRequest,
 };
 
 fn fixture(name: &str) -> &'static [u8] {
@@ -19,6 +22,9 @@ fn fixture(name: &str) -> &'static [u8] {
         "error_state_409" => include_bytes!("fixtures/operations/update_service_state/409.json"),
         "error_update_service_400" => include_bytes!("fixtures/operations/update_service/400.json"),
         "error_delete_service_404" => include_bytes!("fixtures/operations/delete_service/404.json"),
+        "create_service_ok" => include_bytes!("fixtures/operations/create_service/ok.json"),
+        "create_service_request" => include_bytes!("fixtures/operations/create_service/request.json"),
+        "error_create_service_400" => include_bytes!("fixtures/operations/create_service/400_scaling.json"),
         other => panic!("no fixture {other}"),
     }
 }
@@ -165,4 +171,80 @@ fn invalid_requests_are_refused_before_anything_is_built() {
     let newer = UpdateServiceStateRequest::new(ServiceCommand::not_yet_known("hibernate"));
     let built = UpdateServiceState::new(org(), service(), newer).build_request(&management()).unwrap();
     assert_eq!(built.body(), br#"{"command":"hibernate"}"#);
+}
+
+fn create_request() -> CreateServiceRequest {
+    serde_json::from_slice(fixture("create_service_request")).unwrap()
+}
+
+#[test]
+fn snapshot_create_service() {
+    let request = CreateService::new(org(), create_request()).build_request(&management()).unwrap();
+    insta::assert_snapshot!("create_service", render_request(&request));
+}
+
+#[test]
+fn create_service_success_shows_the_password_only_through_expose() {
+    let endpoint = CreateService::new(org(), create_request());
+    let reply = endpoint.parse_response(&management(), response(200, fixture("create_service_ok"))).unwrap();
+    assert_eq!(reply.request_id.as_deref(), Some("7e1c2d3a-4b5f-4c6d-8e9f-0a1b2c3d4e01"));
+    let created = reply.value;
+    let password = created.password.as_ref().unwrap();
+    assert_eq!(password.expose_secret(), "Xq7-created-once-9Lm");
+    let debug = format!("{created:?}");
+    assert!(!debug.contains("Xq7-created-once-9Lm"), "{debug}");
+    assert!(debug.contains("[redacted]"), "{debug}");
+    let service = created.service.unwrap();
+    assert_eq!(service.id.to_string(), SERVICE);
+    assert_eq!(service.state, Some(ServiceState::Provisioning));
+    assert_eq!(service.engine_version.as_deref(), Some("25.8"));
+    assert_eq!(service.num_replicas, Some(3.0));
+    assert!(service.unknown.is_empty(), "{:?}", service.unknown);
+    assert!(created.unknown.is_empty(), "{:?}", created.unknown);
+
+    let error = crate::common::api_error(&endpoint, 400, fixture("error_create_service_400"));
+    assert_eq!(error.operation(), "create_service");
+    assert_eq!(
+        error.message(),
+        Some("invalid request: numReplicas: is mutually exclusive with minReplicas and maxReplicas")
+    );
+}
+
+#[test]
+fn invalid_create_service_requests_are_refused_before_anything_is_built() {
+    let refused = |request: CreateServiceRequest| {
+        let error = CreateService::new(org(), request).build_request(&management()).unwrap_err();
+        let BuildErrorKind::Invalid(errors) = error.kind() else { panic!("{error:?}") };
+        errors.clone()
+    };
+    let errors = refused(CreateServiceRequest::default());
+    for name in ["name", "provider", "region"] {
+        assert!(errors.contains(name, &Rule::Required), "{errors}");
+    }
+    let base = || CreateServiceRequest::new("analytics", CloudProvider::Aws, ServiceRegion::AwsEuWest1);
+    let errors = refused(
+        base()
+            .min_replica_memory_gb(MemoryGb::gigabytes(6.0))
+            .max_replica_memory_gb(MemoryGb::gigabytes(122.0))
+            .num_replicas(21u32)
+            .min_replicas(2u32)
+            .idle_timeout_minutes(1.0),
+    );
+    assert!(errors.contains("minReplicaMemoryGb", &Rule::Range { min: 8, max: 356 }), "{errors}");
+    assert!(errors.contains("maxReplicaMemoryGb", &Rule::MultipleOf(4)), "{errors}");
+    assert!(errors.contains("numReplicas", &Rule::Range { min: 1, max: 20 }), "{errors}");
+    assert!(errors.contains("numReplicas", &Rule::NotAllowedBecause("minReplicas or maxReplicas is set")));
+    assert!(errors.contains("maxReplicas", &Rule::RequiredBecause("minReplicas is set")), "{errors}");
+    assert!(errors.contains("idleTimeoutMinutes", &Rule::Min(5)), "{errors}");
+    let errors = refused(
+        base()
+            .name("x".repeat(51))
+            .autoscaling_mode(AutoscalingMode::Horizontal)
+            .num_replicas(3u32)
+            .min_replica_memory_gb(MemoryGb::gigabytes(16.0))
+            .max_replica_memory_gb(MemoryGb::gigabytes(32.0)),
+    );
+    assert!(errors.contains("name", &Rule::MaxChars(50)), "{errors}");
+    assert!(errors.contains("numReplicas", &Rule::NotAllowedBecause("autoscalingMode is horizontal")), "{errors}");
+    assert!(errors.contains("maxReplicaMemoryGb", &Rule::Equals("minReplicaMemoryGb")), "{errors}");
 }

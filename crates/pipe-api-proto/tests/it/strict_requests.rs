@@ -24,6 +24,7 @@ fn check(request_type: &str, json: &Value) -> Result<(), ValidationErrors> {
     match request_type {
         "CreateKeyRequest" => read::<CreateKeyRequest>(json),
         "UpdateKeyRequest" => read::<UpdateKeyRequest>(json),
+        "CreateServiceRequest" => read::<CreateServiceRequest>(json),
         "UpdateServiceRequest" => read::<UpdateServiceRequest>(json),
         "UpdateServiceStateRequest" => read::<UpdateServiceStateRequest>(json),
         "CreatePipeRequest" => read::<CreatePipeRequest>(json),
