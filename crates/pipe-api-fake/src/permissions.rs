@@ -61,6 +61,7 @@ const RESOURCES: &[(&str, Resource)] = &[
     ("delete_key", Keys),
     ("get_service", Services),
     ("update_service", Services),
+    ("update_service_replica_scaling", Services),
     ("delete_service", Services),
     ("update_service_state", Services),
     ("list_pipes", Pipes),

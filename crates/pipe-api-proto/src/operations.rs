@@ -187,6 +187,11 @@ macro_rules! operations {
             /// Changes a service: only what the request names.
             update_service: UpdateService(organization_id: OrganizationId, service_id: ServiceId; request: UpdateServiceRequest)
                 Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id} -> Service;
+            /// Changes a service's replica scaling and idling: only what the request names. The
+            /// answer is the service with the scaling in effect (`currentScaling`); the server
+            /// applies the change asynchronously, so a later read shows it once applied.
+            update_service_replica_scaling: UpdateServiceReplicaScaling(organization_id: OrganizationId, service_id: ServiceId; request: UpdateServiceReplicaScalingRequest)
+                Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id}/"replicaScaling" -> Service;
             /// Deletes a service (it must be stopped first).
             delete_service: DeleteService(organization_id: OrganizationId, service_id: ServiceId)
                 Management DELETE "v1"/"organizations"/{organization_id}/"services"/{service_id} -> ();

@@ -212,7 +212,7 @@ pub use service::{
     EndpointProtocol, InstanceProfile, IpAccessListPatch, ListPatch, PrivateEndpointIdsPatch, ReleaseChannel,
     ResourceTag, ScalingSchedule, ScalingScheduleBaseConfig, ScalingScheduleEntry, Service, ServiceCommand,
     ServiceEndpoint, ServiceEndpointChange, ServiceFilter, ServiceRegion, ServiceState, ServiceTier, TagsPatch,
-    UpdateServiceRequest, UpdateServiceStateRequest,
+    UpdateServiceReplicaScalingRequest, UpdateServiceRequest, UpdateServiceStateRequest,
 };
 pub use text::Text;
 pub use unknown::{NOT_YET_KNOWN, UnknownFields, Unrecognized};

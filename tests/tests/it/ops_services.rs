@@ -10,9 +10,9 @@ use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, D
 use pipe_api_tests::fast_retries;
 use pipe_api_ureq::proto::wait::IdleRecovery;
 use pipe_api_ureq::types::{
-    CloudProvider, CreateServiceRequest, EndpointProtocol, IpAccessEntry, IpAccessListPatch, MemoryGb, PipeId,
-    ReleaseChannel, ResourceTag, ServiceCommand, ServiceEndpointChange, ServiceFilter, ServiceRegion, ServiceState,
-    TagsPatch, UpdateServiceRequest,
+    AutoscalingMode, CloudProvider, CreateServiceRequest, EndpointProtocol, IpAccessEntry, IpAccessListPatch, MemoryGb,
+    PipeId, ReleaseChannel, ResourceTag, ServiceCommand, ServiceEndpointChange, ServiceFilter, ServiceRegion,
+    ServiceState, TagsPatch, UpdateServiceReplicaScalingRequest, UpdateServiceRequest,
 };
 use pipe_api_ureq::{Client, Error, WaitError, WaitPolicy, pipe_settled};
 
@@ -272,4 +272,56 @@ fn a_create_the_server_refuses_names_the_member_and_a_developer_may_not_create()
 fn basic(key_id: &str, key_secret: &str) -> String {
     use base64::Engine as _;
     format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(format!("{key_id}:{key_secret}")))
+}
+
+#[test]
+fn a_scaling_change_is_reported_once_applied_on_the_clock() {
+    let fake = Fake::demo();
+    fake.set_service_transition_time(Duration::from_secs(60));
+    let server = fake.serve().unwrap();
+    let client = admin(&server);
+    let scope = client.service(ORG, SERVICE);
+    let request = UpdateServiceReplicaScalingRequest::new()
+        .min_replica_memory_gb(MemoryGb::gigabytes(24.0))
+        .max_replica_memory_gb(MemoryGb::gigabytes(96.0))
+        .num_replicas(5u32)
+        .idle_timeout_minutes(10.0);
+    let answered = scope.update_service_replica_scaling(request).unwrap();
+    // Asynchronous: the answer, and a read before the change is applied, show the scaling as it was.
+    let current = answered.current_scaling.as_ref().unwrap();
+    assert_eq!(current.effective_min_replicas, Some(3));
+    assert_eq!(current.effective_max_replica_memory_gb.as_ref().map(|gb| gb.value()), Some(120.0));
+    assert_eq!(answered.num_replicas, Some(3.0));
+    fake.advance(Duration::from_secs(59));
+    assert_eq!(scope.get_service().unwrap().num_replicas, Some(3.0));
+
+    fake.advance(Duration::from_secs(1));
+    let applied = scope.get_service().unwrap();
+    assert_eq!(applied.num_replicas, Some(5.0));
+    assert_eq!(applied.idle_timeout_minutes, Some(10.0));
+    let current = applied.current_scaling.unwrap();
+    assert_eq!((current.effective_min_replicas, current.effective_max_replicas), (Some(5), Some(5)));
+    assert_eq!(current.effective_min_replica_memory_gb.as_ref().map(|gb| gb.value()), Some(24.0));
+    assert_eq!(current.effective_idle_timeout_minutes, Some(10));
+
+    // To horizontal: the replica count becomes a band at one memory size.
+    let horizontal = UpdateServiceReplicaScalingRequest::new()
+        .autoscaling_mode(AutoscalingMode::Horizontal)
+        .min_replica_memory_gb(MemoryGb::gigabytes(32.0))
+        .max_replica_memory_gb(MemoryGb::gigabytes(32.0))
+        .min_replicas(2u32)
+        .max_replicas(6u32);
+    scope.update_service_replica_scaling(horizontal).unwrap();
+    fake.advance(Duration::from_secs(60));
+    let applied = scope.get_service().unwrap();
+    assert_eq!(applied.autoscaling_mode, Some(AutoscalingMode::Horizontal));
+    assert_eq!((applied.min_replicas, applied.max_replicas, applied.num_replicas), (Some(2), Some(6), None));
+    assert_eq!(applied.replica_memory_gb.as_ref().map(|gb| gb.value()), Some(32.0));
+    assert_eq!(applied.current_scaling.unwrap().effective_max_replicas, Some(6));
+
+    // A developer reads services but may not scale them.
+    let error = developer(&fake, &server)
+        .update_service_replica_scaling(ORG, SERVICE, UpdateServiceReplicaScalingRequest::new().num_replicas(2u32))
+        .unwrap_err();
+    assert_eq!(status(&error).map(|s| s.0), Some(403), "{error}");
 }

@@ -1,4 +1,4 @@
-//! Services: update, delete, state. A snapshot of each request, each success fixture parsed
+//! Services: create, update, replica scaling, delete, state. A snapshot of each request, each success fixture parsed
 //! field by field, the error answers these operations get, and validation before building.
 
 use crate::common;
@@ -6,12 +6,13 @@ use crate::common;
 use common::*;
 use http::StatusCode;
 use pipe_api_proto::{
-    BuildErrorKind, CreateService, DeleteService, EndpointExt, UpdateService, UpdateServiceState, render_request,
+    BuildErrorKind, CreateService, DeleteService, EndpointExt, UpdateService, UpdateServiceReplicaScaling,
+    UpdateServiceState, render_request,
 };
 use pipe_api_types::{
     AutoscalingMode, CloudProvider, CreateServiceRequest, EndpointProtocol, IpAccessEntry, IpAccessListPatch, MemoryGb,
     PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, Rule, ServiceCommand, ServiceEndpointChange, ServiceRegion,
-    ServiceState, TagsPatch, UpdateServiceRequest, UpdateServiceStateRequest,
+    ServiceState, TagsPatch, UpdateServiceReplicaScalingRequest, UpdateServiceRequest, UpdateServiceStateRequest,
 };
 
 fn fixture(name: &str) -> &'static [u8] {
@@ -25,6 +26,12 @@ fn fixture(name: &str) -> &'static [u8] {
         "create_service_ok" => include_bytes!("fixtures/operations/create_service/ok.json"),
         "create_service_request" => include_bytes!("fixtures/operations/create_service/request.json"),
         "error_create_service_400" => include_bytes!("fixtures/operations/create_service/400_scaling.json"),
+        "update_service_replica_scaling_ok" => {
+            include_bytes!("fixtures/operations/update_service_replica_scaling/ok.json")
+        }
+        "update_service_replica_scaling_request" => {
+            include_bytes!("fixtures/operations/update_service_replica_scaling/request.json")
+        }
         other => panic!("no fixture {other}"),
     }
 }
@@ -247,4 +254,44 @@ fn invalid_create_service_requests_are_refused_before_anything_is_built() {
     assert!(errors.contains("name", &Rule::MaxChars(50)), "{errors}");
     assert!(errors.contains("numReplicas", &Rule::NotAllowedBecause("autoscalingMode is horizontal")), "{errors}");
     assert!(errors.contains("maxReplicaMemoryGb", &Rule::Equals("minReplicaMemoryGb")), "{errors}");
+}
+
+#[test]
+fn snapshot_update_service_replica_scaling() {
+    let request: UpdateServiceReplicaScalingRequest =
+        serde_json::from_slice(fixture("update_service_replica_scaling_request")).unwrap();
+    let built = UpdateServiceReplicaScaling::new(org(), service(), request).build_request(&management()).unwrap();
+    insta::assert_snapshot!("update_service_replica_scaling", render_request(&built));
+}
+
+#[test]
+fn update_service_replica_scaling_success_reads_the_scaling_in_effect() {
+    let request = UpdateServiceReplicaScalingRequest::new().num_replicas(3u32);
+    let endpoint = UpdateServiceReplicaScaling::new(org(), service(), request);
+    let reply =
+        endpoint.parse_response(&management(), response(200, fixture("update_service_replica_scaling_ok"))).unwrap();
+    let scaled = reply.value;
+    assert_eq!(scaled.autoscaling_mode, Some(AutoscalingMode::Vertical));
+    let current = scaled.current_scaling.unwrap();
+    assert_eq!(current.effective_autoscaling_mode, Some(AutoscalingMode::Vertical));
+    assert_eq!(current.effective_min_replicas, Some(3));
+    assert_eq!(current.effective_max_replica_memory_gb.map(|gb| gb.value()), Some(120.0));
+    assert!(current.unknown.is_empty() && scaled.unknown.is_empty(), "{:?}", scaled.unknown);
+
+    let errors = UpdateServiceReplicaScaling::new(
+        org(),
+        service(),
+        UpdateServiceReplicaScalingRequest::new()
+            .autoscaling_mode(AutoscalingMode::Horizontal)
+            .num_replicas(2u32)
+            .min_replicas(4u32)
+            .max_replicas(2u32)
+            .min_replica_memory_gb(MemoryGb::gigabytes(400.0)),
+    )
+    .build_request(&management())
+    .unwrap_err();
+    let BuildErrorKind::Invalid(errors) = errors.kind() else { panic!("{errors:?}") };
+    assert!(errors.contains("numReplicas", &Rule::NotAllowedBecause("autoscalingMode is horizontal")), "{errors}");
+    assert!(errors.contains("maxReplicas", &Rule::NotLessThan("minReplicas")), "{errors}");
+    assert!(errors.contains("minReplicaMemoryGb", &Rule::Range { min: 8, max: 356 }), "{errors}");
 }
