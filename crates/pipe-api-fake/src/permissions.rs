@@ -62,6 +62,7 @@ const RESOURCES: &[(&str, Resource)] = &[
     ("get_service", Services),
     ("update_service", Services),
     ("update_service_replica_scaling", Services),
+    ("update_service_password", Services),
     ("delete_service", Services),
     ("update_service_state", Services),
     ("list_pipes", Pipes),

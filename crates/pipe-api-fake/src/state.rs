@@ -96,6 +96,9 @@ pub(crate) struct StoredService {
     /// A replica-scaling change not applied yet: the members to write into the record, and when
     /// (the change is asynchronous, `instanceReplicaScalingUpdate`).
     pub scaling_change: Option<(Record, OffsetDateTime)>,
+    /// The SHA-256 (base64) of the default user's password, as last set by the password call
+    /// (never answered; `Fake::service_password_hash` shows it to tests).
+    pub password_hash: Option<String>,
     /// The pipes as the contract's `Pipe`.
     pub pipes: Vec<Record>,
     pub reverse_private_endpoints: Vec<StoredEndpoint>,
@@ -253,6 +256,7 @@ impl StoredService {
             record,
             transition: None,
             scaling_change: None,
+            password_hash: None,
             pipes: Vec::new(),
             reverse_private_endpoints: Vec::new(),
             cdc_scaling: None,

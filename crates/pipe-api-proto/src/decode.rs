@@ -158,7 +158,7 @@ macro_rules! outputs {
 
 use pipe_api_types::{
     Alert, AlertPage, CreateKeyResponse, CreateServiceResponse, Key, Organization, Pipe, PipeSchemaDiscoveryResponse,
-    PipeSettings, PipesCdcScaling, ReversePrivateEndpoint, Service,
+    PipeSettings, PipesCdcScaling, ReversePrivateEndpoint, Service, UpdateServicePasswordResponse,
 };
 
 /// Decodes a body of a shape.
@@ -179,7 +179,7 @@ outputs! {
     () [Envelope, Bare], serde_json::Value [Envelope, Data, Bare],
     Key [Envelope] => state, Vec<Key> [Envelope], CreateKeyResponse [Envelope],
     Organization [Envelope], Vec<Organization> [Envelope],
-    Service [Envelope] => state, Vec<Service> [Envelope], CreateServiceResponse [Envelope],
+    Service [Envelope] => state, Vec<Service> [Envelope], CreateServiceResponse [Envelope], UpdateServicePasswordResponse [Envelope],
     Pipe [Envelope] => state, Vec<Pipe> [Envelope], PipeSettings [Envelope], PipesCdcScaling [Envelope],
     PipeSchemaDiscoveryResponse [Envelope],
     ReversePrivateEndpoint [Envelope] => status, Vec<ReversePrivateEndpoint> [Envelope],

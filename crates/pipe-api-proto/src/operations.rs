@@ -192,6 +192,11 @@ macro_rules! operations {
             /// applies the change asynchronously, so a later read shows it once applied.
             update_service_replica_scaling: UpdateServiceReplicaScaling(organization_id: OrganizationId, service_id: ServiceId; request: UpdateServiceReplicaScalingRequest)
                 Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id}/"replicaScaling" -> Service;
+            /// Sets a service's default user's password: to the one whose hash the request
+            /// sends (nothing secret is answered), or to one the server generates and answers
+            /// this once (`UpdateServicePasswordRequest::generate`). Never re-sent automatically.
+            update_service_password: UpdateServicePassword(organization_id: OrganizationId, service_id: ServiceId; request: UpdateServicePasswordRequest)
+                Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id}/"password" -> UpdateServicePasswordResponse;
             /// Deletes a service (it must be stopped first).
             delete_service: DeleteService(organization_id: OrganizationId, service_id: ServiceId)
                 Management DELETE "v1"/"organizations"/{organization_id}/"services"/{service_id} -> ();

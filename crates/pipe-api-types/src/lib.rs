@@ -212,7 +212,8 @@ pub use service::{
     EndpointProtocol, InstanceProfile, IpAccessListPatch, ListPatch, PrivateEndpointIdsPatch, ReleaseChannel,
     ResourceTag, ScalingSchedule, ScalingScheduleBaseConfig, ScalingScheduleEntry, Service, ServiceCommand,
     ServiceEndpoint, ServiceEndpointChange, ServiceFilter, ServiceRegion, ServiceState, ServiceTier, TagsPatch,
-    UpdateServiceReplicaScalingRequest, UpdateServiceRequest, UpdateServiceStateRequest,
+    UpdateServicePasswordRequest, UpdateServicePasswordResponse, UpdateServiceReplicaScalingRequest,
+    UpdateServiceRequest, UpdateServiceStateRequest,
 };
 pub use text::Text;
 pub use unknown::{NOT_YET_KNOWN, UnknownFields, Unrecognized};

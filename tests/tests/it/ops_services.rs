@@ -12,7 +12,7 @@ use pipe_api_ureq::proto::wait::IdleRecovery;
 use pipe_api_ureq::types::{
     AutoscalingMode, CloudProvider, CreateServiceRequest, EndpointProtocol, IpAccessEntry, IpAccessListPatch, MemoryGb,
     PipeId, ReleaseChannel, ResourceTag, ServiceCommand, ServiceEndpointChange, ServiceFilter, ServiceRegion,
-    ServiceState, TagsPatch, UpdateServiceReplicaScalingRequest, UpdateServiceRequest,
+    ServiceState, TagsPatch, UpdateServicePasswordRequest, UpdateServiceReplicaScalingRequest, UpdateServiceRequest,
 };
 use pipe_api_ureq::{Client, Error, WaitError, WaitPolicy, pipe_settled};
 
@@ -322,6 +322,36 @@ fn a_scaling_change_is_reported_once_applied_on_the_clock() {
     // A developer reads services but may not scale them.
     let error = developer(&fake, &server)
         .update_service_replica_scaling(ORG, SERVICE, UpdateServiceReplicaScalingRequest::new().num_replicas(2u32))
+        .unwrap_err();
+    assert_eq!(status(&error).map(|s| s.0), Some(403), "{error}");
+}
+
+#[test]
+fn a_password_set_by_hash_answers_no_secret_and_a_generated_one_answers_it_once() {
+    let fake = Fake::demo();
+    let server = fake.serve().unwrap();
+    let client = admin(&server);
+    let scope = client.service(ORG, SERVICE);
+    // `correct horse battery staple`: its SHA-256 in base64, and its double SHA-1 in hex.
+    let (sha256, double_sha1) =
+        ("xLvLH77JnWW/WdhcjLYu4tuWPw/hBvSD2a+nO9Tjmoo=", "f4af2e5d85456a908e0f552f0366375b06267295");
+    let hashed = UpdateServicePasswordRequest::hashed(sha256).new_double_sha1_hash(double_sha1);
+    let answered = scope.update_service_password(hashed).unwrap();
+    assert_eq!(answered.password, None, "nothing secret is answered");
+    assert_eq!(fake.service_password_hash(ORG, SERVICE).as_deref(), Some(sha256));
+    let sent = fake.requests().last().unwrap().json().unwrap();
+    assert_eq!(sent, serde_json::json!({ "newPasswordHash": sha256, "newDoubleSha1Hash": double_sha1 }));
+
+    let generated = scope.update_service_password(UpdateServicePasswordRequest::generate()).unwrap();
+    let password = generated.password.as_ref().expect("generated, answered once").expose_secret().to_owned();
+    assert!(!format!("{generated:?}").contains(&password));
+    assert_ne!(fake.service_password_hash(ORG, SERVICE).as_deref(), Some(sha256), "the generated one replaced it");
+    // Never again: the service's record carries no password.
+    let read = serde_json::to_string(&scope.get_service().unwrap()).unwrap();
+    assert!(!read.contains(&password) && !read.contains("assword"), "{read}");
+
+    let error = developer(&fake, &server)
+        .update_service_password(ORG, SERVICE, UpdateServicePasswordRequest::generate())
         .unwrap_err();
     assert_eq!(status(&error).map(|s| s.0), Some(403), "{error}");
 }

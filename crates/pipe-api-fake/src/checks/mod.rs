@@ -22,7 +22,7 @@ pub(crate) use pipes::{
     update_pipe,
 };
 pub(crate) use reverse_private_endpoints::{create_reverse_private_endpoint, update_reverse_private_endpoint};
-pub(crate) use services::{create_service, replica_scaling, service_state, update_service};
+pub(crate) use services::{create_service, replica_scaling, service_password, service_state, update_service};
 
 /// A refused body: the field's path and what is wrong with it.
 pub(crate) struct Problem(pub String);

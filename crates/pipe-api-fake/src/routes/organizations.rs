@@ -139,6 +139,7 @@ fn create_service(call: &mut Call<'_>) -> Result<Answer, Refusal> {
     stored.begin("provisioning", "running", now, takes);
     let service = Value::Object(stored.record.clone());
     let password = call.state.sequence.text(24, KEY_SECRET_ALPHABET);
+    stored.password_hash = Some(crate::state::sha256_base64(&password));
     let org = call.state.organizations.get_mut(&organization).ok_or_else(|| Refusal::not_found(organization))?;
     org.services.insert(pipe_api_types::ServiceId::from_uuid(id), stored);
     Ok(reply::management_ok(call.request_id, &json!({ "service": service, "password": password })))

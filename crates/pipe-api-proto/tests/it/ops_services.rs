@@ -6,13 +6,14 @@ use crate::common;
 use common::*;
 use http::StatusCode;
 use pipe_api_proto::{
-    BuildErrorKind, CreateService, DeleteService, EndpointExt, UpdateService, UpdateServiceReplicaScaling,
-    UpdateServiceState, render_request,
+    BuildErrorKind, CreateService, DeleteService, EndpointExt, UpdateService, UpdateServicePassword,
+    UpdateServiceReplicaScaling, UpdateServiceState, render_request,
 };
 use pipe_api_types::{
     AutoscalingMode, CloudProvider, CreateServiceRequest, EndpointProtocol, IpAccessEntry, IpAccessListPatch, MemoryGb,
     PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, Rule, ServiceCommand, ServiceEndpointChange, ServiceRegion,
-    ServiceState, TagsPatch, UpdateServiceReplicaScalingRequest, UpdateServiceRequest, UpdateServiceStateRequest,
+    ServiceState, TagsPatch, UpdateServicePasswordRequest, UpdateServiceReplicaScalingRequest, UpdateServiceRequest,
+    UpdateServiceStateRequest,
 };
 
 fn fixture(name: &str) -> &'static [u8] {
@@ -28,6 +29,12 @@ fn fixture(name: &str) -> &'static [u8] {
         "error_create_service_400" => include_bytes!("fixtures/operations/create_service/400_scaling.json"),
         "update_service_replica_scaling_ok" => {
             include_bytes!("fixtures/operations/update_service_replica_scaling/ok.json")
+        }
+        "update_service_password_generated" => {
+            include_bytes!("fixtures/operations/update_service_password/ok_generated.json")
+        }
+        "update_service_password_hashed" => {
+            include_bytes!("fixtures/operations/update_service_password/ok_hashed.json")
         }
         "update_service_replica_scaling_request" => {
             include_bytes!("fixtures/operations/update_service_replica_scaling/request.json")
@@ -294,4 +301,46 @@ fn update_service_replica_scaling_success_reads_the_scaling_in_effect() {
     assert!(errors.contains("numReplicas", &Rule::NotAllowedBecause("autoscalingMode is horizontal")), "{errors}");
     assert!(errors.contains("maxReplicas", &Rule::NotLessThan("minReplicas")), "{errors}");
     assert!(errors.contains("minReplicaMemoryGb", &Rule::Range { min: 8, max: 356 }), "{errors}");
+}
+
+/// The SHA-256 (base64) and double SHA-1 (hex) of `correct horse battery staple`.
+const PASSWORD_HASHES: (&str, &str) =
+    ("xLvLH77JnWW/WdhcjLYu4tuWPw/hBvSD2a+nO9Tjmoo=", "f4af2e5d85456a908e0f552f0366375b06267295");
+
+#[test]
+fn snapshot_update_service_password() {
+    let (sha256, double_sha1) = PASSWORD_HASHES;
+    let request = UpdateServicePasswordRequest::hashed(sha256).new_double_sha1_hash(double_sha1);
+    let built = UpdateServicePassword::new(org(), service(), request).build_request(&management()).unwrap();
+    insta::assert_snapshot!("update_service_password_hashed", render_request(&built));
+    let built = UpdateServicePassword::new(org(), service(), UpdateServicePasswordRequest::generate())
+        .build_request(&management())
+        .unwrap();
+    insta::assert_snapshot!("update_service_password_generated", render_request(&built));
+}
+
+#[test]
+fn a_generated_password_is_a_secret_and_a_hashed_one_answers_none() {
+    let endpoint = UpdateServicePassword::new(org(), service(), UpdateServicePasswordRequest::generate());
+    let generated =
+        endpoint.parse_response(&management(), response(200, fixture("update_service_password_generated"))).unwrap();
+    let password = generated.value.password.as_ref().unwrap();
+    assert_eq!(password.expose_secret(), "Gn8-generated-once-Qw2");
+    let debug = format!("{:?}", generated.value);
+    assert!(!debug.contains("Gn8-generated-once-Qw2") && debug.contains("[redacted]"), "{debug}");
+    let hashed = UpdateServicePassword::new(org(), service(), UpdateServicePasswordRequest::hashed(PASSWORD_HASHES.0))
+        .parse_response(&management(), response(200, fixture("update_service_password_hashed")))
+        .unwrap();
+    assert_eq!(hashed.value.password, None);
+    assert!(hashed.value.unknown.is_empty());
+
+    let request = UpdateServicePasswordRequest::hashed("not base64 of a digest").new_double_sha1_hash("abc");
+    let error = UpdateServicePassword::new(org(), service(), request).build_request(&management()).unwrap_err();
+    let BuildErrorKind::Invalid(errors) = error.kind() else { panic!("{error:?}") };
+    assert!(errors.contains("newPasswordHash", &Rule::Base64Of32Bytes), "{errors}");
+    assert!(errors.contains("newDoubleSha1Hash", &Rule::Format("of 40 hexadecimal digits (a SHA-1 digest)")));
+    let request = UpdateServicePasswordRequest::generate().new_double_sha1_hash(PASSWORD_HASHES.1);
+    let error = UpdateServicePassword::new(org(), service(), request).build_request(&management()).unwrap_err();
+    let BuildErrorKind::Invalid(errors) = error.kind() else { panic!("{error:?}") };
+    assert_eq!(errors.violations().len(), 1, "{errors}");
 }

@@ -26,6 +26,7 @@ fn check(request_type: &str, json: &Value) -> Result<(), ValidationErrors> {
         "UpdateKeyRequest" => read::<UpdateKeyRequest>(json),
         "CreateServiceRequest" => read::<CreateServiceRequest>(json),
         "UpdateServiceRequest" => read::<UpdateServiceRequest>(json),
+        "UpdateServicePasswordRequest" => read::<UpdateServicePasswordRequest>(json),
         "UpdateServiceReplicaScalingRequest" => read::<UpdateServiceReplicaScalingRequest>(json),
         "UpdateServiceStateRequest" => read::<UpdateServiceStateRequest>(json),
         "CreatePipeRequest" => read::<CreatePipeRequest>(json),
