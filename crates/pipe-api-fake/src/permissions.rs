@@ -52,6 +52,7 @@ const GRANTS: &[(&str, Resource, &[Access])] = &[
 const RESOURCES: &[(&str, Resource)] = &[
     ("list_organizations", Organization),
     ("get_organization", Organization),
+    ("update_organization", Organization),
     ("list_services", Organization),
     ("create_service", Organization),
     ("list_keys", Keys),

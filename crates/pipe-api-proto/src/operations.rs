@@ -151,6 +151,9 @@ macro_rules! operations {
             /// Reads an organization.
             get_organization: GetOrganization(organization_id: OrganizationId)
                 Management GET "v1"/"organizations"/{organization_id} -> Organization;
+            /// Changes an organization: only what the request names (admin keys only).
+            update_organization: UpdateOrganization(organization_id: OrganizationId; request: UpdateOrganizationRequest)
+                Management PATCH "v1"/"organizations"/{organization_id} -> Organization;
 
             // Keys.
             /// Lists the API keys of an organization.

@@ -180,7 +180,10 @@ pub use key::{
     RoleType, UpdateKeyRequest,
 };
 pub use nullable::Nullable;
-pub use organization::{ByocConfig, ByocState, Organization, OrganizationPrivateEndpoint};
+pub use organization::{
+    ByocConfig, ByocState, Organization, OrganizationPatchPrivateEndpoint, OrganizationPrivateEndpoint,
+    OrganizationPrivateEndpointsPatch, UpdateOrganizationRequest,
+};
 pub use pipe::{
     CreatePipeRequest, Destination, DestinationColumn, FieldMapping, Pipe, PipeState, TableDefinition, TableEngine,
 };

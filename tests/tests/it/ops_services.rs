@@ -12,7 +12,8 @@ use pipe_api_ureq::proto::wait::IdleRecovery;
 use pipe_api_ureq::types::{
     AutoscalingMode, CloudProvider, CreateServiceRequest, EndpointProtocol, IpAccessEntry, IpAccessListPatch, MemoryGb,
     PipeId, ReleaseChannel, ResourceTag, ServiceCommand, ServiceEndpointChange, ServiceFilter, ServiceRegion,
-    ServiceState, TagsPatch, UpdateServicePasswordRequest, UpdateServiceReplicaScalingRequest, UpdateServiceRequest,
+    ServiceState, TagsPatch, UpdateOrganizationRequest, UpdateServicePasswordRequest,
+    UpdateServiceReplicaScalingRequest, UpdateServiceRequest,
 };
 use pipe_api_ureq::{Client, Error, WaitError, WaitPolicy, pipe_settled};
 
@@ -354,4 +355,22 @@ fn a_password_set_by_hash_answers_no_secret_and_a_generated_one_answers_it_once(
         .update_service_password(ORG, SERVICE, UpdateServicePasswordRequest::generate())
         .unwrap_err();
     assert_eq!(status(&error).map(|s| s.0), Some(403), "{error}");
+}
+
+#[test]
+fn an_organization_is_updated_by_an_admin_key_only() {
+    let fake = Fake::demo();
+    let server = fake.serve().unwrap();
+    let client = admin(&server);
+    let request = UpdateOrganizationRequest::new().name("Acme Analytics").enable_core_dumps(false);
+    let updated = client.organization(ORG).update_organization(request.clone()).unwrap();
+    assert_eq!(updated.name.as_deref(), Some("Acme Analytics"));
+    assert_eq!(updated.enable_core_dumps, Some(false));
+    assert_eq!(client.organization(ORG).get_organization().unwrap(), updated);
+
+    let developer = developer(&fake, &server);
+    assert_eq!(developer.get_organization(ORG).unwrap().name.as_deref(), Some("Acme Analytics"), "it may read");
+    let error = developer.update_organization(ORG, request.name("by a developer")).unwrap_err();
+    assert_eq!(status(&error).map(|s| s.0), Some(403), "{error}");
+    assert_eq!(client.get_organization(ORG).unwrap().name.as_deref(), Some("Acme Analytics"));
 }

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 mod alerts;
 mod keys;
+mod organizations;
 mod pipe_settings;
 mod pipes;
 mod reverse_private_endpoints;
@@ -16,6 +17,7 @@ mod services;
 
 pub(crate) use alerts::alert;
 pub(crate) use keys::{create_key, update_key};
+pub(crate) use organizations::update_organization;
 pub(crate) use pipe_settings::{cdc_memory_per_core, cdc_scaling, pipe_settings, scale_pipe};
 pub(crate) use pipes::{
     DATABASE_KINDS, TABLE_MAPPING_NAMES, change_pipe_state, create_pipe, patched_authentication, schema_discovery,

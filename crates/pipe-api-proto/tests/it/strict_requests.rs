@@ -25,6 +25,7 @@ fn check(request_type: &str, json: &Value) -> Result<(), ValidationErrors> {
         "CreateKeyRequest" => read::<CreateKeyRequest>(json),
         "UpdateKeyRequest" => read::<UpdateKeyRequest>(json),
         "CreateServiceRequest" => read::<CreateServiceRequest>(json),
+        "UpdateOrganizationRequest" => read::<UpdateOrganizationRequest>(json),
         "UpdateServiceRequest" => read::<UpdateServiceRequest>(json),
         "UpdateServicePasswordRequest" => read::<UpdateServicePasswordRequest>(json),
         "UpdateServiceReplicaScalingRequest" => read::<UpdateServiceReplicaScalingRequest>(json),
