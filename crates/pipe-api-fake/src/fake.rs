@@ -265,6 +265,13 @@ impl Fake {
         self.with_service(organization, service, |stored| stored.set_state(state.as_str()));
     }
 
+    /// The SHA-256, in base64, of a service's default user's password as the last password call
+    /// set it (the hash it sent, or that of the password generated); `None` before any, or for
+    /// a service the fake does not have. The fake keeps no password in clear.
+    pub fn service_password_hash(&self, organization: OrganizationId, service: ServiceId) -> Option<String> {
+        self.lock().service_mut(organization, service)?.password_hash.clone()
+    }
+
     /// How long a service stays `awaking`, `starting` or `stopping` on the fake's clock before
     /// it is `running` or `stopped` (default 30 s).
     pub fn set_service_transition_time(&self, takes: Duration) {

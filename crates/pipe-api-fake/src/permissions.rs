@@ -52,7 +52,9 @@ const GRANTS: &[(&str, Resource, &[Access])] = &[
 const RESOURCES: &[(&str, Resource)] = &[
     ("list_organizations", Organization),
     ("get_organization", Organization),
+    ("update_organization", Organization),
     ("list_services", Organization),
+    ("create_service", Organization),
     ("list_keys", Keys),
     ("create_key", Keys),
     ("get_key", Keys),
@@ -60,6 +62,8 @@ const RESOURCES: &[(&str, Resource)] = &[
     ("delete_key", Keys),
     ("get_service", Services),
     ("update_service", Services),
+    ("update_service_replica_scaling", Services),
+    ("update_service_password", Services),
     ("delete_service", Services),
     ("update_service_state", Services),
     ("list_pipes", Pipes),

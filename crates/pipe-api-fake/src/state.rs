@@ -93,6 +93,12 @@ pub(crate) struct StoredService {
     /// Where a passing state (`awaking`, `starting`, `stopping`) leads, and when, on the
     /// fake's clock.
     pub transition: Option<(&'static str, OffsetDateTime)>,
+    /// A replica-scaling change not applied yet: the members to write into the record, and when
+    /// (the change is asynchronous, `instanceReplicaScalingUpdate`).
+    pub scaling_change: Option<(Record, OffsetDateTime)>,
+    /// The SHA-256 (base64) of the default user's password, as last set by the password call
+    /// (never answered; `Fake::service_password_hash` shows it to tests).
+    pub password_hash: Option<String>,
     /// The pipes as the contract's `Pipe`.
     pub pipes: Vec<Record>,
     pub reverse_private_endpoints: Vec<StoredEndpoint>,
@@ -249,6 +255,8 @@ impl StoredService {
         StoredService {
             record,
             transition: None,
+            scaling_change: None,
+            password_hash: None,
             pipes: Vec::new(),
             reverse_private_endpoints: Vec::new(),
             cdc_scaling: None,
@@ -277,8 +285,13 @@ impl StoredService {
         self.pipes.iter_mut().find(|pipe| text(pipe, "id") == Some(id))
     }
 
-    /// Ends a transition whose time has come.
+    /// Ends a transition whose time has come, and applies a scaling change that is due.
     fn settle(&mut self, now: OffsetDateTime) {
+        if self.scaling_change.as_ref().is_some_and(|(_, at)| now >= *at) {
+            if let Some((change, _)) = self.scaling_change.take() {
+                apply_scaling(&mut self.record, change);
+            }
+        }
         if let Some((settled, at)) = self.transition {
             if now >= at {
                 self.record.insert("state".to_owned(), Value::from(settled));
@@ -286,6 +299,55 @@ impl StoredService {
             }
         }
     }
+}
+
+/// Writes a replica-scaling change into a service's record (`ServiceReplicaScalingPatchRequest`
+/// members, in the contract's names): a switch to horizontal drops `numReplicas` and fixes
+/// `replicaMemoryGb`; one to vertical drops the replica band. `currentScaling` follows.
+pub(crate) fn apply_scaling(record: &mut Record, change: Record) {
+    let mode = change.get("autoscalingMode").cloned();
+    if change.contains_key("numReplicas") || mode.as_ref().is_some_and(|mode| mode == "vertical") {
+        for name in ["minReplicas", "maxReplicas", "replicaMemoryGb"] {
+            record.remove(name);
+        }
+    }
+    if change.contains_key("minReplicas") && mode.as_ref().is_some_and(|mode| mode == "horizontal") {
+        record.remove("numReplicas");
+    }
+    record.extend(change);
+    if record.get("autoscalingMode").is_some_and(|mode| mode == "horizontal") {
+        if let Some(memory) = record.get("minReplicaMemoryGb").cloned() {
+            record.insert("replicaMemoryGb".to_owned(), memory);
+        }
+    }
+    let current = current_scaling(record);
+    record.insert("currentScaling".to_owned(), current);
+}
+
+/// The contract's `CurrentScaling` of a record with no schedule: its baseline.
+pub(crate) fn current_scaling(record: &Record) -> Value {
+    let get = |name: &str| record.get(name).cloned().unwrap_or(Value::Null);
+    let mode = record.get("autoscalingMode").cloned().unwrap_or_else(|| Value::from("vertical"));
+    let (min, max) = if mode == "horizontal" {
+        (get("minReplicas"), get("maxReplicas"))
+    } else {
+        (get("numReplicas"), get("numReplicas"))
+    };
+    let mut current = Map::new();
+    for (name, value) in [
+        ("effectiveAutoscalingMode", mode),
+        ("effectiveMinReplicaMemoryGb", get("minReplicaMemoryGb")),
+        ("effectiveMaxReplicaMemoryGb", get("maxReplicaMemoryGb")),
+        ("effectiveMinReplicas", min),
+        ("effectiveMaxReplicas", max),
+        ("effectiveIdleScaling", get("idleScaling")),
+        ("effectiveIdleTimeoutMinutes", get("idleTimeoutMinutes")),
+    ] {
+        if !value.is_null() {
+            current.insert(name.to_owned(), value);
+        }
+    }
+    Value::Object(current)
 }
 
 /// The one service state in which pipe calls are served (`Service.state`).

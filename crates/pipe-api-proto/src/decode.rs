@@ -157,8 +157,8 @@ macro_rules! outputs {
 }
 
 use pipe_api_types::{
-    Alert, AlertPage, CreateKeyResponse, Key, Organization, Pipe, PipeSchemaDiscoveryResponse, PipeSettings,
-    PipesCdcScaling, ReversePrivateEndpoint, Service,
+    Alert, AlertPage, CreateKeyResponse, CreateServiceResponse, Key, Organization, Pipe, PipeSchemaDiscoveryResponse,
+    PipeSettings, PipesCdcScaling, ReversePrivateEndpoint, Service, UpdateServicePasswordResponse,
 };
 
 /// Decodes a body of a shape.
@@ -179,7 +179,7 @@ outputs! {
     () [Envelope, Bare], serde_json::Value [Envelope, Data, Bare],
     Key [Envelope] => state, Vec<Key> [Envelope], CreateKeyResponse [Envelope],
     Organization [Envelope], Vec<Organization> [Envelope],
-    Service [Envelope] => state, Vec<Service> [Envelope],
+    Service [Envelope] => state, Vec<Service> [Envelope], CreateServiceResponse [Envelope], UpdateServicePasswordResponse [Envelope],
     Pipe [Envelope] => state, Vec<Pipe> [Envelope], PipeSettings [Envelope], PipesCdcScaling [Envelope],
     PipeSchemaDiscoveryResponse [Envelope],
     ReversePrivateEndpoint [Envelope] => status, Vec<ReversePrivateEndpoint> [Envelope],

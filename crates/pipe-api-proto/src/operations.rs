@@ -151,6 +151,9 @@ macro_rules! operations {
             /// Reads an organization.
             get_organization: GetOrganization(organization_id: OrganizationId)
                 Management GET "v1"/"organizations"/{organization_id} -> Organization;
+            /// Changes an organization: only what the request names (admin keys only).
+            update_organization: UpdateOrganization(organization_id: OrganizationId; request: UpdateOrganizationRequest)
+                Management PATCH "v1"/"organizations"/{organization_id} -> Organization;
 
             // Keys.
             /// Lists the API keys of an organization.
@@ -176,12 +179,28 @@ macro_rules! operations {
             /// (the `Client`'s `list_all_services` is that plain call).
             list_services: ListServices(organization_id: OrganizationId; filter: ServiceFilter as query)
                 Management GET "v1"/"organizations"/{organization_id}/"services" -> Vec<Service>;
+            /// Creates a service. The answer holds the new service, normally `provisioning`
+            /// (it reaches `running` on its own), and its default user's password, shown this
+            /// once. Never re-sent automatically: names are not unique, so after a failure whose
+            /// outcome is unknown, list the services and look for the name before creating again.
+            create_service: CreateService(organization_id: OrganizationId; request: CreateServiceRequest)
+                Management POST "v1"/"organizations"/{organization_id}/"services" -> CreateServiceResponse;
             /// Reads a service.
             get_service: GetService(organization_id: OrganizationId, service_id: ServiceId)
                 Management GET "v1"/"organizations"/{organization_id}/"services"/{service_id} -> Service;
             /// Changes a service: only what the request names.
             update_service: UpdateService(organization_id: OrganizationId, service_id: ServiceId; request: UpdateServiceRequest)
                 Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id} -> Service;
+            /// Changes a service's replica scaling and idling: only what the request names. The
+            /// answer is the service with the scaling in effect (`currentScaling`); the server
+            /// applies the change asynchronously, so a later read shows it once applied.
+            update_service_replica_scaling: UpdateServiceReplicaScaling(organization_id: OrganizationId, service_id: ServiceId; request: UpdateServiceReplicaScalingRequest)
+                Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id}/"replicaScaling" -> Service;
+            /// Sets a service's default user's password: to the one whose hash the request
+            /// sends (nothing secret is answered), or to one the server generates and answers
+            /// this once (`UpdateServicePasswordRequest::generate`). Never re-sent automatically.
+            update_service_password: UpdateServicePassword(organization_id: OrganizationId, service_id: ServiceId; request: UpdateServicePasswordRequest)
+                Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id}/"password" -> UpdateServicePasswordResponse;
             /// Deletes a service (it must be stopped first).
             delete_service: DeleteService(organization_id: OrganizationId, service_id: ServiceId)
                 Management DELETE "v1"/"organizations"/{organization_id}/"services"/{service_id} -> ();

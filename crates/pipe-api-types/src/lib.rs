@@ -180,7 +180,10 @@ pub use key::{
     RoleType, UpdateKeyRequest,
 };
 pub use nullable::Nullable;
-pub use organization::{ByocConfig, ByocState, Organization, OrganizationPrivateEndpoint};
+pub use organization::{
+    ByocConfig, ByocState, Organization, OrganizationPatchPrivateEndpoint, OrganizationPrivateEndpoint,
+    OrganizationPrivateEndpointsPatch, UpdateOrganizationRequest,
+};
 pub use pipe::{
     CreatePipeRequest, Destination, DestinationColumn, FieldMapping, Pipe, PipeState, TableDefinition, TableEngine,
 };
@@ -208,11 +211,12 @@ pub use schema_discovery::{
 };
 pub use secret::Secret;
 pub use service::{
-    AutoscalingMode, CloudProvider, ComplianceType, CurrentScaling, EndpointProtocol, InstanceProfile,
-    IpAccessListPatch, ListPatch, PrivateEndpointIdsPatch, ReleaseChannel, ResourceTag, ScalingSchedule,
-    ScalingScheduleBaseConfig, ScalingScheduleEntry, Service, ServiceCommand, ServiceEndpoint, ServiceEndpointChange,
-    ServiceFilter, ServiceRegion, ServiceState, ServiceTier, TagsPatch, UpdateServiceRequest,
-    UpdateServiceStateRequest,
+    AutoscalingMode, CloudProvider, ComplianceType, CreateServiceRequest, CreateServiceResponse, CurrentScaling,
+    EndpointProtocol, InstanceProfile, IpAccessListPatch, ListPatch, PrivateEndpointIdsPatch, ReleaseChannel,
+    ResourceTag, ScalingSchedule, ScalingScheduleBaseConfig, ScalingScheduleEntry, Service, ServiceCommand,
+    ServiceEndpoint, ServiceEndpointChange, ServiceFilter, ServiceRegion, ServiceState, ServiceTier, TagsPatch,
+    UpdateServicePasswordRequest, UpdateServicePasswordResponse, UpdateServiceReplicaScalingRequest,
+    UpdateServiceRequest, UpdateServiceStateRequest,
 };
 pub use text::Text;
 pub use unknown::{NOT_YET_KNOWN, UnknownFields, Unrecognized};

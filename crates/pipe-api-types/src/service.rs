@@ -8,7 +8,7 @@ use crate::codec::{decimal, rfc3339};
 use crate::key::check_ip_access_entry;
 use crate::quantity::MemoryGb;
 use crate::validate::{Checker, OpenEnum as _, Rule, Validate, ValidationErrors};
-use crate::{IntoField, IpAccessEntry, ScalingScheduleEntryId, ServiceId};
+use crate::{IntoField, IpAccessEntry, ScalingScheduleEntryId, Secret, ServiceId};
 
 open_enum! {
     /// The protocol of a service endpoint.
@@ -797,5 +797,364 @@ impl ServiceFilter {
 impl Validate for ServiceFilter {
     fn validate(&self) -> Result<(), ValidationErrors> {
         Checker::run(&(), |c| c.field("filter", |c| c.each(&self.tags, check_tag)))
+    }
+}
+
+/// The contract's replica memory bounds (`minReplicaMemoryGb`, `maxReplicaMemoryGb`): 8 to
+/// 356 gigabytes, a multiple of 4.
+const REPLICA_MEMORY_GB: (i64, i64, i64) = (8, 356, 4);
+/// The contract's replica count bounds (`numReplicas`, `minReplicas`, `maxReplicas`).
+const REPLICAS: (i64, i64) = (1, 20);
+/// The contract's `idleTimeoutMinutes`: at least 5.
+const MIN_IDLE_TIMEOUT_MINUTES: i64 = 5;
+
+/// The scaling members the create-service and replica-scaling requests share, checked by the
+/// contract's rules: memory per replica from 8 to 356 gigabytes in steps of 4, the minimum not
+/// above the maximum; replica counts from 1 to 20; `numReplicas` excludes `minReplicas` and
+/// `maxReplicas`, which come together, the minimum not above the maximum; horizontal mode takes
+/// no `numReplicas` and one memory size; the idle timeout at least 5 minutes.
+struct ScalingMembers<'a> {
+    mode: &'a Option<AutoscalingMode>,
+    min_memory: &'a Option<MemoryGb>,
+    max_memory: &'a Option<MemoryGb>,
+    num_replicas: Option<u32>,
+    min_replicas: Option<u32>,
+    max_replicas: Option<u32>,
+    idle_timeout_minutes: Option<f64>,
+}
+
+impl ScalingMembers<'_> {
+    fn check(&self, c: &mut Checker) {
+        let (min_gb, max_gb, step) = REPLICA_MEMORY_GB;
+        for (name, memory) in [("minReplicaMemoryGb", self.min_memory), ("maxReplicaMemoryGb", self.max_memory)] {
+            if let Some(memory) = memory {
+                let gb = memory.value();
+                if !gb.is_finite() {
+                    c.fail_at(name, Rule::FiniteNumber);
+                } else if gb < min_gb as f64 || gb > max_gb as f64 {
+                    c.fail_at(name, Rule::Range { min: min_gb, max: max_gb });
+                } else if gb % step as f64 != 0.0 {
+                    c.fail_at(name, Rule::MultipleOf(step));
+                }
+            }
+        }
+        if let (Some(min), Some(max)) = (self.min_memory, self.max_memory) {
+            if min.value() > max.value() {
+                c.fail_at("maxReplicaMemoryGb", Rule::NotLessThan("minReplicaMemoryGb"));
+            }
+        }
+        let (fewest, most) = REPLICAS;
+        for (name, count) in
+            [("numReplicas", self.num_replicas), ("minReplicas", self.min_replicas), ("maxReplicas", self.max_replicas)]
+        {
+            if count.is_some_and(|count| !(fewest..=most).contains(&i64::from(count))) {
+                c.fail_at(name, Rule::Range { min: fewest, max: most });
+            }
+        }
+        let band = self.min_replicas.is_some() || self.max_replicas.is_some();
+        if self.num_replicas.is_some() && band {
+            c.fail_at("numReplicas", Rule::NotAllowedBecause("minReplicas or maxReplicas is set"));
+        }
+        match (self.min_replicas, self.max_replicas) {
+            (Some(_), None) => c.fail_at("maxReplicas", Rule::RequiredBecause("minReplicas is set")),
+            (None, Some(_)) => c.fail_at("minReplicas", Rule::RequiredBecause("maxReplicas is set")),
+            (Some(min), Some(max)) if min > max => c.fail_at("maxReplicas", Rule::NotLessThan("minReplicas")),
+            _ => {}
+        }
+        if self.mode.as_ref() == Some(&AutoscalingMode::Horizontal) {
+            if self.num_replicas.is_some() {
+                c.fail_at("numReplicas", Rule::NotAllowedBecause("autoscalingMode is horizontal"));
+            }
+            if let (Some(min), Some(max)) = (self.min_memory, self.max_memory) {
+                if min.value() != max.value() {
+                    c.fail_at("maxReplicaMemoryGb", Rule::Equals("minReplicaMemoryGb"));
+                }
+            }
+        }
+        c.known("autoscalingMode", self.mode);
+        if let Some(minutes) = self.idle_timeout_minutes {
+            if !minutes.is_finite() {
+                c.fail_at("idleTimeoutMinutes", Rule::FiniteNumber);
+            } else if minutes < MIN_IDLE_TIMEOUT_MINUTES as f64 {
+                c.fail_at("idleTimeoutMinutes", Rule::Min(MIN_IDLE_TIMEOUT_MINUTES));
+            }
+        }
+    }
+}
+
+model! {
+    /// The body of the create-service request (`POST .../services`, the contract's
+    /// `ServicePostRequest`). `name`, `provider` and `region` are required; the scaling is
+    /// `minReplicaMemoryGb`/`maxReplicaMemoryGb` with `numReplicas` (vertical, the default), or
+    /// `autoscalingMode` horizontal with `minReplicas`/`maxReplicas`.
+    pub struct CreateServiceRequest {
+        /// The service's name: 1 to 50 characters (names are not unique).
+        "name" name: Text,
+        /// The cloud provider.
+        "provider" provider: CloudProvider,
+        /// The provider's region.
+        "region" region: ServiceRegion,
+        /// The tier (deprecated for most organizations: set the replica memory instead).
+        "tier" tier: ServiceTier,
+        /// Where the service may be reached from.
+        "ipAccessList" ip_access_list: Vec<IpAccessEntry>,
+        /// Minimum total memory of three replicas (deprecated: `minReplicaMemoryGb`).
+        "minTotalMemoryGb" min_total_memory_gb: MemoryGb,
+        /// Maximum total memory of three replicas (deprecated: `maxReplicaMemoryGb`).
+        "maxTotalMemoryGb" max_total_memory_gb: MemoryGb,
+        /// How the service autoscales (`vertical` when absent).
+        "autoscalingMode" autoscaling_mode: AutoscalingMode,
+        /// Minimum memory per replica: 8 to 356, a multiple of 4.
+        "minReplicaMemoryGb" min_replica_memory_gb: MemoryGb,
+        /// Maximum memory per replica: 8 to 356, a multiple of 4.
+        "maxReplicaMemoryGb" max_replica_memory_gb: MemoryGb,
+        /// The fixed replica count (vertical mode): 1 to 20.
+        "numReplicas" num_replicas: u32,
+        /// The fewest replicas (horizontal mode): 1 to 20, with `maxReplicas`.
+        "minReplicas" min_replicas: u32,
+        /// The most replicas (horizontal mode): 1 to 20, with `minReplicas`.
+        "maxReplicas" max_replicas: u32,
+        /// Whether the service may idle when unused.
+        "idleScaling" idle_scaling: bool,
+        /// Minutes without use before idling: at least 5.
+        "idleTimeoutMinutes" idle_timeout_minutes: f64 as decimal,
+        /// Whether the service is read-only (only within a data warehouse).
+        "isReadonly" is_readonly: bool,
+        /// The data warehouse the service joins.
+        "dataWarehouseId" data_warehouse_id: Text,
+        /// A backup to start from.
+        "backupId" backup_id: Text,
+        /// The customer-managed disk encryption key.
+        "encryptionKey" encryption_key: Text,
+        /// The role assumed to use the encryption key.
+        "encryptionAssumedRoleIdentifier" encryption_assumed_role_identifier: Text,
+        /// Private endpoints to attach (deprecated: attach them with an update).
+        "privateEndpointIds" private_endpoint_ids: Vec<Text>,
+        /// Accepts the private preview terms.
+        "privatePreviewTermsChecked" private_preview_terms_checked: bool,
+        /// The release channel.
+        "releaseChannel" release_channel: ReleaseChannel,
+        /// The bring-your-own-cloud region id.
+        "byocId" byoc_id: Text,
+        /// Whether transparent data encryption is on (ENTERPRISE tiers only).
+        "hasTransparentDataEncryption" has_transparent_data_encryption: bool,
+        /// Endpoints to turn on or off (only `mysql`).
+        "endpoints" endpoints: Vec<ServiceEndpointChange>,
+        /// The custom instance profile (ENTERPRISE tiers only).
+        "profile" profile: InstanceProfile,
+        /// The compliance regime.
+        "complianceType" compliance_type: ComplianceType,
+        /// The service's tags (at most 50).
+        "tags" tags: Vec<ResourceTag>,
+        /// Whether to collect core dumps.
+        "enableCoreDumps" enable_core_dumps: bool,
+    }
+}
+
+impl CreateServiceRequest {
+    /// A request for a service named `name` on `provider` in `region`.
+    pub fn new(name: impl Into<Text>, provider: CloudProvider, region: ServiceRegion) -> Self {
+        CreateServiceRequest {
+            name: Some(name.into()),
+            provider: Some(provider),
+            region: Some(region),
+            ..Default::default()
+        }
+    }
+}
+
+impl Validate for CreateServiceRequest {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        Checker::run(self, |c| {
+            c.present("name", &self.name, Rule::Required, |c, name| {
+                c.text(name);
+                if name.chars().count() > MAX_SERVICE_NAME_CHARS {
+                    c.fail(Rule::MaxChars(MAX_SERVICE_NAME_CHARS));
+                }
+            });
+            c.present("provider", &self.provider, Rule::Required, |c, provider| {
+                if !provider.may_be_sent() {
+                    c.fail(Rule::KnownValue { known: CloudProvider::known_texts() });
+                }
+            });
+            c.present("region", &self.region, Rule::Required, |c, region| {
+                if !region.may_be_sent() {
+                    c.fail(Rule::KnownValue { known: ServiceRegion::known_texts() });
+                }
+            });
+            for (name, value) in [
+                ("tier", self.tier.as_ref().map(|v| (v.may_be_sent(), ServiceTier::known_texts()))),
+                (
+                    "releaseChannel",
+                    self.release_channel.as_ref().map(|v| (v.may_be_sent(), ReleaseChannel::known_texts())),
+                ),
+                ("profile", self.profile.as_ref().map(|v| (v.may_be_sent(), InstanceProfile::known_texts()))),
+                (
+                    "complianceType",
+                    self.compliance_type.as_ref().map(|v| (v.may_be_sent(), ComplianceType::known_texts())),
+                ),
+            ] {
+                if let Some((false, known)) = value {
+                    c.fail_at(name, Rule::KnownValue { known });
+                }
+            }
+            ScalingMembers {
+                mode: &self.autoscaling_mode,
+                min_memory: &self.min_replica_memory_gb,
+                max_memory: &self.max_replica_memory_gb,
+                num_replicas: self.num_replicas,
+                min_replicas: self.min_replicas,
+                max_replicas: self.max_replicas,
+                idle_timeout_minutes: self.idle_timeout_minutes,
+            }
+            .check(c);
+            if let Some(entries) = &self.ip_access_list {
+                c.field("ipAccessList", |c| c.each(entries, check_ip_access_entry));
+            }
+            if let Some(tags) = &self.tags {
+                c.field("tags", |c| {
+                    if tags.len() > MAX_TAGS_PER_PATCH {
+                        c.fail(Rule::MaxItems(MAX_TAGS_PER_PATCH));
+                    }
+                    c.each(tags, check_tag);
+                });
+            }
+            if let Some(endpoints) = &self.endpoints {
+                c.field("endpoints", |c| c.each(endpoints, check_endpoint_change));
+            }
+        })
+    }
+}
+
+/// The contract's `ServiceEndpointChange.protocol` lists only `mysql`.
+fn check_endpoint_change(c: &mut Checker, change: &ServiceEndpointChange) {
+    let changeable =
+        change.protocol.as_ref().is_none_or(|p| *p == EndpointProtocol::Mysql || (!p.is_known() && p.may_be_sent()));
+    if !changeable {
+        c.fail_at("protocol", Rule::KnownValue { known: vec!["mysql"] });
+    }
+}
+
+model! {
+    /// The result of the create-service call: the new service (normally `provisioning`) and the
+    /// password of its default user, which the server shows only this once.
+    pub struct CreateServiceResponse {
+        /// The new service.
+        "service" service: Service,
+        /// The default user's password: shown in this answer only, never again.
+        "password" password: Secret,
+    }
+}
+
+model! {
+    /// The body of the replica-scaling request (`PATCH .../services/{serviceId}/replicaScaling`,
+    /// the contract's `ServiceReplicaScalingPatchRequest`): only what is set is changed. The
+    /// server applies it asynchronously: the service reports it once applied.
+    pub struct UpdateServiceReplicaScalingRequest {
+        /// Minimum memory per replica: 8 to 356, a multiple of 4.
+        "minReplicaMemoryGb" min_replica_memory_gb: MemoryGb,
+        /// Maximum memory per replica: 8 to 356, a multiple of 4.
+        "maxReplicaMemoryGb" max_replica_memory_gb: MemoryGb,
+        /// The target autoscaling mode; absent keeps the current one.
+        "autoscalingMode" autoscaling_mode: AutoscalingMode,
+        /// The fixed replica count (vertical mode): 1 to 20.
+        "numReplicas" num_replicas: u32,
+        /// The fewest replicas (horizontal mode): 1 to 20, with `maxReplicas`.
+        "minReplicas" min_replicas: u32,
+        /// The most replicas (horizontal mode): 1 to 20, with `minReplicas`.
+        "maxReplicas" max_replicas: u32,
+        /// Whether the service may idle when unused.
+        "idleScaling" idle_scaling: bool,
+        /// Minutes without use before idling: at least 5.
+        "idleTimeoutMinutes" idle_timeout_minutes: f64 as decimal,
+    }
+}
+
+impl UpdateServiceReplicaScalingRequest {
+    /// A request that changes nothing yet: set what should change with the setters.
+    pub fn new() -> Self {
+        UpdateServiceReplicaScalingRequest::default()
+    }
+}
+
+impl Validate for UpdateServiceReplicaScalingRequest {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        Checker::run(self, |c| {
+            ScalingMembers {
+                mode: &self.autoscaling_mode,
+                min_memory: &self.min_replica_memory_gb,
+                max_memory: &self.max_replica_memory_gb,
+                num_replicas: self.num_replicas,
+                min_replicas: self.min_replicas,
+                max_replicas: self.max_replicas,
+                idle_timeout_minutes: self.idle_timeout_minutes,
+            }
+            .check(c);
+        })
+    }
+}
+
+model! {
+    /// The body of the service-password request (`PATCH .../services/{serviceId}/password`, the
+    /// contract's `ServicePasswordPatchRequest`): empty, the server generates a password and
+    /// answers it once; with `newPasswordHash`, the password is the one hashed and nothing
+    /// secret is answered, so a password chosen by the user never travels in clear.
+    pub struct UpdateServicePasswordRequest {
+        /// The base64 of the SHA-256 of the password (`echo -n "$password" | sha256sum | tr
+        /// -d '-' | xxd -r -p | base64`).
+        "newPasswordHash" new_password_hash: Text,
+        /// The hex of the SHA-1 of the SHA-1 of the password, for the MySQL protocol (`echo -n
+        /// "$password" | sha1sum | tr -d '-' | xxd -r -p | sha1sum | tr -d '-'`); only with
+        /// `newPasswordHash` (without it the server ignores it).
+        "newDoubleSha1Hash" new_double_sha1_hash: Text,
+    }
+}
+
+impl UpdateServicePasswordRequest {
+    /// A request for a password the server generates and answers once.
+    pub fn generate() -> Self {
+        UpdateServicePasswordRequest::default()
+    }
+
+    /// A request setting the password whose SHA-256, in base64, is `sha256_base64`: the
+    /// password itself is never sent. Add [`new_double_sha1_hash`](Self::new_double_sha1_hash)
+    /// for the MySQL protocol.
+    pub fn hashed(sha256_base64: impl Into<Text>) -> Self {
+        UpdateServicePasswordRequest { new_password_hash: Some(sha256_base64.into()), ..Default::default() }
+    }
+}
+
+/// What `newDoubleSha1Hash` is: a SHA-1 digest in hex.
+const DOUBLE_SHA1_FORM: &str = "of 40 hexadecimal digits (a SHA-1 digest)";
+
+impl Validate for UpdateServicePasswordRequest {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        Checker::run(self, |c| {
+            if let Some(hash) = &self.new_password_hash {
+                if !crate::validate::is_base64_of_32_bytes(hash) {
+                    c.fail_at("newPasswordHash", Rule::Base64Of32Bytes);
+                }
+            }
+            if let Some(hash) = &self.new_double_sha1_hash {
+                if self.new_password_hash.is_none() {
+                    c.fail_at(
+                        "newDoubleSha1Hash",
+                        Rule::NotAllowedBecause("newPasswordHash is absent: the server would ignore it"),
+                    );
+                }
+                if hash.len() != 40 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    c.fail_at("newDoubleSha1Hash", Rule::Format(DOUBLE_SHA1_FORM));
+                }
+            }
+        })
+    }
+}
+
+model! {
+    /// The result of the service-password call (the contract's `ServicePasswordPatchResponse`):
+    /// the generated password, shown this once; absent when the request sent `newPasswordHash`.
+    pub struct UpdateServicePasswordResponse {
+        /// The new password, if the server generated it.
+        "password" password: Secret,
     }
 }

@@ -36,7 +36,7 @@ pub struct OrganizationScope<'c> {
     organization_id: OrganizationId,
 }
 
-/// The services of an organization.
+/// The services of an organization: listed and created here.
 #[derive(Clone, Copy, Debug)]
 pub struct ServicesScope<'c> {
     client: &'c Client,
@@ -230,6 +230,11 @@ macro_rules! scoped_method {
     // An organization's services, narrowed by a query.
     (table $api:ident [organization_id] $doc:tt $name:ident $endpoint:ident [] [$($query:tt)+] $output:ty) => {
         scoped_method!(@ ServicesScope [organization_id] $doc $name [$($query)+] $output);
+    };
+    // A service is created in the organization's services, where they are listed: by the
+    // resource it acts on, not by its path's ids alone (which are the organization's).
+    (table $api:ident [organization_id] $doc:tt create_service $endpoint:ident $left:tt [] $output:ty) => {
+        scoped_method!(@ ServicesScope [organization_id] $doc create_service $left $output);
     };
     (table Management [] $doc:tt $name:ident $endpoint:ident $left:tt [] $output:ty) => {
         scoped_method!(@ OrganizationsScope [] $doc $name $left $output);

@@ -29,9 +29,10 @@ use pipe_api_proto::{
 use pipe_api_tests::every_operation::{Visit, visit};
 use pipe_api_tests::requests::create_pipe_requests;
 use pipe_api_types::{
-    AlertChannel, AlertInterval, AlertRequest, ChangePipeStateRequest, CreateKeyRequest,
-    CreateReversePrivateEndpointRequest, CustomPrivateDnsMapping, KeyRole, PipeCommand, PipeSchemaDiscoveryRequest,
-    ServiceCommand, ThresholdType, UpdateReversePrivateEndpointRequest, UpdateServiceStateRequest,
+    AlertChannel, AlertInterval, AlertRequest, ChangePipeStateRequest, CloudProvider, CreateKeyRequest,
+    CreateReversePrivateEndpointRequest, CreateServiceRequest, CustomPrivateDnsMapping, KeyRole, PipeCommand,
+    PipeSchemaDiscoveryRequest, ServiceCommand, ServiceRegion, ThresholdType, UpdateReversePrivateEndpointRequest,
+    UpdateServiceStateRequest,
 };
 use pipe_api_ureq::Client;
 
@@ -351,6 +352,7 @@ impl Visit for Routes {
         put(slot, || CreateKeyRequest::new("server-text", [KeyRole::Developer]));
         put(slot, || ChangePipeStateRequest::from(PipeCommand::Stop));
         put(slot, || UpdateServiceStateRequest::from(ServiceCommand::Stop));
+        put(slot, || CreateServiceRequest::new("server-text", CloudProvider::Aws, ServiceRegion::AwsEuWest1));
         put(slot, || {
             CreateReversePrivateEndpointRequest::vpc_endpoint_service("com.amazonaws.vpce.eu-west-1.vpce-svc-1")
         });

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 mod alerts;
 mod keys;
+mod organizations;
 mod pipe_settings;
 mod pipes;
 mod reverse_private_endpoints;
@@ -16,13 +17,14 @@ mod services;
 
 pub(crate) use alerts::alert;
 pub(crate) use keys::{create_key, update_key};
+pub(crate) use organizations::update_organization;
 pub(crate) use pipe_settings::{cdc_memory_per_core, cdc_scaling, pipe_settings, scale_pipe};
 pub(crate) use pipes::{
     DATABASE_KINDS, TABLE_MAPPING_NAMES, change_pipe_state, create_pipe, patched_authentication, schema_discovery,
     update_pipe,
 };
 pub(crate) use reverse_private_endpoints::{create_reverse_private_endpoint, update_reverse_private_endpoint};
-pub(crate) use services::{service_state, update_service};
+pub(crate) use services::{create_service, replica_scaling, service_password, service_state, update_service};
 
 /// A refused body: the field's path and what is wrong with it.
 pub(crate) struct Problem(pub String);

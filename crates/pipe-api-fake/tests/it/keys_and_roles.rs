@@ -251,7 +251,7 @@ fn a_path_no_operation_has_is_refused_even_to_an_admin() {
     let (fake, _) = fake();
     for (method, path) in [
         (Method::GET, service_path("/backups")),
-        (Method::POST, org_path("/services")),
+        (Method::PUT, org_path("/services")),
         (Method::DELETE, "/v1/organizations".to_owned()),
     ] {
         let response = call(&fake, "admin-id", method.clone(), &path, None);

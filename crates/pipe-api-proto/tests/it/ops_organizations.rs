@@ -6,8 +6,13 @@ use crate::common;
 
 use common::*;
 use http::StatusCode;
-use pipe_api_proto::{BuildErrorKind, EndpointExt, GetOrganization, ListOrganizations, ListServices, render_request};
-use pipe_api_types::{ByocState, CloudProvider, Rule, ServiceFilter, ServiceRegion, ServiceState};
+use pipe_api_proto::{
+    BuildErrorKind, EndpointExt, GetOrganization, ListOrganizations, ListServices, UpdateOrganization, render_request,
+};
+use pipe_api_types::{
+    ByocState, CloudProvider, OrganizationPatchPrivateEndpoint, OrganizationPrivateEndpointsPatch, Rule, ServiceFilter,
+    ServiceRegion, ServiceState, UpdateOrganizationRequest,
+};
 
 #[test]
 fn snapshot_each_request() {
@@ -84,4 +89,36 @@ fn an_unsupported_filter_is_the_servers_400() {
     let error = api_error(&ListServices::new(org()), 400, body);
     assert_eq!(error.status(), StatusCode::BAD_REQUEST);
     assert!(error.to_string().contains("unsupported filter"), "{error}");
+}
+
+#[test]
+fn snapshot_update_organization_and_its_answer() {
+    let request: UpdateOrganizationRequest =
+        serde_json::from_slice(include_bytes!("fixtures/operations/update_organization/request.json")).unwrap();
+    let endpoint = UpdateOrganization::new(org(), request);
+    insta::assert_snapshot!("update_organization", render_request(&endpoint.build_request(&management()).unwrap()));
+    let ok = include_bytes!("fixtures/operations/update_organization/ok.json");
+    let organization = endpoint.parse_response(&management(), response(200, ok)).unwrap().value;
+    assert_eq!(organization.name.as_deref(), Some("Acme Analytics"));
+    assert_eq!(organization.enable_core_dumps, Some(false));
+    let forbidden = include_bytes!("fixtures/operations/update_organization/403_not_admin.json");
+    let error = api_error(&endpoint, 403, forbidden);
+    assert_eq!(error.status(), StatusCode::FORBIDDEN);
+    assert_eq!(error.operation(), "update_organization");
+
+    let request = UpdateOrganizationRequest::new().name(" ").private_endpoints(
+        OrganizationPrivateEndpointsPatch::new()
+            .remove([OrganizationPatchPrivateEndpoint::default().cloud_provider(CloudProvider::from("ibm"))]),
+    );
+    let error = UpdateOrganization::new(org(), request).build_request(&management()).unwrap_err();
+    let BuildErrorKind::Invalid(errors) = error.kind() else { panic!("{error:?}") };
+    assert!(errors.contains("name", &Rule::NotBlank), "{errors}");
+    assert!(errors.contains("privateEndpoints.remove[0].id", &Rule::Required), "{errors}");
+    assert!(
+        errors.contains(
+            "privateEndpoints.remove[0].cloudProvider",
+            &Rule::KnownValue { known: vec!["aws", "gcp", "azure"] }
+        ),
+        "{errors}"
+    );
 }

@@ -24,7 +24,11 @@ fn check(request_type: &str, json: &Value) -> Result<(), ValidationErrors> {
     match request_type {
         "CreateKeyRequest" => read::<CreateKeyRequest>(json),
         "UpdateKeyRequest" => read::<UpdateKeyRequest>(json),
+        "CreateServiceRequest" => read::<CreateServiceRequest>(json),
+        "UpdateOrganizationRequest" => read::<UpdateOrganizationRequest>(json),
         "UpdateServiceRequest" => read::<UpdateServiceRequest>(json),
+        "UpdateServicePasswordRequest" => read::<UpdateServicePasswordRequest>(json),
+        "UpdateServiceReplicaScalingRequest" => read::<UpdateServiceReplicaScalingRequest>(json),
         "UpdateServiceStateRequest" => read::<UpdateServiceStateRequest>(json),
         "CreatePipeRequest" => read::<CreatePipeRequest>(json),
         "UpdatePipeRequest" => read::<UpdatePipeRequest>(json),
