@@ -34,7 +34,7 @@
 
 use std::time::Duration;
 
-use http::{HeaderMap, Method, StatusCode};
+use http::{HeaderMap, HeaderName, Method, StatusCode};
 use time::OffsetDateTime;
 
 // Pacing has its own file; its path stays `retry::Pacer`.
@@ -108,8 +108,8 @@ impl RetryHints {
             headers.get_all(http::header::RETRY_AFTER).iter().find_map(|v| v.to_str().ok().and_then(RetryAfter::parse));
         Self {
             retry_after,
-            x_rate_limit_reset: seconds_header(headers, "x-ratelimit-reset"),
-            rate_limit_reset: seconds_header(headers, "ratelimit-reset"),
+            x_rate_limit_reset: seconds_header(headers, &X_RATELIMIT_RESET),
+            rate_limit_reset: seconds_header(headers, &RATELIMIT_RESET),
         }
     }
 
@@ -126,7 +126,12 @@ impl RetryHints {
     }
 }
 
-fn seconds_header(headers: &HeaderMap, name: &str) -> Option<Duration> {
+/// The reset headers' names, made when compiled: a name given as text is checked and
+/// lower-cased at every look-up, and every answer is looked at.
+const X_RATELIMIT_RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
+const RATELIMIT_RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
+
+fn seconds_header(headers: &HeaderMap, name: &HeaderName) -> Option<Duration> {
     headers
         .get_all(name)
         .iter()
