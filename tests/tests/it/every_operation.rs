@@ -236,7 +236,7 @@ fn fixture_gaps(operation: &Operation, root: &Path) -> Vec<String> {
 
 #[test]
 fn every_row_has_its_fixtures_and_request_snapshot() {
-    // What a new row of the table must bring (the steps in `operations.rs`), named per row; the
+    // What a new row of the table must bring (the steps in proto's `operations/mod.rs`), named per row; the
     // fake's own tests name a row it has no handler or grant for.
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let requests = snapshotted_requests(root);

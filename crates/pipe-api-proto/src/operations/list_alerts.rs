@@ -1,12 +1,18 @@
-//! The alert list: the one endpoint written by hand, for its query and its total; its metadata
-//! is its row of the table.
+//! `GET /api/v2/alerts`: the contract's `listAlerts`. The one endpoint written by hand, for its
+//! query and its total; its metadata is its row.
 
 use http::HeaderMap;
 use pipe_api_types::{AlertPage, Rule, ValidationErrors, Violation};
 
 use crate::api::Alerting;
 use crate::endpoint::Endpoint;
-use crate::operations::Operation;
+use crate::operation::Operation;
+
+operation! {
+    /// Lists alerts, a page at a time (`ListAlerts` says which).
+    alerts.list_alerts: ListAlerts(..)
+        Alerting GET "api"/"v2"/"alerts" -> AlertPage;
+}
 
 /// The largest page the alerting server serves.
 pub const MAX_ALERTS_LIMIT: u32 = 1000;

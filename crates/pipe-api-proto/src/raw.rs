@@ -8,7 +8,7 @@ use http::Method;
 use crate::api::Api;
 use crate::endpoint::Endpoint;
 use crate::error::{BuildError, BuildErrorKind};
-use crate::operations::Operation;
+use crate::operation::Operation;
 
 /// Any request under an interface's base URL. The result is the management envelope's
 /// `result` (or the alerting body) as a JSON value; `null` when there is none (a delete).
