@@ -3,9 +3,7 @@
 //! model), schema discovery, and the CDC scaling that exists once a database pipe does. Then the
 //! fake's own checks, reached with raw requests that skip the client's validation.
 
-use pipe_api_fake::{
-    DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake, FakeServer,
-};
+use pipe_api_fake::{DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
 use pipe_api_proto::{Error, Management, Raw};
 use pipe_api_tests::requests::create_pipe_requests;
 use pipe_api_types::{
@@ -15,13 +13,11 @@ use pipe_api_types::{
 use pipe_api_ureq::Client;
 use serde_json::{Value, json};
 
+use crate::clients::*;
+
 /// The demo's Kafka pipe and its object-storage pipe.
 const KAFKA_PIPE: &str = "2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19001";
 const STORAGE_PIPE: &str = "2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19002";
-
-fn admin(server: &FakeServer) -> Client {
-    Client::builder().management(&server.base_url(), DEMO_KEY_ID, DEMO_KEY_SECRET).build().expect("valid configuration")
-}
 
 fn id(text: &str) -> PipeId {
     text.parse().unwrap()
@@ -42,7 +38,7 @@ fn api_error(error: Error) -> (u16, String) {
 #[test]
 fn scaling_shows_in_the_next_get() {
     let server = Fake::demo().serve().unwrap();
-    let (client, fake) = (admin(&server), server.fake());
+    let (client, fake) = (demo_client(&server), server.fake());
     let scaling = Scaling::default().replicas(5u32).replica_cpu_millicores(1000u32).replica_memory_gb(4.0);
     let answered = client.update_pipe_scaling(ORG, SERVICE, id(KAFKA_PIPE), scaling).unwrap();
     let read = client.get_pipe(ORG, SERVICE, id(KAFKA_PIPE)).unwrap();
@@ -67,7 +63,7 @@ fn scaling_shows_in_the_next_get() {
 #[test]
 fn settings_change_one_and_read_again() {
     let server = Fake::demo().serve().unwrap();
-    let (client, fake) = (admin(&server), server.fake());
+    let (client, fake) = (demo_client(&server), server.fake());
     let pipe = id(STORAGE_PIPE);
     let before = client.get_pipe_settings(ORG, SERVICE, pipe).unwrap();
     assert_eq!(before, PipeSettings::default(), "the demo pipe has no settings yet");
@@ -97,7 +93,7 @@ fn settings_change_one_and_read_again() {
 #[test]
 fn settings_round_trip_keeps_unknown_fields() {
     let server = Fake::demo().serve().unwrap();
-    let (client, fake) = (admin(&server), server.fake());
+    let (client, fake) = (demo_client(&server), server.fake());
     // A pipe whose settings hold what a newer server (or another tool) set.
     let seeded: Pipe = serde_json::from_value(json!({
         "id": "2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19003",
@@ -142,7 +138,7 @@ fn settings_round_trip_keeps_unknown_fields() {
 #[test]
 fn schema_discovery_follows_the_source() {
     let server = Fake::demo().serve().unwrap();
-    let client = admin(&server);
+    let client = demo_client(&server);
     // MSK: the Kafka flavour that authenticates with an IAM role (PipePostKafkaSource).
     let kafka = KafkaSource::new(
         KafkaType::Msk,
@@ -181,7 +177,7 @@ fn schema_discovery_follows_the_source() {
 #[test]
 fn cdc_scaling_exists_once_a_database_pipe_was_provisioned() {
     let server = Fake::demo().serve().unwrap();
-    let (client, fake) = (admin(&server), server.fake());
+    let (client, fake) = (demo_client(&server), server.fake());
     let not_yet = |error: Error| {
         let (status, text) = api_error(error);
         assert_eq!(status, 404);
@@ -234,7 +230,7 @@ fn raw(client: &Client, method: http::Method, path: &str, body: Value) -> (u16, 
 #[test]
 fn the_fake_refuses_what_the_contract_forbids() {
     let server = Fake::demo().serve().unwrap();
-    let client = admin(&server);
+    let client = demo_client(&server);
     let pipe = format!("/v1/organizations/{ORG}/services/{SERVICE}/pipes/{KAFKA_PIPE}");
     let cases: Vec<(http::Method, String, Value, &str)> = vec![
         (http::Method::PATCH, format!("{pipe}/scaling"), json!({ "replicas": 41 }), "replicas"),
@@ -306,7 +302,7 @@ fn the_fake_refuses_what_the_contract_forbids() {
 #[test]
 fn an_idle_service_answers_424_to_every_tuning_call() {
     let server = Fake::demo().serve().unwrap();
-    let (client, fake) = (admin(&server), server.fake());
+    let (client, fake) = (demo_client(&server), server.fake());
     fake.set_service_idle(ORG, SERVICE, true);
     let pipe = id(KAFKA_PIPE);
     let kafka = KafkaSource::new(KafkaType::Msk, DataFormat::JsonEachRow, "b:9092", "t", Authentication::IamRole)

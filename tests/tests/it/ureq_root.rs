@@ -1,12 +1,12 @@
-//! What a user of this crate reads: a root of at most 40 names, each at one path (no glob
+//! What a user of pipe-api-ureq reads: a root of at most 40 names, each at one path (no glob
 //! re-export, so nothing new in proto or types joins the root unnoticed), and a README whose
 //! feature table names every feature of the crate's manifest.
 
 use std::collections::BTreeSet;
 
-const LIB: &str = include_str!("../src/lib.rs");
-const MANIFEST: &str = include_str!("../Cargo.toml");
-const README: &str = include_str!("../README.md");
+const LIB: &str = include_str!("../../../crates/pipe-api-ureq/src/lib.rs");
+const MANIFEST: &str = include_str!("../../../crates/pipe-api-ureq/Cargo.toml");
+const README: &str = include_str!("../../../crates/pipe-api-ureq/README.md");
 
 /// The most names the crate's root may hold.
 const MAX_ROOT_NAMES: usize = 40;

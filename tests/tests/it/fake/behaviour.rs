@@ -4,34 +4,19 @@
 
 use std::time::Duration;
 
-use base64::Engine as _;
-use http::{Method, Request, Response};
+use http::Method;
 use pipe_api_fake::{AlertingVersion, Fake, Fault, FaultRule};
-use pipe_api_types::{
-    Alert, AlertId, Key, KeyId, KeyRole, KeyState, OrganizationId, Pipe, PipeState, ReversePrivateEndpoint, Service,
-    ServiceId,
-};
+use pipe_api_types::{Alert, AlertId, Key, KeyId, KeyRole, KeyState, Pipe, PipeState, ReversePrivateEndpoint, Service};
 use serde_json::{Value, json};
 
-const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
+use crate::fake::common::*;
+
 const OTHER_ORG: &str = "7b2f4c2d-9a72-4b4f-8d4a-1e2a7cc3b002";
-const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
-const PIPE: &str = "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e";
-
-fn org() -> OrganizationId {
-    ORG.parse().unwrap()
-}
-
-fn service() -> ServiceId {
-    SERVICE.parse().unwrap()
-}
 
 /// A fake with one organization, an admin key, a service with one pipe and one endpoint, a
 /// second organization, and one alert behind a token.
 fn seeded() -> Fake {
-    let fake = Fake::new();
-    fake.seed_key(org(), "admin-id", "admin-secret", [KeyRole::Admin]);
-    fake.seed_service(org(), Service::new(service()).name("svc"));
+    let fake = fake();
     fake.seed_pipe(org(), service(), Pipe::new(PIPE.parse().unwrap()).name("p").state(PipeState::Running));
     fake.seed_reverse_private_endpoint(
         org(),
@@ -45,39 +30,6 @@ fn seeded() -> Fake {
     fake.seed_alerts_token("token-1");
     fake.seed_alert(Alert::new(AlertId::new("a1")).name("first"));
     fake
-}
-
-fn basic(id: &str, secret: &str) -> String {
-    format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(format!("{id}:{secret}")))
-}
-
-fn call(fake: &Fake, method: Method, path: &str, authorization: Option<&str>, body: &str) -> Response<Vec<u8>> {
-    let mut request = Request::builder().method(method).uri(path);
-    if let Some(value) = authorization {
-        request = request.header("authorization", value);
-    }
-    fake.handle(request.body(body.as_bytes().to_vec()).unwrap())
-}
-
-fn admin(fake: &Fake, method: Method, path: &str, body: &str) -> Response<Vec<u8>> {
-    call(fake, method, path, Some(&basic("admin-id", "admin-secret")), body)
-}
-
-fn json_of(response: &Response<Vec<u8>>) -> Value {
-    serde_json::from_slice(response.body()).unwrap_or_else(|_| panic!("not JSON: {:?}", text(response)))
-}
-
-fn text(response: &Response<Vec<u8>>) -> String {
-    String::from_utf8_lossy(response.body()).into_owned()
-}
-
-/// The management error envelope: status, the `CODE: text`, and a request id.
-fn assert_error(response: &Response<Vec<u8>>, status: u16, error: &str) {
-    assert_eq!(response.status(), status, "{}", text(response));
-    let body = json_of(response);
-    assert_eq!(body["status"], status);
-    assert_eq!(body["error"], error);
-    assert!(body["requestId"].as_str().is_some_and(|id| id.len() == 36));
 }
 
 fn service_path() -> String {
@@ -177,6 +129,7 @@ fn a_created_key_returns_its_credentials_once_and_they_work_at_once() {
 
 #[test]
 fn a_key_made_by_the_client_from_hash_data_works_and_its_secret_is_never_returned() {
+    use base64::Engine as _;
     use sha2::Digest as _;
     let hash = |text: &str| base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(text.as_bytes()));
     let fake = seeded();

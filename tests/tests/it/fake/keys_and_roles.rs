@@ -4,28 +4,18 @@
 
 use std::time::Duration;
 
-use base64::Engine as _;
-use http::{Method, Request, Response};
+use http::{Method, Response};
 use pipe_api_fake::Fake;
-use pipe_api_types::{Key, KeyRole, OrganizationId, Pipe, PipeState, ReversePrivateEndpoint, Service, ServiceId};
+use pipe_api_types::{Key, KeyRole, Pipe, PipeState, ReversePrivateEndpoint, Service};
 use serde_json::{Value, json};
 
-const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
-const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
-const PIPE: &str = "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e";
+use crate::fake::common::*;
+
 const ENDPOINT: &str = "7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2001";
-
-fn org() -> OrganizationId {
-    ORG.parse().unwrap()
-}
-
-fn service() -> ServiceId {
-    SERVICE.parse().unwrap()
-}
 
 /// A fake with one key per role, a service with a pipe and a reverse private endpoint; the
 /// keys as seeded (admin, developer, query_endpoints).
-fn fake() -> (Fake, [Key; 3]) {
+fn with_a_key_per_role() -> (Fake, [Key; 3]) {
     let fake = Fake::new();
     let keys = [
         fake.seed_key(org(), "admin-id", "s", [KeyRole::Admin]),
@@ -38,15 +28,9 @@ fn fake() -> (Fake, [Key; 3]) {
     (fake, keys)
 }
 
-fn call(fake: &Fake, as_key: &str, method: Method, path: &str, body: Option<Value>) -> Response<Vec<u8>> {
-    let authorization = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(format!("{as_key}:s")));
-    let body = body.map(|b| b.to_string().into_bytes()).unwrap_or_default();
-    let request = Request::builder().method(method).uri(path).header("authorization", authorization);
-    fake.handle(request.body(body).unwrap())
-}
-
-fn json_of(response: &Response<Vec<u8>>) -> Value {
-    serde_json::from_slice(response.body()).unwrap()
+/// Sends as the key `key_id` (each key's secret is `s`).
+fn as_key(fake: &Fake, key_id: &str, method: Method, path: &str, body: Option<Value>) -> Response<Vec<u8>> {
+    call(fake, method, path, Some(&basic(key_id, "s")), body)
 }
 
 fn org_path(rest: &str) -> String {
@@ -59,15 +43,15 @@ fn service_path(rest: &str) -> String {
 
 #[test]
 fn keys_are_listed_read_updated_and_deleted_by_their_management_id() {
-    let (fake, [admin, developer, _]) = fake();
-    let listed = json_of(&call(&fake, "admin-id", Method::GET, &org_path("/keys"), None));
+    let (fake, [admin, developer, _]) = with_a_key_per_role();
+    let listed = json_of(&as_key(&fake, "admin-id", Method::GET, &org_path("/keys"), None));
     let ids: Vec<&str> = listed["result"].as_array().unwrap().iter().map(|k| k["id"].as_str().unwrap()).collect();
     assert_eq!(ids.len(), 3);
     assert_eq!(ids[1], developer.id.to_string());
     assert!(listed["result"][0].get("keySecret").is_none(), "never a secret");
 
     let path = org_path(&format!("/keys/{}", developer.id));
-    let read = json_of(&call(&fake, "admin-id", Method::GET, &path, None))["result"].clone();
+    let read = json_of(&as_key(&fake, "admin-id", Method::GET, &path, None))["result"].clone();
     assert_eq!(read["name"], "seeded developer-id");
     assert_eq!(read["roles"], json!(["developer"]));
     assert_eq!(read["state"], "enabled");
@@ -77,7 +61,7 @@ fn keys_are_listed_read_updated_and_deleted_by_their_management_id() {
         "ipAccessList": [{"source": "198.51.100.0/24", "description": "ci"}],
         "assignedRoleIds": ["11111111-2222-4333-8444-555555555555"]
     });
-    let updated = call(&fake, "admin-id", Method::PATCH, &path, Some(change));
+    let updated = as_key(&fake, "admin-id", Method::PATCH, &path, Some(change));
     assert_eq!(updated.status(), 200, "{}", String::from_utf8_lossy(updated.body()));
     let updated = json_of(&updated)["result"].clone();
     assert_eq!(updated["name"], "renamed");
@@ -87,28 +71,32 @@ fn keys_are_listed_read_updated_and_deleted_by_their_management_id() {
     assert_eq!(updated["assignedRoles"], json!([{"roleId": "11111111-2222-4333-8444-555555555555"}]));
     assert_eq!(updated["id"], read["id"], "the id stays");
     assert_eq!(updated["createdAt"], read["createdAt"]);
-    assert_eq!(json_of(&call(&fake, "admin-id", Method::GET, &path, None))["result"], updated);
+    assert_eq!(json_of(&as_key(&fake, "admin-id", Method::GET, &path, None))["result"], updated);
 
     // `null` (or "") clears the expiry.
-    let never = json_of(&call(&fake, "admin-id", Method::PATCH, &path, Some(json!({"expireAt": null}))));
+    let never = json_of(&as_key(&fake, "admin-id", Method::PATCH, &path, Some(json!({"expireAt": null}))));
     assert!(never["result"].get("expireAt").is_none(), "{never}");
 
-    let deleted = call(&fake, "admin-id", Method::DELETE, &path, None);
+    let deleted = as_key(&fake, "admin-id", Method::DELETE, &path, None);
     assert_eq!(deleted.status(), 200);
     assert!(json_of(&deleted).get("result").is_none());
-    let gone = call(&fake, "admin-id", Method::GET, &path, None);
+    let gone = as_key(&fake, "admin-id", Method::GET, &path, None);
     assert_eq!(gone.status(), 404);
     assert_eq!(json_of(&gone)["error"], format!("NOT_FOUND: {}", developer.id));
-    assert_eq!(call(&fake, "developer-id", Method::GET, &org_path("/keys"), None).status(), 401, "its credentials die");
-    assert_eq!(call(&fake, "admin-id", Method::DELETE, &path, None).status(), 404);
+    assert_eq!(
+        as_key(&fake, "developer-id", Method::GET, &org_path("/keys"), None).status(),
+        401,
+        "its credentials die"
+    );
+    assert_eq!(as_key(&fake, "admin-id", Method::DELETE, &path, None).status(), 404);
     assert_eq!(fake.keys(org()).len(), 2);
     let _ = admin;
 }
 
 #[test]
 fn a_key_cannot_delete_itself() {
-    let (fake, [admin, ..]) = fake();
-    let response = call(&fake, "admin-id", Method::DELETE, &org_path(&format!("/keys/{}", admin.id)), None);
+    let (fake, [admin, ..]) = with_a_key_per_role();
+    let response = as_key(&fake, "admin-id", Method::DELETE, &org_path(&format!("/keys/{}", admin.id)), None);
     assert_eq!(response.status(), 400);
     assert_eq!(json_of(&response)["error"], "BAD_REQUEST: an API key cannot delete itself");
     assert_eq!(fake.keys(org()).len(), 3);
@@ -116,26 +104,26 @@ fn a_key_cannot_delete_itself() {
 
 #[test]
 fn a_disabled_or_expired_key_is_refused() {
-    let (fake, [_, developer, _]) = fake();
+    let (fake, [_, developer, _]) = with_a_key_per_role();
     let path = org_path(&format!("/keys/{}", developer.id));
-    let disable = call(&fake, "admin-id", Method::PATCH, &path, Some(json!({"state": "disabled"})));
+    let disable = as_key(&fake, "admin-id", Method::PATCH, &path, Some(json!({"state": "disabled"})));
     assert_eq!(json_of(&disable)["result"]["state"], "disabled");
-    assert_eq!(call(&fake, "developer-id", Method::GET, &service_path(""), None).status(), 401);
-    call(
+    assert_eq!(as_key(&fake, "developer-id", Method::GET, &service_path(""), None).status(), 401);
+    as_key(
         &fake,
         "admin-id",
         Method::PATCH,
         &path,
         Some(json!({"state": "enabled", "expireAt": "2026-01-01T00:01:00Z"})),
     );
-    assert_eq!(call(&fake, "developer-id", Method::GET, &service_path(""), None).status(), 200);
+    assert_eq!(as_key(&fake, "developer-id", Method::GET, &service_path(""), None).status(), 200);
     fake.advance(Duration::from_secs(60));
-    assert_eq!(call(&fake, "developer-id", Method::GET, &service_path(""), None).status(), 401);
+    assert_eq!(as_key(&fake, "developer-id", Method::GET, &service_path(""), None).status(), 401);
 }
 
 #[test]
 fn update_bodies_are_checked_by_the_fake() {
-    let (fake, [_, developer, _]) = fake();
+    let (fake, [_, developer, _]) = with_a_key_per_role();
     let path = org_path(&format!("/keys/{}", developer.id));
     for (body, error) in [
         (json!({"roles": []}), "roles: must have at least 1 element"),
@@ -149,14 +137,14 @@ fn update_bodies_are_checked_by_the_fake() {
         (json!({"assignedRoleIds": ["x"]}), "assignedRoleIds[0]: must be a UUID"),
         (json!({"name": 7}), "name: must be a string"),
     ] {
-        let response = call(&fake, "admin-id", Method::PATCH, &path, Some(body.clone()));
+        let response = as_key(&fake, "admin-id", Method::PATCH, &path, Some(body.clone()));
         assert_eq!(response.status(), 400, "{body}");
         assert_eq!(json_of(&response)["error"], format!("BAD_REQUEST: invalid request: {error}"), "{body}");
     }
-    let malformed = call(&fake, "admin-id", Method::GET, &org_path("/keys/not-a-uuid"), None);
+    let malformed = as_key(&fake, "admin-id", Method::GET, &org_path("/keys/not-a-uuid"), None);
     assert_eq!(json_of(&malformed)["error"], "BAD_REQUEST: invalid key id: not-a-uuid");
     let unknown = "00000000-0000-4000-8000-0000000000aa";
-    let missing = call(&fake, "admin-id", Method::PATCH, &org_path(&format!("/keys/{unknown}")), Some(json!({})));
+    let missing = as_key(&fake, "admin-id", Method::PATCH, &org_path(&format!("/keys/{unknown}")), Some(json!({})));
     assert_eq!(json_of(&missing)["error"], format!("NOT_FOUND: {unknown}"));
 }
 
@@ -188,9 +176,9 @@ fn operations(key_to_touch: &Key) -> Vec<(Method, String, Option<Value>, bool)> 
 
 #[test]
 fn a_developer_key_reads_services_and_keys_and_nothing_else() {
-    let (fake, [_, _, query]) = fake();
+    let (fake, [_, _, query]) = with_a_key_per_role();
     for (method, path, body, writes) in operations(&query) {
-        let response = call(&fake, "developer-id", method.clone(), &path, body);
+        let response = as_key(&fake, "developer-id", method.clone(), &path, body);
         let pipes = path.contains("/pipes");
         if writes || pipes && !path.ends_with("/services") {
             assert_eq!(response.status(), 403, "{method} {path}");
@@ -205,56 +193,56 @@ fn a_developer_key_reads_services_and_keys_and_nothing_else() {
 
 #[test]
 fn a_query_endpoints_key_manages_nothing() {
-    let (fake, [_, developer, _]) = fake();
+    let (fake, [_, developer, _]) = with_a_key_per_role();
     for (method, path, body, _) in operations(&developer) {
-        let response = call(&fake, "query-id", method.clone(), &path, body);
+        let response = as_key(&fake, "query-id", method.clone(), &path, body);
         assert_eq!(response.status(), 403, "{method} {path}");
     }
 }
 
 #[test]
 fn an_admin_key_does_everything() {
-    let (fake, [_, developer, _]) = fake();
+    let (fake, [_, developer, _]) = with_a_key_per_role();
     for (method, path, body, _) in operations(&developer) {
-        let response = call(&fake, "admin-id", method.clone(), &path, body);
+        let response = as_key(&fake, "admin-id", method.clone(), &path, body);
         assert_eq!(response.status(), 200, "{method} {path}: {}", String::from_utf8_lossy(response.body()));
     }
-    assert_eq!(call(&fake, "admin-id", Method::GET, &service_path(""), None).status(), 404, "deleted last");
+    assert_eq!(as_key(&fake, "admin-id", Method::GET, &service_path(""), None).status(), 404, "deleted last");
 }
 
 #[test]
 fn a_key_finds_its_organization_and_its_services_by_tag() {
-    let (fake, _) = fake();
+    let (fake, _) = with_a_key_per_role();
     fake.seed_organization_json(org(), json!({"name": "Acme"}));
     let tagged = json!({"id": "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1003", "name": "prod",
         "tags": [{"key": "Environment", "value": "Production"}, {"key": "isActive"}]});
     fake.seed_service_json(org(), tagged);
-    let listed = json_of(&call(&fake, "developer-id", Method::GET, "/v1/organizations", None));
+    let listed = json_of(&as_key(&fake, "developer-id", Method::GET, "/v1/organizations", None));
     assert_eq!(listed["result"].as_array().unwrap().len(), 1);
     assert_eq!(listed["result"][0]["id"], ORG);
     assert_eq!(listed["result"][0]["name"], "Acme");
-    let every = json_of(&call(&fake, "developer-id", Method::GET, &org_path("/services"), None));
+    let every = json_of(&as_key(&fake, "developer-id", Method::GET, &org_path("/services"), None));
     assert_eq!(every["result"].as_array().unwrap().len(), 2);
     for query in ["?filter=tag:Environment%3DProduction", "?filter=tag:isActive&filter=tag:Environment%3DProduction"] {
         let path = org_path(&format!("/services{query}"));
-        let narrowed = json_of(&call(&fake, "developer-id", Method::GET, &path, None));
+        let narrowed = json_of(&as_key(&fake, "developer-id", Method::GET, &path, None));
         let names: Vec<&str> =
             narrowed["result"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
         assert_eq!(names, ["prod"], "{query}");
     }
-    let unsupported = call(&fake, "developer-id", Method::GET, &org_path("/services?filter=name:prod"), None);
+    let unsupported = as_key(&fake, "developer-id", Method::GET, &org_path("/services?filter=name:prod"), None);
     assert_eq!(unsupported.status(), 400);
 }
 
 #[test]
 fn a_path_no_operation_has_is_refused_even_to_an_admin() {
-    let (fake, _) = fake();
+    let (fake, _) = with_a_key_per_role();
     for (method, path) in [
         (Method::GET, service_path("/backups")),
         (Method::PUT, org_path("/services")),
         (Method::DELETE, "/v1/organizations".to_owned()),
     ] {
-        let response = call(&fake, "admin-id", method.clone(), &path, None);
+        let response = as_key(&fake, "admin-id", method.clone(), &path, None);
         assert_eq!(response.status(), 404, "{method} {path}");
         assert!(
             String::from_utf8_lossy(response.body()).contains("is not an operation of this fake"),

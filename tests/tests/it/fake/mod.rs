@@ -1,8 +1,8 @@
-//! The integration tests of this package, one module per former test file, built as one
-//! binary: each test file was its own binary, and linking them took most of a fresh
-//! `cargo test`.
+//! The fake's tests (`pipe-api-fake`), through its public API: one module per former test
+//! file. They were a binary of their own; in this one there is one binary less to build and link.
 
 mod behaviour;
+mod common;
 mod keys_and_roles;
 mod newer_kinds_lifecycle;
 mod pipe_lifecycle;

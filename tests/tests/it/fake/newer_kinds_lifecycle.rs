@@ -8,21 +8,16 @@ use std::time::Duration;
 
 use http::{Method, Response};
 use pipe_api_fake::Fake;
-use pipe_api_types::{KeyRole, OrganizationId, Service, ServiceId};
 use serde_json::{Value, json};
 
-use crate::pipe_lifecycle::{ok, send};
+use crate::fake::common::{fake, ok};
+use crate::fake::pipe_lifecycle::send;
 
-const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
-const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
 const STEP: Duration = Duration::from_secs(30);
 
-fn fake() -> Fake {
-    let fake = Fake::new();
-    let org: OrganizationId = ORG.parse().unwrap();
-    let service: ServiceId = SERVICE.parse().unwrap();
-    fake.seed_key(org, "admin-id", "admin-secret", [KeyRole::Admin]);
-    fake.seed_service(org, Service::new(service).name("svc"));
+/// [`fake`] with each step of a pipe's life [`STEP`] long.
+fn stepped() -> Fake {
+    let fake = fake();
     fake.set_pipe_transition_time(STEP);
     fake
 }
@@ -96,7 +91,7 @@ fn pubsub() -> Value {
 
 #[test]
 fn each_kind_lives_its_own_life_and_answers_no_credential() {
-    let fake = fake();
+    let fake = stepped();
     let ids = [mysql(), mongodb(), bigquery(), pubsub()].map(|body| create(&fake, body));
     let seen: Vec<Vec<Value>> = (0..4).map(|_| Vec::new()).collect();
     let mut seen = seen;
@@ -134,7 +129,7 @@ fn mysql_and_mongodb_pause_resync_and_edit_tables_only_while_paused() {
             json!({"sourceDatabaseName": "mydb", "sourceCollection": "events", "targetTable": "mydb_events"}),
         ),
     ] {
-        let fake = fake();
+        let fake = stepped();
         let id = create(&fake, body);
         fake.advance(STEP * 3);
         // The contract requires these members in every update of the kind.
@@ -170,7 +165,7 @@ fn mysql_and_mongodb_pause_resync_and_edit_tables_only_while_paused() {
 
 #[test]
 fn the_newer_kinds_bodies_are_checked_as_the_contract_states() {
-    let fake = fake();
+    let fake = stepped();
     let with = |mut body: Value, pointer: &str, value: Option<Value>| {
         let (parent, name) = pointer.rsplit_once('/').unwrap();
         let parent = body.pointer_mut(parent).unwrap().as_object_mut().unwrap();

@@ -4,63 +4,19 @@
 
 use std::time::Duration;
 
-use base64::Engine as _;
-use http::{Method, Request, Response};
+use http::{Method, Response};
 use pipe_api_fake::Fake;
-use pipe_api_types::{KeyRole, OrganizationId, PipeId, PipeState, Service, ServiceId};
+use pipe_api_types::{PipeId, PipeState};
 use serde_json::{Value, json};
 
-const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
-const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
+use crate::fake::common::*;
+
 /// The default length of each step of a pipe's life.
 const STEP: Duration = Duration::from_secs(30);
 
-fn org() -> OrganizationId {
-    ORG.parse().unwrap()
-}
-
-fn service() -> ServiceId {
-    SERVICE.parse().unwrap()
-}
-
-fn fake() -> Fake {
-    let fake = Fake::new();
-    fake.seed_key(org(), "admin-id", "admin-secret", [KeyRole::Admin]);
-    fake.seed_service(org(), Service::new(service()).name("svc"));
-    fake
-}
-
+/// Sends `method` to `path` under the service, as the admin key.
 pub(crate) fn send(fake: &Fake, method: Method, path: &str, body: Option<Value>) -> Response<Vec<u8>> {
-    let authorization = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode("admin-id:admin-secret"));
-    let request = Request::builder()
-        .method(method)
-        .uri(format!("/v1/organizations/{ORG}/services/{SERVICE}{path}"))
-        .header("authorization", authorization)
-        .body(body.map(|b| b.to_string().into_bytes()).unwrap_or_default())
-        .unwrap();
-    fake.handle(request)
-}
-
-pub(crate) fn json_of(response: &Response<Vec<u8>>) -> Value {
-    serde_json::from_slice(response.body())
-        .unwrap_or_else(|_| panic!("not JSON: {}", String::from_utf8_lossy(response.body())))
-}
-
-/// A success envelope's `result`.
-pub(crate) fn ok(response: Response<Vec<u8>>) -> Value {
-    let body = json_of(&response);
-    assert_eq!(response.status(), 200, "{body}");
-    assert_eq!(body["status"], 200);
-    body["result"].clone()
-}
-
-/// The management error envelope, with the exact `CODE: text`.
-fn assert_error(response: Response<Vec<u8>>, status: u16, error: &str) {
-    let body = json_of(&response);
-    assert_eq!(response.status(), status, "{body}");
-    assert_eq!(body["status"], status);
-    assert_eq!(body["error"], error);
-    assert!(body["requestId"].as_str().is_some_and(|id| id.len() == 36));
+    admin(fake, method, &format!("/v1/organizations/{ORG}/services/{SERVICE}{path}"), body)
 }
 
 fn kafka_body() -> Value {
@@ -202,12 +158,12 @@ fn start_is_refused_unless_stopped_paused_or_failed() {
     let fake = fake();
     let id = create(&fake, kafka_body());
     assert_error(
-        command(&fake, &id, "start"),
+        &command(&fake, &id, "start"),
         409,
         "CONFLICT: pipe is Provisioning: a state transition is in progress",
     );
     fake.advance(STEP);
-    assert_error(command(&fake, &id, "start"), 400, "BAD_REQUEST: pipe is already running");
+    assert_error(&command(&fake, &id, "start"), 400, "BAD_REQUEST: pipe is already running");
     assert_eq!(state_of(&fake, &id), "Running", "a refused command changes nothing");
 }
 
@@ -229,7 +185,7 @@ fn resync_only_for_database_pipes() {
     let fake = fake();
     let kafka = create(&fake, kafka_body());
     fake.advance(STEP);
-    assert_error(command(&fake, &kafka, "resync"), 400, "BAD_REQUEST: resync is only supported for database pipes");
+    assert_error(&command(&fake, &kafka, "resync"), 400, "BAD_REQUEST: resync is only supported for database pipes");
     assert_eq!(state_of(&fake, &kafka), "Running");
 
     let cdc = create(&fake, postgres_body("cdc"));
@@ -244,8 +200,8 @@ fn a_completed_pipe_can_only_be_resynced() {
     let id = create(&fake, postgres_body("snapshot"));
     fake.advance(STEP * 3);
     assert_eq!(state_of(&fake, &id), "Completed");
-    assert_error(command(&fake, &id, "start"), 400, "BAD_REQUEST: a completed pipe can only be resynced");
-    assert_error(command(&fake, &id, "stop"), 400, "BAD_REQUEST: a completed pipe can only be resynced");
+    assert_error(&command(&fake, &id, "start"), 400, "BAD_REQUEST: a completed pipe can only be resynced");
+    assert_error(&command(&fake, &id, "stop"), 400, "BAD_REQUEST: a completed pipe can only be resynced");
     assert_eq!(ok(command(&fake, &id, "resync"))["state"], "Resync");
     assert_eq!(states_over(&fake, &id, 2), ["Snapshot", "Completed"]);
 }
@@ -260,7 +216,7 @@ fn a_state_body_is_checked_by_the_fake() {
         (json!({}), "BAD_REQUEST: invalid request: command: is required"),
         (json!([]), "BAD_REQUEST: invalid request: body: must be an object"),
     ] {
-        assert_error(send(&fake, Method::PATCH, &path, Some(body)), 400, error);
+        assert_error(&send(&fake, Method::PATCH, &path, Some(body)), 400, error);
     }
 }
 
@@ -302,7 +258,7 @@ fn a_database_pipes_tables_change_only_while_paused() {
     }}});
     let path = format!("/pipes/{id}");
     assert_error(
-        send(&fake, Method::PATCH, &path, Some(add.clone())),
+        &send(&fake, Method::PATCH, &path, Some(add.clone())),
         400,
         "BAD_REQUEST: pipe must be paused to edit table mappings",
     );
@@ -326,7 +282,7 @@ fn an_update_of_another_source_kind_is_refused() {
     let id = create(&fake, kafka_body());
     let patch = json!({"source": {"kinesis": {"authentication": "IAM_ROLE", "iamRole": "arn:aws:iam::1:role/r"}}});
     assert_error(
-        send(&fake, Method::PATCH, &format!("/pipes/{id}"), Some(patch)),
+        &send(&fake, Method::PATCH, &format!("/pipes/{id}"), Some(patch)),
         400,
         "BAD_REQUEST: source.kinesis: the pipe has no kinesis source",
     );
@@ -372,7 +328,7 @@ fn an_update_body_is_checked_by_the_fake() {
     ];
     for (body, problem) in cases {
         assert_error(
-            send(&fake, Method::PATCH, &path, Some(body)),
+            &send(&fake, Method::PATCH, &path, Some(body)),
             400,
             &format!("BAD_REQUEST: invalid request: {problem}"),
         );
@@ -394,9 +350,9 @@ fn delete_removes_the_pipe_and_its_plan() {
 
     fake.advance(STEP);
     for (method, body) in [(Method::GET, None), (Method::DELETE, None), (Method::PATCH, Some(json!({"name": "x"})))] {
-        assert_error(send(&fake, method, &path, body), 404, &format!("NOT_FOUND: {id}"));
+        assert_error(&send(&fake, method, &path, body), 404, &format!("NOT_FOUND: {id}"));
     }
-    assert_error(command(&fake, &id, "start"), 404, &format!("NOT_FOUND: {id}"));
+    assert_error(&command(&fake, &id, "start"), 404, &format!("NOT_FOUND: {id}"));
     assert!(fake.pipes(org(), service()).is_empty());
 }
 

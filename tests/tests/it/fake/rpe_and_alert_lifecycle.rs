@@ -6,45 +6,24 @@
 
 use std::time::Duration;
 
-use base64::Engine as _;
-use http::{Method, Request, Response};
+use http::{Method, Response};
 use pipe_api_fake::{AlertingVersion, Fake};
-use pipe_api_types::{KeyRole, OrganizationId, Service, ServiceId};
 use serde_json::{Value, json};
 
-const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
-const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
+use crate::fake::common::*;
+
 const TOKEN: &str = "token-1";
 
-fn fake() -> Fake {
-    let fake = Fake::new();
-    let org: OrganizationId = ORG.parse().unwrap();
-    let service: ServiceId = SERVICE.parse().unwrap();
-    fake.seed_key(org, "admin-id", "admin-secret", [KeyRole::Admin]);
-    fake.seed_service(org, Service::new(service));
+/// [`fake`] with an alerting token, and endpoints 60 s to provision and 30 s to delete.
+fn with_token() -> Fake {
+    let fake = fake();
     fake.seed_alerts_token(TOKEN);
     fake.set_reverse_private_endpoint_durations(Duration::from_secs(60), Duration::from_secs(30));
     fake
 }
 
-fn send(fake: &Fake, method: Method, path: &str, authorization: String, body: &Value) -> Response<Vec<u8>> {
-    let body = if body.is_null() { Vec::new() } else { serde_json::to_vec(body).unwrap() };
-    let request = Request::builder().method(method).uri(path).header("authorization", authorization);
-    fake.handle(request.body(body).unwrap())
-}
-
-fn admin(fake: &Fake, method: Method, path: &str, body: Value) -> Response<Vec<u8>> {
-    let basic = base64::engine::general_purpose::STANDARD.encode("admin-id:admin-secret");
-    send(fake, method, path, format!("Basic {basic}"), &body)
-}
-
 fn alerting(fake: &Fake, method: Method, path: &str, body: Value) -> Response<Vec<u8>> {
-    send(fake, method, path, format!("Bearer {TOKEN}"), &body)
-}
-
-fn json_of(response: &Response<Vec<u8>>) -> Value {
-    serde_json::from_slice(response.body())
-        .unwrap_or_else(|_| panic!("not JSON: {}", String::from_utf8_lossy(response.body())))
+    call(fake, method, path, Some(&format!("Bearer {TOKEN}")), body)
 }
 
 fn endpoints() -> String {
@@ -61,7 +40,7 @@ fn management_error(response: &Response<Vec<u8>>, status: u16) -> String {
 
 #[test]
 fn an_endpoint_provisions_then_is_ready_then_deletes_then_is_gone() {
-    let fake = fake();
+    let fake = with_token();
     let created = admin(
         &fake,
         Method::POST,
@@ -119,7 +98,7 @@ fn an_endpoint_provisions_then_is_ready_then_deletes_then_is_gone() {
 
 #[test]
 fn the_service_refuses_what_each_type_lacks() {
-    let fake = fake();
+    let fake = with_token();
     let cases = [
         (json!({}), "type: is required"),
         (json!({ "type": "VPC_PEERING" }), "type: must be one of"),
@@ -161,7 +140,7 @@ fn the_service_refuses_what_each_type_lacks() {
 
 #[test]
 fn private_dns_names_are_unique_across_the_service_and_msk_takes_none() {
-    let fake = fake();
+    let fake = with_token();
     let mut ids = Vec::new();
     for name in ["a.example.com", "b.example.com"] {
         let body = json!({ "type": "VPC_ENDPOINT_SERVICE", "vpcEndpointServiceName": "svc",
@@ -201,7 +180,7 @@ fn private_dns_names_are_unique_across_the_service_and_msk_takes_none() {
 
 #[test]
 fn an_unknown_endpoint_is_not_found_and_an_idle_service_a_failed_dependency() {
-    let fake = fake();
+    let fake = with_token();
     let unknown = "00000000-0000-4000-8000-0000000000ee";
     for method in [Method::GET, Method::DELETE] {
         let response = admin(&fake, method, &format!("{}/{unknown}", endpoints()), Value::Null);
@@ -228,7 +207,7 @@ fn tile_alert() -> Value {
 
 #[test]
 fn an_alert_is_created_read_replaced_and_deleted_by_a_newer_server() {
-    let fake = fake();
+    let fake = with_token();
     let created = alerting(&fake, Method::POST, "/api/v2/alerts", tile_alert());
     assert_eq!(created.status(), 200, "{}", String::from_utf8_lossy(created.body()));
     let alert = json_of(&created)["data"].clone();
@@ -287,7 +266,7 @@ fn an_alert_is_created_read_replaced_and_deleted_by_a_newer_server() {
 
 #[test]
 fn an_older_server_uses_its_own_names_answers_ok_and_plain_text() {
-    let fake = fake();
+    let fake = with_token();
     fake.set_alerting_version(AlertingVersion::Older);
     let body = json!({ "source": "saved_search", "savedSearchId": "s1", "threshold": 1, "thresholdType": "above",
                        "interval": "5m", "channel": { "type": "webhook", "webhookId": "w1" }, "name": "errors",
@@ -336,7 +315,7 @@ fn an_older_server_uses_its_own_names_answers_ok_and_plain_text() {
 
 #[test]
 fn the_alerting_server_refuses_what_its_checks_refuse() {
-    let fake = fake();
+    let fake = with_token();
     let with = |change: Value| {
         let mut body = tile_alert();
         for (name, value) in change.as_object().unwrap() {
@@ -395,7 +374,7 @@ fn the_alerting_server_refuses_what_its_checks_refuse() {
 
 #[test]
 fn a_seeded_endpoint_without_mappings_can_be_given_some() {
-    let fake = fake();
+    let fake = with_token();
     let seeded = "7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2009";
     fake.seed_reverse_private_endpoint(
         ORG.parse().unwrap(),

@@ -5,30 +5,19 @@
 
 use std::time::Duration;
 
-use base64::Engine as _;
-use http::{Method, Request, Response};
+use http::Method;
 use pipe_api_fake::Fake;
-use pipe_api_types::{KeyRole, OrganizationId, Service, ServiceId, ServiceState};
+use pipe_api_types::{Service, ServiceState};
 use serde_json::{Value, json};
 
-const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
-const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
-
-fn org() -> OrganizationId {
-    ORG.parse().unwrap()
-}
-
-fn service() -> ServiceId {
-    SERVICE.parse().unwrap()
-}
+use crate::fake::common::*;
 
 fn service_path() -> String {
     format!("/v1/organizations/{ORG}/services/{SERVICE}")
 }
 
-fn fake() -> Fake {
-    let fake = Fake::new();
-    fake.seed_key(org(), "admin-id", "admin-secret", [KeyRole::Admin]);
+/// A fake whose service has an endpoint, an IP access list and a tag.
+fn with_a_full_service() -> Fake {
     let endpoint = json!({"protocol": "https", "host": "svc.example.invalid", "port": 8443});
     let seeded: Service = serde_json::from_value(json!({
         "id": SERVICE, "name": "svc", "endpoints": [endpoint],
@@ -36,19 +25,7 @@ fn fake() -> Fake {
         "tags": [{"key": "team", "value": "data"}]
     }))
     .unwrap();
-    fake.seed_service(org(), seeded);
-    fake
-}
-
-fn admin(fake: &Fake, method: Method, path: &str, body: Option<Value>) -> Response<Vec<u8>> {
-    let authorization = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode("admin-id:admin-secret"));
-    let body = body.map(|b| b.to_string().into_bytes()).unwrap_or_default();
-    let request = Request::builder().method(method).uri(path).header("authorization", authorization);
-    fake.handle(request.body(body).unwrap())
-}
-
-fn json_of(response: &Response<Vec<u8>>) -> Value {
-    serde_json::from_slice(response.body()).unwrap()
+    with_admin(seeded)
 }
 
 /// The service's `state` as its GET answers it.
@@ -71,14 +48,14 @@ fn pipes_status(fake: &Fake) -> (u16, Value) {
 
 #[test]
 fn a_seeded_service_runs_and_shows_its_state() {
-    let fake = fake();
+    let fake = with_a_full_service();
     assert_eq!(state(&fake), "running");
     assert_eq!(pipes_status(&fake).0, 200);
 }
 
 #[test]
 fn awake_takes_an_idle_service_through_awaking_to_running_on_the_clock() {
-    let fake = fake();
+    let fake = with_a_full_service();
     fake.set_service_transition_time(Duration::from_secs(20));
     fake.set_service_idle(org(), service(), true);
     assert_eq!(state(&fake), "idle");
@@ -105,7 +82,7 @@ fn awake_takes_an_idle_service_through_awaking_to_running_on_the_clock() {
 
 #[test]
 fn stop_and_start_walk_their_states_with_the_default_time() {
-    let fake = fake();
+    let fake = with_a_full_service();
     let (status, body) = command(&fake, "stop");
     assert_eq!(status, 200);
     assert_eq!(body["result"]["state"], "stopping");
@@ -143,7 +120,7 @@ fn stop_and_start_walk_their_states_with_the_default_time() {
 
 #[test]
 fn a_seeded_state_is_kept_and_set_service_state_ends_a_transition() {
-    let fake = fake();
+    let fake = with_a_full_service();
     fake.set_service_state(org(), service(), ServiceState::Degraded);
     assert_eq!(state(&fake), "degraded");
     let (status, body) = command(&fake, "start");
@@ -158,7 +135,7 @@ fn a_seeded_state_is_kept_and_set_service_state_ends_a_transition() {
 
 #[test]
 fn state_commands_are_checked_by_the_fake() {
-    let fake = fake();
+    let fake = with_a_full_service();
     for (body, error) in [
         (json!({"command": "restart"}), "BAD_REQUEST: invalid request: command: must be one of start, stop, awake"),
         (json!({}), "BAD_REQUEST: invalid request: command: is required"),
@@ -173,7 +150,7 @@ fn state_commands_are_checked_by_the_fake() {
 
 #[test]
 fn update_applies_each_patch_and_shows_in_the_next_get() {
-    let fake = fake();
+    let fake = with_a_full_service();
     let body = json!({
         "name": "renamed",
         "releaseChannel": "fast",
@@ -214,7 +191,7 @@ fn update_applies_each_patch_and_shows_in_the_next_get() {
 
 #[test]
 fn update_bodies_are_checked_by_the_fake() {
-    let fake = fake();
+    let fake = with_a_full_service();
     let long = "x".repeat(51);
     for (body, error) in [
         (json!({"name": ""}), "name: must be a string of 1 to 50 characters"),
@@ -244,7 +221,7 @@ fn update_bodies_are_checked_by_the_fake() {
 
 #[test]
 fn delete_removes_the_service() {
-    let fake = fake();
+    let fake = with_a_full_service();
     let response = admin(&fake, Method::DELETE, &service_path(), None);
     assert_eq!(response.status(), 200);
     let body = json_of(&response);

@@ -1,6 +1,6 @@
-//! The integration tests of this package, built as one binary (linking one per file took most
-//! of a fresh `cargo test`).
+//! Pipes as code's tests (`pipe-api-plan`), through its public API: one module per former test
+//! file. They were a binary of their own; in this one there is one binary less to build and link.
 
 mod export;
-mod plan;
+mod plans;
 mod strict_desired;

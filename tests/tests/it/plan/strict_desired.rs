@@ -4,16 +4,14 @@
 //! planned from it. The desired state is made of the operations' request fixtures (proto's,
 //! written from the contracts), their secrets written as references.
 
-use std::path::Path;
-
 use pipe_api_plan::types::Rule;
 use pipe_api_plan::{DesiredState, DesiredStateError, Problem};
+use pipe_api_tests::fixtures::json_fixture;
 use serde_json::{Value, json};
 
-fn fixture(operation: &str, name: &str) -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../pipe-api-proto/tests/it/fixtures/operations/{operation}/{name}.json"));
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+/// Request fixture `name` of `operation`.
+fn request(operation: &str, name: &str) -> Value {
+    json_fixture(&format!("operations/{operation}/{name}.json"))
 }
 
 /// `path.name`, or `name` at the root.
@@ -54,14 +52,14 @@ fn references(value: &mut Value) {
 fn desired() -> Value {
     let mut pipes: Vec<Value> = ["request_kafka", "request_object_storage", "request_kinesis", "request_postgres"]
         .into_iter()
-        .map(|name| fixture("create_pipe", name))
+        .map(|name| request("create_pipe", name))
         .collect();
     pipes[0]["state"] = json!("stopped");
     let mut state = json!({
-        "reversePrivateEndpoints": [fixture("create_reverse_private_endpoint", "request"),
-            fixture("create_reverse_private_endpoint", "request_msk")],
+        "reversePrivateEndpoints": [request("create_reverse_private_endpoint", "request"),
+            request("create_reverse_private_endpoint", "request_msk")],
         "pipes": pipes,
-        "alerts": [fixture("create_alert", "request"), fixture("create_alert", "request_tile")],
+        "alerts": [request("create_alert", "request"), request("create_alert", "request_tile")],
     });
     references(&mut state);
     state

@@ -3,7 +3,7 @@
 //! never starts an attempt without its minimum time before the deadline, always ends, and, with
 //! a shared pacer, keeps to the limit as the server counts arrivals.
 
-use crate::common;
+use crate::proto::common;
 
 use std::time::Duration;
 

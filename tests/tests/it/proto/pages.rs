@@ -1,7 +1,7 @@
 //! `Pages` against a virtual alerting server: every alert is visited exactly once whatever the
 //! total and the limit, and an older server (no `meta`, no `X-Total-Count`) is asked once.
 
-use crate::common;
+use crate::proto::common;
 
 use std::time::Duration;
 
@@ -55,9 +55,9 @@ fn answer(server: Server, total: u64, request: &http::Request<Vec<u8>>) -> http:
     let body = serde_json::to_vec(&body).unwrap();
     match server {
         Server::MetaAndHeader | Server::HeaderOnly => {
-            response_with(200, &[("x-total-count", total.to_string().as_str())], &body)
+            response_with(200, &[("x-total-count", total.to_string().as_str())], body.clone())
         }
-        _ => response(200, &body),
+        _ => response(200, body.clone()),
     }
 }
 
@@ -201,8 +201,8 @@ fn page(from: u64, count: u64, meta: serde_json::Value, total_header: Option<&st
     }
     let body = serde_json::to_vec(&body).unwrap();
     match total_header {
-        Some(total) => response_with(200, &[("x-total-count", total)], &body),
-        None => response(200, &body),
+        Some(total) => response_with(200, &[("x-total-count", total)], body.clone()),
+        None => response(200, body.clone()),
     }
 }
 

@@ -6,61 +6,59 @@
 //! Driven by the table of operations: every operation with a body has its requests in
 //! `fixtures/operations/<name>/request*.json`, written from the contracts, and each is mutated at
 //! every object (a member added, a member misspelt) and at every scalar member (a value of
-//! another JSON type). An operation added to the table without them fails here, naming it.
-
-use std::path::Path;
+//! another JSON type), then read as the operation's body and built.
 
 use pipe_api_proto::operations::OPERATIONS;
-use pipe_api_proto::{BaseUrl, EndpointExt, Management, ManagementCredentials, UpdateAlert};
+use pipe_api_proto::{Alerting, BuildError, BuildErrorKind, Endpoint, EndpointExt, Management, UpdateAlert};
+use pipe_api_tests::every_operation::{Visit, alerting, management, visit};
+use pipe_api_tests::fixtures::{Role, operation_fixtures};
 use pipe_api_types::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-/// Reads `json` as the request type the table names, and validates it.
-fn check(request_type: &str, json: &Value) -> Result<(), ValidationErrors> {
-    fn read<T: DeserializeOwned + Validate>(json: &Value) -> Result<(), ValidationErrors> {
-        serde_json::from_value::<T>(json.clone()).expect("a request model reads any object").validate()
+/// Reads `json` as the body of operation `operation` (the type its row names) and builds its
+/// request: the violations that refuse it, if any. Reached through the table, so a new
+/// operation needs no line here.
+fn check(operation: &'static str, json: &Value) -> Result<(), ValidationErrors> {
+    /// Builds the endpoint [`visit`] hands it, with `json` as its body.
+    struct Build<'a> {
+        json: &'a Value,
+        built: Option<Result<(), ValidationErrors>>,
     }
-    match request_type {
-        "CreateKeyRequest" => read::<CreateKeyRequest>(json),
-        "UpdateKeyRequest" => read::<UpdateKeyRequest>(json),
-        "CreateServiceRequest" => read::<CreateServiceRequest>(json),
-        "UpdateOrganizationRequest" => read::<UpdateOrganizationRequest>(json),
-        "UpdateServiceRequest" => read::<UpdateServiceRequest>(json),
-        "UpdateServicePasswordRequest" => read::<UpdateServicePasswordRequest>(json),
-        "UpdateServiceReplicaScalingRequest" => read::<UpdateServiceReplicaScalingRequest>(json),
-        "UpdateServiceStateRequest" => read::<UpdateServiceStateRequest>(json),
-        "CreatePipeRequest" => read::<CreatePipeRequest>(json),
-        "UpdatePipeRequest" => read::<UpdatePipeRequest>(json),
-        "ChangePipeStateRequest" => read::<ChangePipeStateRequest>(json),
-        "Scaling" => read::<Scaling>(json),
-        "PipeSettings" => read::<PipeSettings>(json),
-        "PipesCdcScaling" => read::<PipesCdcScaling>(json),
-        "PipeSchemaDiscoveryRequest" => read::<PipeSchemaDiscoveryRequest>(json),
-        "CreateReversePrivateEndpointRequest" => read::<CreateReversePrivateEndpointRequest>(json),
-        "UpdateReversePrivateEndpointRequest" => read::<UpdateReversePrivateEndpointRequest>(json),
-        "AlertRequest" => read::<AlertRequest>(json),
-        other => panic!("{other}: a request type this test cannot read yet: add it to `check`"),
+    impl Visit for Build<'_> {
+        fn body<B: Default + DeserializeOwned + 'static>(&mut self, _operation: &'static str) -> B {
+            serde_json::from_value(self.json.clone()).expect("a request model reads any object")
+        }
+        fn management<E: Endpoint<Api = Management>>(&mut self, endpoint: E) {
+            self.built = Some(refusal(endpoint.build_request(&management()).map(drop)));
+        }
+        fn alerting<E: Endpoint<Api = Alerting>>(&mut self, endpoint: E) {
+            self.built = Some(refusal(endpoint.build_request(&alerting()).map(drop)));
+        }
     }
+    /// The violations of a refused build; panics on any other failure.
+    fn refusal(built: Result<(), BuildError>) -> Result<(), ValidationErrors> {
+        built.map_err(|error| match error.kind() {
+            BuildErrorKind::Invalid(errors) => errors.clone(),
+            other => panic!("refused for another reason: {other:?}"),
+        })
+    }
+    let mut build = Build { json, built: None };
+    visit(operation, &mut build);
+    build.built.unwrap_or_else(|| panic!("{operation}: not a row of the table"))
 }
 
-/// Every (operation, request type, fixture name, request) of the table.
-fn every_request() -> Vec<(&'static str, &'static str, String, Value)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/fixtures/operations");
+/// Every (operation, fixture name, request) of the table. A row with a body and no request
+/// fixture is named by `every_operation_sends_and_reads_its_fixtures_as_its_snapshots_show`.
+fn every_request() -> Vec<(&'static str, String, Value)> {
     let mut all = Vec::new();
-    for operation in OPERATIONS {
-        let Some(request_type) = operation.request else { continue };
-        let mut found = 0;
-        for entry in std::fs::read_dir(root.join(operation.name)).unwrap() {
-            let path = entry.unwrap().path();
-            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            if name.starts_with("request") {
-                let json = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-                all.push((operation.name, request_type, name, json));
-                found += 1;
+    for operation in OPERATIONS.iter().filter(|operation| operation.request.is_some()) {
+        for fixture in operation_fixtures(operation.name).unwrap_or_default() {
+            if fixture.role == Some(Role::Request) {
+                let json = serde_json::from_slice(&fixture.bytes).unwrap();
+                all.push((operation.name, fixture.stem, json));
             }
         }
-        assert!(found > 0, "{}: no request*.json fixture for its {request_type} body", operation.name);
     }
     all
 }
@@ -129,21 +127,21 @@ fn at<'a>(value: &'a mut Value, path: &str) -> &'a mut Value {
 
 #[test]
 fn every_request_fixture_is_valid_as_written() {
-    for (operation, request_type, name, json) in every_request() {
-        assert_eq!(check(request_type, &json), Ok(()), "{operation}/{name}");
+    for (operation, name, json) in every_request() {
+        assert_eq!(check(operation, &json), Ok(()), "{operation}/{name}");
     }
 }
 
 #[test]
 fn a_member_this_crate_does_not_know_is_refused_at_every_depth_with_its_whole_path() {
     let mut checked = 0;
-    for (operation, request_type, name, json) in every_request() {
+    for (operation, name, json) in every_request() {
         let mut paths = Vec::new();
         objects(&json, "", &mut paths);
         for path in paths {
             let mut changed = json.clone();
             at(&mut changed, &path).as_object_mut().unwrap().insert("zzUnheardOf".into(), Value::from(1));
-            let errors = check(request_type, &changed).expect_err(&format!("{operation}/{name}: at `{path}`"));
+            let errors = check(operation, &changed).expect_err(&format!("{operation}/{name}: at `{path}`"));
             let member = join(&path, "zzUnheardOf");
             assert_eq!(
                 errors.violations(),
@@ -159,7 +157,7 @@ fn a_member_this_crate_does_not_know_is_refused_at_every_depth_with_its_whole_pa
 #[test]
 fn a_misspelt_member_is_refused_naming_the_field_meant() {
     let mut checked = 0;
-    for (operation, request_type, name, json) in every_request() {
+    for (operation, name, json) in every_request() {
         let mut paths = Vec::new();
         scalar_members(&json, "", &mut paths);
         for path in paths {
@@ -174,7 +172,7 @@ fn a_misspelt_member_is_refused_naming_the_field_meant() {
             let object = at(&mut changed, parent).as_object_mut().unwrap();
             let value = object.remove(field).unwrap();
             object.insert(typo.clone(), value);
-            let errors = check(request_type, &changed).expect_err(&format!("{operation}/{name}: `{path}` as `{typo}`"));
+            let errors = check(operation, &changed).expect_err(&format!("{operation}/{name}: `{path}` as `{typo}`"));
             let wanted =
                 Violation::new(join(parent, &typo), Rule::UnknownField { did_you_mean: Some(field_name(field)) });
             assert!(errors.violations().contains(&wanted), "{operation}/{name}: {errors}");
@@ -192,7 +190,7 @@ fn field_name(field: &str) -> &'static str {
 #[test]
 fn a_value_of_the_wrong_type_is_refused_saying_what_its_field_takes() {
     let mut checked = 0;
-    for (operation, request_type, name, json) in every_request() {
+    for (operation, name, json) in every_request() {
         let mut paths = Vec::new();
         scalar_members(&json, "", &mut paths);
         for path in paths {
@@ -209,7 +207,7 @@ fn a_value_of_the_wrong_type_is_refused_saying_what_its_field_takes() {
                 None => path.clone(),
             };
             let found = if field == path { found } else { "a list" };
-            let errors = check(request_type, &changed).expect_err(&format!("{operation}/{name}: `{path}`"));
+            let errors = check(operation, &changed).expect_err(&format!("{operation}/{name}: `{path}`"));
             let wrong_type = errors.violations().iter().find(|v| v.path == field);
             match wrong_type.map(|v| &v.rule) {
                 Some(Rule::WrongType { expected, found: was }) => {
@@ -252,16 +250,8 @@ fn what_the_issue_found_reads_as_a_user_needs() {
         "invalid request: `destination.managedTable` must be true or false; found a string"
     );
     // Nothing is built from it.
-    let api = Management::new(
-        BaseUrl::parse("https://api.example.com").unwrap(),
-        ManagementCredentials::new("key-id", "key-secret").unwrap(),
-    );
-    let create = pipe_api_proto::CreatePipe::new(
-        "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001".parse().unwrap(),
-        "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002".parse().unwrap(),
-        storage,
-    );
-    assert!(create.build_request(&api).is_err());
+    let create = pipe_api_proto::CreatePipe::new(pipe_api_tests::org(), pipe_api_tests::service(), storage);
+    assert!(create.build_request(&management()).is_err());
 }
 
 #[test]
@@ -280,7 +270,7 @@ fn a_member_newer_than_this_crate_is_sent_when_written_under_not_yet_known() {
 
 #[test]
 fn an_alert_read_from_a_server_goes_back_whole() {
-    let api = crate::every_operation::alerting();
+    let api = alerting();
     let read = pipe_api_proto::GetAlert::new(AlertId::new("a1"))
         .parse_response(
             &api,

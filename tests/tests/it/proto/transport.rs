@@ -1,7 +1,7 @@
 //! Every operation end to end through a closure transport and the test-util transports, and
 //! properties: parsing never panics, paths and queries round-trip any value.
 
-use crate::common;
+use crate::proto::common;
 
 use std::cell::RefCell;
 
@@ -59,7 +59,7 @@ fn every_operation_through_a_closure() {
         } else {
             json!({"id": SERVICE, "name": "svc"})
         };
-        Ok(response(200, &management_envelope(result)))
+        Ok(response(200, management_envelope(result)))
     };
 
     let api = management();
@@ -144,7 +144,7 @@ fn recording_transport_replays_in_order() {
     let transport = RecordingTransport::new()
         .respond(response(503, b"busy"))
         .fail(TransportError::from_kind(TransportErrorKind::Timeout))
-        .respond(response(200, &management_envelope(json!([]))));
+        .respond(response(200, management_envelope(json!([]))));
     let endpoint = ListPipes::new(org(), service());
     assert!(matches!(endpoint.send(&management(), &transport), Err(Error::Api(e)) if e.status() == 503));
     assert!(matches!(endpoint.send(&management(), &transport), Err(Error::Transport(_))));
@@ -177,9 +177,9 @@ proptest! {
     #[test]
     fn parsing_any_status_and_bytes_never_panics(status in any_status(), body in proptest::collection::vec(any::<u8>(), 0..512)) {
         let response = Response::builder().status(status).body(body).unwrap();
-        let _ = ListPipes::new(org(), service()).parse_response(&crate::common::management(), response.clone());
-        let _ = ListAlerts::new().parse_response(&crate::common::alerting(), response.clone());
-        let _ = CreateKey::new(org(), CreateKeyRequest::new("k", [KeyRole::Admin])).parse_response(&crate::common::management(), response);
+        let _ = ListPipes::new(org(), service()).parse_response(&crate::proto::common::management(), response.clone());
+        let _ = ListAlerts::new().parse_response(&crate::proto::common::alerting(), response.clone());
+        let _ = CreateKey::new(org(), CreateKeyRequest::new("k", [KeyRole::Admin])).parse_response(&crate::proto::common::management(), response);
     }
 
     #[test]
@@ -187,8 +187,8 @@ proptest! {
         let enveloped = json!({"status": status, "requestId": "r", "result": json.clone(), "error": json.clone()});
         for body in [json.to_string(), enveloped.to_string()] {
             let response = Response::builder().status(status).body(body.into_bytes()).unwrap();
-            let _ = GetPipe::new(org(), service(), pipe()).parse_response(&crate::common::management(), response.clone());
-            let _ = ListAlerts::new().parse_response(&crate::common::alerting(), response);
+            let _ = GetPipe::new(org(), service(), pipe()).parse_response(&crate::proto::common::management(), response.clone());
+            let _ = ListAlerts::new().parse_response(&crate::proto::common::alerting(), response);
         }
     }
 

@@ -2,7 +2,7 @@
 //! failure carrying it, not a timeout), no request is out past the wait's deadline, polls are
 //! spaced by the backoff, and an idle service is woken only when asked and only when idle.
 
-use crate::common;
+use crate::proto::common;
 
 use std::time::Duration;
 
@@ -122,7 +122,7 @@ proptest! {
     ) {
         let latency = Duration::from_millis(latency_ms);
         let run = drive(policy.clone(), pipe_settled, latency, |_, poll| {
-            response(200, &pipe_body(&states[(poll - 1).min(states.len() - 1)]))
+            response(200, pipe_body(&states[(poll - 1).min(states.len() - 1)]))
         });
         // Never past the deadline: no exchange may outlive it, and the wait ends by then.
         for (at, timeout, _) in &run.sends {
@@ -218,9 +218,9 @@ fn an_idle_service_is_woken_read_every_five_seconds_until_running_then_polled_ag
         if path.ends_with(common::SERVICE) {
             reads += 1;
             let state = ["idle", "awaking", "partially_running", "running"][reads - 1];
-            return response(200, &service_body(state));
+            return response(200, service_body(state));
         }
-        if polls == 1 { response(424, IDLE) } else { response(200, &pipe_body(&PipeState::Running)) }
+        if polls == 1 { response(424, IDLE) } else { response(200, pipe_body(&PipeState::Running)) }
     });
     assert_eq!(run.result.unwrap().state, Some(PipeState::Running));
     let what: Vec<&str> = run.sends.iter().map(|(_, _, what)| what.split('/').next_back().unwrap()).collect();
@@ -259,7 +259,7 @@ fn a_stopped_service_is_not_woken_and_idle_twice_in_a_row_ends_the_wait() {
         if request.uri().path().ends_with("/state") {
             response(200, br#"{"status":200,"result":null}"#)
         } else if request.uri().path().ends_with(common::SERVICE) {
-            response(200, &service_body("running"))
+            response(200, service_body("running"))
         } else {
             response(424, IDLE)
         }
@@ -277,7 +277,7 @@ fn a_wait_on_a_service_that_stops_while_waking_fails_with_service_stopped() {
         if request.uri().path().ends_with("/state") {
             response(200, br#"{"status":200,"result":null}"#)
         } else if request.uri().path().ends_with(common::SERVICE) {
-            response(200, &service_body("stopped"))
+            response(200, service_body("stopped"))
         } else {
             response(424, IDLE)
         }
@@ -319,7 +319,7 @@ fn a_wait_whose_deadline_allows_one_poll_polls_once() {
     // wait once timed out after 0 polls and 0 requests.
     let policy = WaitPolicy::default().deadline(Duration::from_secs(3));
     let run =
-        drive(policy, pipe_running, Duration::from_millis(50), |_, _| response(200, &pipe_body(&PipeState::Running)));
+        drive(policy, pipe_running, Duration::from_millis(50), |_, _| response(200, pipe_body(&PipeState::Running)));
     assert_eq!(run.sends.len(), 1);
     assert_eq!(run.result.unwrap().state, Some(PipeState::Running));
 }
@@ -328,7 +328,7 @@ fn a_wait_whose_deadline_allows_one_poll_polls_once() {
 fn a_frozen_pipe_ends_the_wait_at_its_deadline_naming_its_state() {
     let policy = WaitPolicy::default().deadline(Duration::from_secs(7));
     let run = drive(policy, pipe_running, Duration::from_millis(50), |_, _| {
-        response(200, &pipe_body(&PipeState::Provisioning))
+        response(200, pipe_body(&PipeState::Provisioning))
     });
     let error = run.result.unwrap_err();
     assert!(error.is_timeout());

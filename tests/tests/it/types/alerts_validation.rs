@@ -4,7 +4,7 @@
 //! `AlertChannels`) and the service notes (alerting interface). And an alert read from a server
 //! goes back as a request with every field it holds, unknown ones included.
 
-use crate::common;
+use crate::types::common;
 
 use common::violations;
 

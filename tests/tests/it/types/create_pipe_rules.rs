@@ -6,7 +6,7 @@
 //! `PipePostObjectStorageSource`, `PipePostKinesisSource`, `PipeMutatePostgresSource` and their
 //! descriptions), with the lists written here by hand from the contract.
 
-use crate::common;
+use crate::types::common;
 
 use common::violations;
 

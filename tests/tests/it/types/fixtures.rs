@@ -13,8 +13,7 @@ use serde_json::Value;
 use time::macros::datetime;
 
 fn fixture(name: &str) -> String {
-    let path = format!("{}/tests/it/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    String::from_utf8(pipe_api_tests::fixtures::fixture(&format!("models/{name}"))).unwrap()
 }
 
 /// Drops what means "absent" (a `null`), which a model writes back as absent.

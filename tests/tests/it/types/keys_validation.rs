@@ -1,7 +1,7 @@
 //! The update-key request's rules: roles, when sent, at least 1 (the spec) and known; state
 //! known; IP entries an address or block; `expireAt` a time or an explicit `null` for never.
 
-use crate::common;
+use crate::types::common;
 
 use common::violations;
 

@@ -75,10 +75,10 @@ fn check<M: DeserializeOwned + Serialize>(
     assert_eq!(serde_json::to_value(&from_text).unwrap(), body, "{case}: written back differently (text)");
 }
 
-const PIPE: &str = include_str!("fixtures/pipe_kafka.json");
-const KEY: &str = include_str!("fixtures/key.json");
-const SERVICE: &str = include_str!("fixtures/service.json");
-const ALERT: &str = include_str!("fixtures/alert_newer.json");
+const PIPE: &str = include_str!("../fixtures/models/pipe_kafka.json");
+const KEY: &str = include_str!("../fixtures/models/key.json");
+const SERVICE: &str = include_str!("../fixtures/models/service.json");
+const ALERT: &str = include_str!("../fixtures/models/alert_newer.json");
 
 /// A fixture without its `null` members: `null` reads as absent, so it is not written back, and
 /// the check compares the whole body.

@@ -1,9 +1,5 @@
-//! The integration tests of this package, one module per former test file, built as one
-//! binary: each test file was its own binary, and linking them took most of a fresh
-//! `cargo test`.
-
-// The service fixture of `service_fields` is one large `json!`.
-#![recursion_limit = "256"]
+//! The models' tests (`pipe-api-types`), through its public API: one module per former test
+//! file. They were a binary of their own; in this one there is one binary less to build and link.
 
 mod alerts_validation;
 mod common;

@@ -3,7 +3,7 @@
 //! table mappings and patch forms), one row each, written by hand from the contract: required
 //! members, ranges, the exclusive pairs, and the destination rule of database pipes.
 
-use crate::common::violations;
+use crate::types::common::violations;
 
 use pipe_api_types::{
     BigQuerySource, BigQueryTableMapping, CreatePipeRequest, Credentials, DataFormat, Destination, DestinationColumn,

@@ -2,7 +2,7 @@
 //! (`PipeScalingPatchRequest`, `PipeSettingsPutRequest`, `PipeSchemaDiscoveryRequest`,
 //! `PipesCdcScalingPatchRequest`).
 
-use crate::common;
+use crate::types::common;
 
 use common::violations;
 

@@ -1,7 +1,7 @@
 //! The update-pipe and change-pipe-state requests: each rule, with its source, refuses what it
 //! should and nothing else; every violation is reported at once with its path.
 
-use crate::common;
+use crate::types::common;
 
 use common::violations;
 

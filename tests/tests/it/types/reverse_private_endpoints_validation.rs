@@ -2,7 +2,7 @@
 //! allows and refuses the rest, naming the field. Sources: the management OpenAPI contract
 //! (`CreateReversePrivateEndpoint`, `UpdateReversePrivateEndpoint`, `CustomPrivateDnsMapping`).
 
-use crate::common;
+use crate::types::common;
 
 use common::violations;
 

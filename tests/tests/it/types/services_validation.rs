@@ -1,7 +1,7 @@
 //! The update-service and service-state requests' rules, each from the contract
 //! (`ServicePatchRequest`, `ResourceTagsV1`, `InstanceTagsPatch`, `ServiceStatePatchRequest`).
 
-use crate::common;
+use crate::types::common;
 
 use common::violations;
 

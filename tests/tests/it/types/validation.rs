@@ -1,7 +1,7 @@
 //! Each validation rule accepts exactly the values it should, checked by property against an
 //! independent description of the rule, and every violation is reported at once with its path.
 
-use crate::common;
+use crate::types::common;
 
 use common::violations;
 
