@@ -26,6 +26,10 @@ const SECRET_FIELDS: &[&str] = &[
     "secret",
     "apiKey",
     "clientSecret",
+    // A service password's unsalted hashes (`PATCH .../password`): cracked offline, they give
+    // the password.
+    "newPasswordHash",
+    "newDoubleSha1Hash",
 ];
 
 /// JSON field names whose value is a connection URI that may hold a user and password (a

@@ -1,6 +1,6 @@
 //! Services: what the harness over the fixtures (`every_operation`) does not check. Validation
 //! before building (update, state, create, replica scaling, password hashes), a password shown
-//! only through `expose_secret`.
+//! only through `expose_secret`, and a password's hashes sent but never shown.
 
 use crate::proto::common;
 
@@ -135,4 +135,29 @@ fn invalid_password_hashes_are_refused_before_anything_is_built() {
     let error = UpdateServicePassword::new(org(), service(), request).build_request(&management()).unwrap_err();
     let BuildErrorKind::Invalid(errors) = error.kind() else { panic!("{error:?}") };
     assert_eq!(errors.violations().len(), 1, "{errors}");
+}
+
+#[test]
+fn a_password_hash_is_sent_but_never_shown() {
+    // A password's unsalted hash is cracked offline: it is a secret like the password.
+    let (sha256, double_sha1) = PASSWORD_HASHES;
+    let request = UpdateServicePasswordRequest::hashed(sha256).new_double_sha1_hash(double_sha1);
+    let debug = format!("{request:?}");
+    assert!(!debug.contains(sha256) && !debug.contains(double_sha1), "{debug}");
+    let redacted = pipe_api_proto::redacted_json(&request).unwrap();
+    assert_eq!(redacted, serde_json::json!({"newPasswordHash": "[redacted]", "newDoubleSha1Hash": "[redacted]"}));
+
+    let endpoint = UpdateServicePassword::new(org(), service(), request);
+    let built = endpoint.build_request(&management()).unwrap();
+    let sent: serde_json::Value = serde_json::from_slice(built.body()).unwrap();
+    assert_eq!(sent, serde_json::json!({"newPasswordHash": sha256, "newDoubleSha1Hash": double_sha1}));
+    let shown = render_request(&built);
+    assert!(!shown.contains(sha256) && !shown.contains(double_sha1), "{shown}");
+    assert!(shown.contains(r#""newPasswordHash": "[redacted]""#), "{shown}");
+
+    // A server that echoes them gets neither into an error.
+    let echo = format!(r#"{{"status":400,"error":"BAD_REQUEST: {sha256} {double_sha1} refused","requestId":"r-1"}}"#);
+    let error = crate::proto::common::api_error(&endpoint, 400, echo);
+    let shown = format!("{error} {error:?}");
+    assert!(!shown.contains(sha256) && !shown.contains(double_sha1), "{shown}");
 }
