@@ -7,6 +7,7 @@
 
 pub mod every_operation;
 pub mod fixtures;
+pub mod json_paths;
 pub mod requests;
 pub mod workloads;
 

@@ -30,7 +30,8 @@ fn stored(fake: &Fake, pipe: PipeId) -> Value {
     pipes.into_iter().find(|p| p["id"] == pipe.to_string()).expect("the pipe is stored")
 }
 
-fn api_error(error: Error) -> (u16, String) {
+/// An API error's status and its `CODE: message` text.
+fn status_and_text(error: Error) -> (u16, String) {
     let api = error.as_api().unwrap_or_else(|| panic!("not an API error: {error}"));
     (api.status().as_u16(), format!("{}: {}", api.code().unwrap_or_default(), api.message().unwrap_or_default()))
 }
@@ -57,7 +58,10 @@ fn scaling_shows_in_the_next_get() {
 
     let missing =
         client.update_pipe_scaling(ORG, SERVICE, id("2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19999"), Scaling::default());
-    assert_eq!(api_error(missing.unwrap_err()), (404, "NOT_FOUND: 2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19999".to_owned()));
+    assert_eq!(
+        status_and_text(missing.unwrap_err()),
+        (404, "NOT_FOUND: 2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19999".to_owned())
+    );
 }
 
 #[test]
@@ -179,7 +183,7 @@ fn cdc_scaling_exists_once_a_database_pipe_was_provisioned() {
     let server = Fake::demo().serve().unwrap();
     let (client, fake) = (demo_client(&server), server.fake());
     let not_yet = |error: Error| {
-        let (status, text) = api_error(error);
+        let (status, text) = status_and_text(error);
         assert_eq!(status, 404);
         assert!(text.starts_with("NOT_FOUND: CDC scaling of service"), "{text}");
     };
@@ -205,15 +209,15 @@ fn cdc_scaling_exists_once_a_database_pipe_was_provisioned() {
     // Only the CPU: the memory it leads to breaks 4 GiB per core, which the service sees.
     let lopsided =
         client.update_pipes_cdc_scaling(ORG, SERVICE, PipesCdcScaling::default().replica_cpu_millicores(8000u32));
-    let (status, text) = api_error(lopsided.unwrap_err());
+    let (status, text) = status_and_text(lopsided.unwrap_err());
     assert_eq!(status, 400);
     assert!(text.starts_with("BAD_REQUEST: invalid request: replicaMemoryGb: must be 4 per CPU core"), "{text}");
 
     // A database pipe is scaled with the service, and has no ingestion settings.
     let (status, text) =
-        api_error(client.update_pipe_scaling(ORG, SERVICE, created.id, Scaling::default()).unwrap_err());
+        status_and_text(client.update_pipe_scaling(ORG, SERVICE, created.id, Scaling::default()).unwrap_err());
     assert_eq!(status, 400, "{text}");
-    let (status, text) = api_error(client.get_pipe_settings(ORG, SERVICE, created.id).unwrap_err());
+    let (status, text) = status_and_text(client.get_pipe_settings(ORG, SERVICE, created.id).unwrap_err());
     assert_eq!((status, text), (404, format!("NOT_FOUND: ingestion for pipe \"{}\" not found", created.id)));
 }
 
@@ -222,7 +226,7 @@ fn raw(client: &Client, method: http::Method, path: &str, body: Value) -> (u16, 
     let request = Raw::<Management>::new(method, path).unwrap().json(&body).unwrap();
     match client.call(&request) {
         Ok(reply) => (200, reply.value.to_string()),
-        Err(error) => api_error(error),
+        Err(error) => status_and_text(error),
     }
 }
 
@@ -315,7 +319,7 @@ fn an_idle_service_answers_424_to_every_tuning_call() {
         client.get_pipes_cdc_scaling(ORG, SERVICE).map(drop),
     ];
     for error in errors {
-        let (status, text) = api_error(error.unwrap_err());
+        let (status, text) = status_and_text(error.unwrap_err());
         assert_eq!(status, 424, "{text}");
         assert!(text.starts_with("FAILED_DEPENDENCY: "), "{text}");
     }

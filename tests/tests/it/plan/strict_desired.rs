@@ -7,27 +7,12 @@
 use pipe_api_plan::types::Rule;
 use pipe_api_plan::{DesiredState, DesiredStateError, Problem};
 use pipe_api_tests::fixtures::json_fixture;
+use pipe_api_tests::json_paths::{self, Paths, at};
 use serde_json::{Value, json};
 
 /// Request fixture `name` of `operation`.
 fn request(operation: &str, name: &str) -> Value {
     json_fixture(&format!("operations/{operation}/{name}.json"))
-}
-
-/// `path.name`, or `name` at the root.
-fn join(path: &str, name: &str) -> String {
-    if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") }
-}
-
-/// The value at `path` (`pipes[0].source.kafka`, as [`walk`] writes them), through its JSON
-/// pointer (`/pipes/0/source/kafka`).
-fn at<'a>(value: &'a mut Value, path: &str) -> &'a mut Value {
-    let pointer: String = path
-        .split(['.', '['])
-        .filter(|part| !part.is_empty())
-        .map(|part| "/".to_owned() + part.trim_end_matches(']'))
-        .collect();
-    value.pointer_mut(&pointer).unwrap_or_else(|| panic!("{path}: not in the desired state"))
 }
 
 /// Every secret written in clear made a reference, as a desired state must hold it.
@@ -71,27 +56,8 @@ fn read(state: &Value) -> Result<DesiredState, DesiredStateError> {
 
 /// Every object of `value` and every scalar member, with their paths; secret references left
 /// out (they are read before the models).
-fn walk(value: &Value, path: &str, objects: &mut Vec<String>, scalars: &mut Vec<String>) {
-    match value {
-        Value::Object(members) if members.contains_key("env") => {}
-        Value::Object(members) => {
-            objects.push(path.to_owned());
-            for (name, child) in members {
-                let at = join(path, name);
-                if matches!(child, Value::Object(_) | Value::Array(_)) {
-                    walk(child, &at, objects, scalars);
-                } else {
-                    scalars.push(at);
-                }
-            }
-        }
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                walk(item, &format!("{path}[{i}]"), objects, scalars);
-            }
-        }
-        _ => {}
-    }
+fn walk(value: &Value) -> Paths {
+    json_paths::walk(value, |object| object.get("env").is_some())
 }
 
 #[test]
@@ -103,8 +69,7 @@ fn the_desired_state_of_every_kind_reads_as_written() {
 #[test]
 fn a_misspelt_member_at_any_level_is_refused_with_its_whole_path_and_the_name_meant() {
     let state = desired();
-    let (mut objects, mut scalars) = (Vec::new(), Vec::new());
-    walk(&state, "", &mut objects, &mut scalars);
+    let Paths { objects, scalars } = walk(&state);
     let mut checked = 0;
     // Each object below a resource gets an unknown member; each member of four letters or more
     // is misspelt (a letter dropped).
@@ -139,8 +104,7 @@ fn a_misspelt_member_at_any_level_is_refused_with_its_whole_path_and_the_name_me
 #[test]
 fn a_value_of_the_wrong_type_at_any_level_says_what_its_field_takes() {
     let state = desired();
-    let (mut objects, mut scalars) = (Vec::new(), Vec::new());
-    walk(&state, "", &mut objects, &mut scalars);
+    let scalars = walk(&state).scalars;
     let mut checked = 0;
     for path in scalars.iter().filter(|path| path.contains('.')) {
         let mut changed = state.clone();

@@ -68,12 +68,9 @@ fn envelopes_and_pages_read_as_serde_reads_them() {
     assert!(error.to_string().contains("duplicate field `data`"), "{error}");
 }
 
-/// Parses `body` with `status` as a list-pipes response and returns the API error.
-fn api_error(status: u16, headers: &[(&str, &str)], body: &[u8]) -> Box<pipe_api_proto::ApiError> {
-    match ListPipes::new(org(), service()).parse_response(&management(), response_with(status, headers, body)) {
-        Err(Error::Api(e)) => e,
-        other => panic!("expected an API error, got {other:?}"),
-    }
+/// The API error of a list-pipes answer with `status`, `headers` and `body`.
+fn list_pipes_error(status: u16, headers: &[(&str, &str)], body: &[u8]) -> Box<pipe_api_proto::ApiError> {
+    api_error_of(&ListPipes::new(org(), service()), response_with(status, headers, body))
 }
 
 #[test]
@@ -93,7 +90,7 @@ fn management_error_shapes() {
         ("error_management_500.json", 500, "INTERNAL_SERVER_ERROR", Some("unexpected failure")),
     ];
     for (name, status, code, message) in cases {
-        let error = api_error(*status, &[], &fixture(name));
+        let error = list_pipes_error(*status, &[], &fixture(name));
         assert_eq!(error.status().as_u16(), *status, "{name}");
         assert_eq!(error.code(), Some(*code), "{name}");
         assert_eq!(error.message(), *message, "{name}");
@@ -105,7 +102,7 @@ fn management_error_shapes() {
             assert_eq!(error.request_id(), None);
         }
     }
-    let error = api_error(404, &[], &fixture("error_management_404_not_found.json"));
+    let error = list_pipes_error(404, &[], &fixture("error_management_404_not_found.json"));
     assert_eq!(error.request_id(), Some("a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d"));
     let shown = error.to_string();
     assert!(shown.contains("list_pipes") && shown.contains("404") && shown.contains("NOT_FOUND"), "{shown}");
@@ -114,14 +111,17 @@ fn management_error_shapes() {
 
 #[test]
 fn rate_limit_hints_are_read() {
-    let error = api_error(
+    let error = list_pipes_error(
         429,
         &[("X-RateLimit-Limit", "10"), ("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", "3.2")],
         &fixture("error_management_429_bare.json"),
     );
     assert_eq!(error.retry_hints().x_rate_limit_reset, Some(std::time::Duration::from_millis(3200)));
-    let error =
-        api_error(429, &[("RateLimit-Reset", "12"), ("Retry-After", "12")], &fixture("error_alerting_429_plain.txt"));
+    let error = list_pipes_error(
+        429,
+        &[("RateLimit-Reset", "12"), ("Retry-After", "12")],
+        &fixture("error_alerting_429_plain.txt"),
+    );
     assert_eq!(error.retry_hints().rate_limit_reset, Some(std::time::Duration::from_secs(12)));
     assert!(error.retry_hints().retry_after.is_some());
     assert_eq!(error.raw_text().as_deref(), Some("Too many requests, please try again later."));
@@ -129,16 +129,16 @@ fn rate_limit_hints_are_read() {
 
 #[test]
 fn non_json_error_bodies_are_kept_raw() {
-    let unauthorized = api_error(401, &[], &fixture("error_401_plain.txt"));
+    let unauthorized = list_pipes_error(401, &[], &fixture("error_401_plain.txt"));
     assert_eq!(unauthorized.raw_text().as_deref(), Some("Unauthorized"));
     assert_eq!(unauthorized.code(), None);
     assert!(unauthorized.to_string().contains("Unauthorized"));
 
-    let gateway = api_error(502, &[], &fixture("error_502_gateway.html"));
+    let gateway = list_pipes_error(502, &[], &fixture("error_502_gateway.html"));
     assert!(gateway.raw_text().unwrap().contains("502 Bad Gateway"));
     assert_eq!(gateway.body(), &fixture("error_502_gateway.html"));
 
-    let timeout = api_error(504, &[("x-request-id", "gw-77")], &fixture("error_504_gateway.txt"));
+    let timeout = list_pipes_error(504, &[("x-request-id", "gw-77")], &fixture("error_504_gateway.txt"));
     assert_eq!(timeout.raw_text().as_deref(), Some("upstream request timeout"));
     assert_eq!(timeout.request_id(), Some("gw-77"), "a gateway's request id header is kept");
 }
@@ -169,7 +169,7 @@ fn alerting_error_shapes() {
 
 #[test]
 fn a_redirect_is_an_error_never_followed() {
-    let error = api_error(302, &[("Location", "https://elsewhere.example.net/v1/")], b"");
+    let error = list_pipes_error(302, &[("Location", "https://elsewhere.example.net/v1/")], b"");
     assert_eq!(error.status(), StatusCode::FOUND);
     assert_eq!(error.location(), Some("https://elsewhere.example.net/v1/"));
     assert!(error.to_string().contains("not followed"));

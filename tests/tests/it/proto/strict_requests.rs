@@ -12,6 +12,7 @@ use pipe_api_proto::operations::OPERATIONS;
 use pipe_api_proto::{Alerting, BuildError, BuildErrorKind, Endpoint, EndpointExt, Management, UpdateAlert};
 use pipe_api_tests::every_operation::{Visit, alerting, management, visit};
 use pipe_api_tests::fixtures::{Role, operation_fixtures};
+use pipe_api_tests::json_paths::{at, join, walk};
 use pipe_api_types::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -63,68 +64,6 @@ fn every_request() -> Vec<(&'static str, String, Value)> {
     all
 }
 
-/// Every object in `value` with its path (`source.kafka`, `destination.columns[0]`), the root
-/// first.
-fn objects(value: &Value, path: &str, out: &mut Vec<String>) {
-    match value {
-        Value::Object(members) => {
-            out.push(path.to_owned());
-            for (name, child) in members {
-                objects(child, &join(path, name), out);
-            }
-        }
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                objects(item, &format!("{path}[{i}]"), out);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Every member of an object whose value is a scalar, with its path.
-fn scalar_members(value: &Value, path: &str, out: &mut Vec<String>) {
-    match value {
-        Value::Object(members) => {
-            for (name, child) in members {
-                let at = join(path, name);
-                if matches!(child, Value::Object(_) | Value::Array(_)) {
-                    scalar_members(child, &at, out);
-                } else {
-                    out.push(at);
-                }
-            }
-        }
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                scalar_members(item, &format!("{path}[{i}]"), out);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// `path.name`, or `name` at the root.
-fn join(path: &str, name: &str) -> String {
-    if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") }
-}
-
-/// The value at `path` (as [`objects`] writes them).
-fn at<'a>(value: &'a mut Value, path: &str) -> &'a mut Value {
-    if path.is_empty() {
-        return value;
-    }
-    let mut current = value;
-    for segment in path.split('.') {
-        let (name, indices) = segment.split_once('[').map_or((segment, ""), |(name, rest)| (name, rest));
-        current = &mut current[name];
-        for index in indices.split('[').filter(|i| !i.is_empty()) {
-            current = &mut current[index.trim_end_matches(']').parse::<usize>().unwrap()];
-        }
-    }
-    current
-}
-
 #[test]
 fn every_request_fixture_is_valid_as_written() {
     for (operation, name, json) in every_request() {
@@ -136,9 +75,7 @@ fn every_request_fixture_is_valid_as_written() {
 fn a_member_this_crate_does_not_know_is_refused_at_every_depth_with_its_whole_path() {
     let mut checked = 0;
     for (operation, name, json) in every_request() {
-        let mut paths = Vec::new();
-        objects(&json, "", &mut paths);
-        for path in paths {
+        for path in walk(&json, |_| false).objects {
             let mut changed = json.clone();
             at(&mut changed, &path).as_object_mut().unwrap().insert("zzUnheardOf".into(), Value::from(1));
             let errors = check(operation, &changed).expect_err(&format!("{operation}/{name}: at `{path}`"));
@@ -158,9 +95,7 @@ fn a_member_this_crate_does_not_know_is_refused_at_every_depth_with_its_whole_pa
 fn a_misspelt_member_is_refused_naming_the_field_meant() {
     let mut checked = 0;
     for (operation, name, json) in every_request() {
-        let mut paths = Vec::new();
-        scalar_members(&json, "", &mut paths);
-        for path in paths {
+        for path in walk(&json, |_| false).scalars {
             let (parent, field) = path.rsplit_once('.').unwrap_or(("", &path));
             if field.len() < 4 {
                 continue;
@@ -191,9 +126,7 @@ fn field_name(field: &str) -> &'static str {
 fn a_value_of_the_wrong_type_is_refused_saying_what_its_field_takes() {
     let mut checked = 0;
     for (operation, name, json) in every_request() {
-        let mut paths = Vec::new();
-        scalar_members(&json, "", &mut paths);
-        for path in paths {
+        for path in walk(&json, |_| false).scalars {
             let mut changed = json.clone();
             let value = at(&mut changed, &path);
             let (other, found) = match value {

@@ -12,7 +12,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use time::macros::datetime;
 
-fn fixture(name: &str) -> String {
+/// The payload `models/<name>`.
+fn model_json(name: &str) -> String {
     String::from_utf8(pipe_api_tests::fixtures::fixture(&format!("models/{name}"))).unwrap()
 }
 
@@ -29,7 +30,7 @@ fn without_nulls(value: Value) -> Value {
 
 /// Reads the fixture, checks that writing it back loses nothing, and returns the model.
 fn read_lossless<T: DeserializeOwned + Serialize>(name: &str, normalize: impl Fn(&mut Value)) -> T {
-    let text = fixture(name);
+    let text = model_json(name);
     let model: T = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut original: Value = without_nulls(serde_json::from_str(&text).unwrap());
     normalize(&mut original);

@@ -16,7 +16,15 @@ pub fn api_error<E: pipe_api_proto::EndpointExt<Api = Management>>(
     status: u16,
     body: impl Into<Vec<u8>>,
 ) -> Box<pipe_api_proto::ApiError> {
-    match endpoint.parse_response(&management(), response(status, body)) {
+    api_error_of(endpoint, response(status, body))
+}
+
+/// The API error of parsing `answer` with a management `endpoint`; panics on anything else.
+pub fn api_error_of<E: pipe_api_proto::EndpointExt<Api = Management>>(
+    endpoint: &E,
+    answer: http::Response<Vec<u8>>,
+) -> Box<pipe_api_proto::ApiError> {
+    match endpoint.parse_response(&management(), answer) {
         Err(pipe_api_proto::Error::Api(error)) => error,
         Err(other) => panic!("expected an API error, got {other}"),
         Ok(_) => panic!("expected an API error, got a success"),
