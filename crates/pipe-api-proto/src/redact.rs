@@ -96,6 +96,8 @@ const SECRET_WORDS: &[&str] = &[
     "accountfile",
     "authorization",
     "mongodb",
+    // `newDoubleSha1Hash`, a password's hash (`newPasswordHash` holds `password`).
+    "doublesha1",
 ];
 
 /// Cuts a text that is not JSON (or JSON cut short) where a secret could start: at the first
