@@ -1,5 +1,6 @@
 //! What holds for every operation of proto's table, each test iterating
-//! [`OPERATIONS`]: an operation added to the table is covered with no new test. (Memory is
+//! [`OPERATIONS`] or made per row from it (`row::<name>`, the harness over the fixtures and
+//! snapshots): an operation added to the table is covered with no new test. (Memory is
 //! measured over the table too, in `decode_memory`.)
 
 use std::collections::HashSet;
@@ -385,7 +386,7 @@ fn sends_and_reads_its_fixtures_as_its_snapshots_show(name: &str) {
 }
 
 #[test]
-fn every_snapshot_folder_is_a_row_s() {
+fn every_snapshot_folder_is_of_a_row() {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/snapshots/operations");
     for entry in std::fs::read_dir(folder).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
