@@ -181,11 +181,13 @@ fn the_fake_serves_every_operation() {
 }
 
 /// One row's checks: what [`visit`] hands it is built with the body read from a request
-/// fixture and parsed against each answer fixture; what it shows is snapshotted.
+/// fixture, or parsed against each answer fixture; what it shows is snapshotted.
 struct Row<'a> {
+    /// Whether this visit builds the request (what the row sends) or reads the answers.
+    half: Half,
     /// The request fixture of this visit (`None` for a row without a body): its stem and JSON.
     request: Option<(&'a str, serde_json::Value)>,
-    /// The answers still to parse (all of them on the row's first visit, none after).
+    /// The answers to parse.
     answers: &'a [OperationFixture],
     /// (snapshot name, text) of each request built and each answer read.
     shown: Vec<(String, String)>,
@@ -212,14 +214,17 @@ impl Visit for Row<'_> {
 }
 
 impl Row<'_> {
-    /// Builds the request (with the sample ids) and reads every answer still to read.
+    /// Builds the request (with the sample ids), or reads every answer.
     fn check<E: Endpoint>(&mut self, endpoint: &E, api: &E::Api) {
-        let stem = self.request.as_ref().map_or("request", |(stem, _)| stem);
-        match endpoint.build_request(api) {
-            Ok(request) => self.shown.push((stem.to_owned(), render_request(&request))),
-            Err(error) => self.gaps.push(format!("{stem}: builds no request: {error}")),
+        if self.half == Half::Sends {
+            let stem = self.request.as_ref().map_or("request", |(stem, _)| stem);
+            match endpoint.build_request(api) {
+                Ok(request) => self.shown.push((stem.to_owned(), render_request(&request))),
+                Err(error) => self.gaps.push(format!("{stem}: builds no request: {error}")),
+            }
+            return;
         }
-        for answer in std::mem::take(&mut self.answers) {
+        for answer in self.answers {
             let stem = &answer.stem;
             match answer.role {
                 Some(Role::Success) => match endpoint.parse_response(api, response(200, answer.bytes.clone())) {
@@ -288,20 +293,24 @@ fn error_shown(error: &Error) -> String {
     )
 }
 
-/// What the fixtures of row `operation` lack: a success (`ok*`), an error (`<status>_*`), for a
-/// row with a body a request (`request*`), and a name that says what each file is.
-fn fixture_gaps(operation: &Operation, fixtures: &[OperationFixture]) -> Vec<String> {
+/// What the fixtures of row `operation` lack for `half`: for what it sends, a request
+/// (`request*`) if the row has a body; for what it reads, a success (`ok*`), an error
+/// (`<status>_*`) and a name that says what each file is.
+fn fixture_gaps(operation: &Operation, fixtures: &[OperationFixture], half: Half) -> Vec<String> {
     let folder = format!("fixtures/operations/{}", operation.name);
     let has = |wanted: fn(Role) -> bool| fixtures.iter().any(|fixture| fixture.role.is_some_and(wanted));
     let mut gaps = Vec::new();
+    if half == Half::Sends {
+        if operation.request.is_some() && !has(|role| role == Role::Request) {
+            gaps.push(format!("no request body fixture ({folder}/request*.json)"));
+        }
+        return gaps;
+    }
     if !has(|role| role == Role::Success) {
         gaps.push(format!("no success fixture ({folder}/ok*.json)"));
     }
     if !has(|role| matches!(role, Role::Error(_))) {
         gaps.push(format!("no error fixture ({folder}/<status>_*.json)"));
-    }
-    if operation.request.is_some() && !has(|role| role == Role::Request) {
-        gaps.push(format!("no request body fixture ({folder}/request*.json)"));
     }
     for fixture in fixtures.iter().filter(|fixture| fixture.role.is_none()) {
         gaps.push(format!("{folder}/{}: named neither request*, ok* nor <status>_*", fixture.stem));
@@ -318,47 +327,71 @@ fn snapshots_on_disk(name: &str) -> Vec<String> {
         .collect()
 }
 
-/// One test per row of the table, named after it (`every_operation::row::<name>`), each
-/// running [`sends_and_reads_its_fixtures_as_its_snapshots_show`]: a new row is tested with no
+/// What a row's test checks: the requests it sends, or the answers it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Half {
+    /// Each request fixture built (the sample endpoint, for a row without a body).
+    Sends,
+    /// Each answer fixture read.
+    Reads,
+}
+
+/// Two tests per row of the table, named after it (`every_operation::row::<name>::sends` and
+/// `::reads`), each running [`matches_its_fixtures_and_snapshots`]: a new row is tested with no
 /// line here.
 mod row {
-    macro_rules! one_test_per_row {
+    macro_rules! tests_per_row {
         ($({ docs: $docs:tt, name: $name:ident, $($more:tt)* })*) => {
             $(
-                #[test]
-                fn $name() {
-                    super::sends_and_reads_its_fixtures_as_its_snapshots_show(stringify!($name));
+                mod $name {
+                    use super::super::{Half, matches_its_fixtures_and_snapshots};
+
+                    #[test]
+                    fn sends() {
+                        matches_its_fixtures_and_snapshots(stringify!($name), Half::Sends);
+                    }
+
+                    #[test]
+                    fn reads() {
+                        matches_its_fixtures_and_snapshots(stringify!($name), Half::Reads);
+                    }
                 }
             )*
         };
     }
 
-    pipe_api_proto::operations!(one_test_per_row);
+    pipe_api_proto::operations!(tests_per_row);
 }
 
-/// The checks of row `name`, from its folder `fixtures/operations/<name>/`: each request fixture
-/// (`request*.json`) is the body of the endpoint built with the sample ids, and the request it
-/// builds is snapshotted (the sample endpoint's, for a row without a body); each success (`ok*`)
-/// is read, its whole output snapshotted; each error (`<status>_*`) reads as an API error of that
-/// status, snapshotted. A row missing a fixture or a snapshot, or whose snapshot differs, fails
-/// naming what it lacks; a new row needs only its fixtures and, once reviewed, their snapshots
+/// The checks of row `name`, from its folder `fixtures/operations/<name>/`. What it sends: each
+/// request fixture (`request*.json`) is the body of the endpoint built with the sample ids, and
+/// the request it builds is snapshotted (the sample endpoint's, for a row without a body). What
+/// it reads: each success (`ok*`) is read, its whole output snapshotted; each error
+/// (`<status>_*`) reads as an API error of that status, snapshotted. A row missing a fixture or
+/// a snapshot, or whose snapshot differs, fails one of its two tests, naming what it lacks; a
+/// new row needs only its fixtures and, once reviewed, their snapshots
 /// (`snapshots/operations/<name>/`).
-fn sends_and_reads_its_fixtures_as_its_snapshots_show(name: &str) {
+fn matches_its_fixtures_and_snapshots(name: &str, half: Half) {
     let operation = pipe_api_proto::operations::operation(name).expect("a row of the table");
     let fixtures = operation_fixtures(operation.name).unwrap_or_default();
-    let mut row = Row { request: None, answers: &fixtures, shown: Vec::new(), gaps: Vec::new() };
-    row.gaps = fixture_gaps(operation, &fixtures);
+    let gaps = fixture_gaps(operation, &fixtures, half);
+    let mut row = Row { half, request: None, answers: &fixtures, shown: Vec::new(), gaps };
     let requests: Vec<_> = fixtures.iter().filter(|fixture| fixture.role == Some(Role::Request)).collect();
-    if operation.request.is_none() || requests.is_empty() {
+    if half == Half::Reads || operation.request.is_none() || requests.is_empty() {
         assert!(visit(operation.name, &mut row), "{}: visit reaches every row", operation.name);
+    } else {
+        for fixture in requests {
+            let json = serde_json::from_slice(&fixture.bytes)
+                .unwrap_or_else(|error| panic!("{}/{}: {error}", operation.name, fixture.stem));
+            row.request = Some((&fixture.stem, json));
+            visit(operation.name, &mut row);
+        }
     }
-    for fixture in requests {
-        let json = serde_json::from_slice(&fixture.bytes)
-            .unwrap_or_else(|error| panic!("{}/{}: {error}", operation.name, fixture.stem));
-        row.request = Some((&fixture.stem, json));
-        visit(operation.name, &mut row);
-    }
-    let mut on_disk = snapshots_on_disk(operation.name);
+    // The snapshots of this half: a request's are named `request*`, as its fixtures are.
+    let mut on_disk: Vec<String> = snapshots_on_disk(operation.name)
+        .into_iter()
+        .filter(|stem| (Role::of(stem) == Some(Role::Request)) == (half == Half::Sends))
+        .collect();
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path(format!("snapshots/operations/{}", operation.name));
     settings.set_prepend_module_to_snapshot(false);
@@ -383,6 +416,23 @@ fn sends_and_reads_its_fixtures_as_its_snapshots_show(name: &str) {
         row.gaps.push(format!("snapshot {stale}.snap: of no fixture (remove it)"));
     }
     assert!(row.gaps.is_empty(), "{} lacks:\n{}", operation.name, row.gaps.join("\n"));
+}
+
+#[test]
+fn a_fixture_is_named_for_what_it_is() {
+    for (stem, role) in [
+        ("request", Some(Role::Request)),
+        ("request_tile", Some(Role::Request)),
+        ("ok", Some(Role::Success)),
+        ("ok_older_server", Some(Role::Success)),
+        ("404", Some(Role::Error(404))),
+        ("400_already_running", Some(Role::Error(400))),
+        ("4040", None),
+        ("40", None),
+        ("error_404", None),
+    ] {
+        assert_eq!(Role::of(stem), role, "{stem}");
+    }
 }
 
 #[test]
