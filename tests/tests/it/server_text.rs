@@ -336,7 +336,7 @@ impl Routes {
 impl Visit for Routes {
     /// Bodies holding secrets, for the requests that can carry them; a valid body for the
     /// requests whose default is not.
-    fn body<B: Default + 'static>(&mut self, _operation: &'static str) -> B {
+    fn body<B: Default + serde::de::DeserializeOwned + 'static>(&mut self, _operation: &'static str) -> B {
         /// Puts `value` in `slot` when the slot holds its type.
         fn put<T: 'static>(slot: &mut dyn Any, value: impl FnOnce() -> T) {
             if let Some(slot) = slot.downcast_mut::<Option<T>>() {

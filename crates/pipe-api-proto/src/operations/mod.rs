@@ -22,12 +22,13 @@
 //!    for a new output type, its line in `decode.rs`'s `outputs!`, which the compiler asks for);
 //! 2. its module here, `operations/<name>.rs`: one row (the grammar is in `row.rs`), and one line
 //!    naming it in the list below;
-//! 3. its handler and grant in the fake (`pipe-api-fake/src/routes/<resource>.rs` and
-//!    `permissions.rs`), keyed by its endpoint type: a row with no handler or no grant is refused,
-//!    and the fake's tests name it;
-//! 4. its fixtures in `pipe-api-proto/tests/it/fixtures/operations/<name>/` (a success `ok*` and
-//!    an error `<status>_*`, and `request*.json` for a body) and its snapshots: the workspace's
-//!    tests name, per row, what it lacks;
+//! 3. its handler in the fake (`pipe-api-fake/src/routes/<resource>.rs`), keyed by its endpoint
+//!    type and naming the resource it touches for the grants: a row with no handler is not
+//!    served, and the fake's tests name it;
+//! 4. its fixtures in the workspace's `tests/tests/it/fixtures/operations/<name>/` (a success
+//!    `ok*`, an error `<status>_*`, and `request*.json` for a body) and its snapshots in
+//!    `tests/tests/it/snapshots/operations/<name>/`: one harness sends and reads them for every
+//!    row, and names what a row lacks;
 //! 5. its line in the changelog.
 
 #[macro_use]
