@@ -27,6 +27,7 @@ mod pipes_as_code_bounds;
 mod readme;
 mod secret_hygiene;
 mod server_text;
+mod services_as_code;
 mod ureq_transport;
 mod users_reads;
 mod users_side;
