@@ -141,6 +141,15 @@ pub enum ExportError {
     Unreadable(DesiredStateError),
     /// Reading the current state failed (a client that lists before it exports).
     Read(pipe_api_proto::Error),
+    /// The service asked for was not read: the organization has no service of its id, or it
+    /// neither runs nor idles, and what a service has is read only then (its pipe calls
+    /// answer `424` otherwise).
+    ServiceNotRead {
+        /// The service's id.
+        service: pipe_api_types::ServiceId,
+        /// Its state, when it was listed.
+        state: Option<String>,
+    },
 }
 
 impl fmt::Display for ExportError {
@@ -166,6 +175,14 @@ impl ExportError {
             ),
             ExportError::Unreadable(error) => write!(f, "export: what the server has does not read back: {error}"),
             ExportError::Read(error) => write!(f, "export: reading the current state failed: {error}"),
+            ExportError::ServiceNotRead { service, state: None } => {
+                write!(f, "export: the organization has no service {service}")
+            }
+            ExportError::ServiceNotRead { service, state: Some(state) } => write!(
+                f,
+                "export: the service {service} is {}: what it has is read only while it runs; start it, then export",
+                crate::shown::truncate(state, 64)
+            ),
         }
     }
 }

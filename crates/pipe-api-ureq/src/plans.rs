@@ -184,8 +184,18 @@ impl OrganizationScope<'_> {
     /// (`services`), which plans to no changes for the organization once its secret references
     /// are filled: reads it (every alert too when `options` asks), then
     /// [`export`](pipe_api_plan::export()).
+    /// A service that is not listed, or neither runs nor idles (what it has is read only then),
+    /// is [`ExportError::ServiceNotRead`].
     pub fn export_service(&self, service_id: ServiceId, options: &ExportOptions) -> Result<Exported, ExportError> {
         let current = self.current_state(ReadServices::Only(service_id), options.alerts).map_err(ExportError::Read)?;
+        let listed = current.services.iter().flatten().find(|read| read.service.id == service_id);
+        if let Some(listed) = listed.filter(|listed| listed.resources.is_none()) {
+            let state = listed.service.state.as_ref().map_or("in no state", |state| state.as_str()).to_owned();
+            return Err(ExportError::ServiceNotRead { service: service_id, state: Some(state) });
+        }
+        if listed.is_none() {
+            return Err(ExportError::ServiceNotRead { service: service_id, state: None });
+        }
         export(&current, options)
     }
 }

@@ -8,7 +8,8 @@
 use pipe_api_fake::{DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID, Fake, Fault, FaultRule};
 use pipe_api_types::{ServiceId, ServiceState};
 use pipe_api_ureq::plan::{
-    Awaited, DesiredState, Effect, ExportOptions, Kind, PlanError, PlanOptions, SavedPlan, plan_organization,
+    Awaited, DesiredState, Effect, ExportError, ExportOptions, Kind, PlanError, PlanOptions, SavedPlan,
+    plan_organization,
 };
 use pipe_api_ureq::{Client, Error};
 
@@ -77,12 +78,11 @@ fn service_named(client: &Client, name: &str) -> ServiceId {
     service.id
 }
 
-/// `environment` applied from nothing: what it plans, applied.
-fn applied(fake: &Fake, client: &Client, environment: &str) -> ServiceId {
+/// `environment` applied from nothing: what it plans, applied; the id of its service.
+fn applied(client: &Client, environment: &str) -> ServiceId {
     let organization = client.organization(ORG);
     let plan = organization.plan(&desired(environment), &PlanOptions::default()).unwrap();
     organization.apply(&plan).unwrap();
-    let _ = fake;
     service_named(client, "analytics")
 }
 
@@ -168,8 +168,8 @@ fn the_password_is_sent_only_as_its_hashes_and_shown_nowhere() {
 
 #[test]
 fn an_export_of_the_service_plans_empty() {
-    let (fake, client) = setup();
-    let id = applied(&fake, &client, ENVIRONMENT);
+    let (_fake, client) = setup();
+    let id = applied(&client, ENVIRONMENT);
     let organization = client.organization(ORG);
 
     let exported = organization.export_service(id, &ExportOptions::default()).unwrap();
@@ -188,9 +188,24 @@ fn an_export_of_the_service_plans_empty() {
 }
 
 #[test]
-fn a_changed_replica_count_is_updated_in_place_and_waited_for() {
+fn a_stopped_service_or_one_of_no_id_is_not_exported() {
     let (fake, client) = setup();
-    let id = applied(&fake, &client, ENVIRONMENT);
+    let organization = client.organization(ORG);
+    fake.set_service_state(ORG, DEMO_SERVICE_ID, ServiceState::Stopped);
+    let error = organization.export_service(DEMO_SERVICE_ID, &ExportOptions::default()).unwrap_err();
+    let ExportError::ServiceNotRead { service, state } = &error else { panic!("{error}") };
+    assert_eq!((*service, state.as_deref()), (DEMO_SERVICE_ID, Some("stopped")));
+    assert!(error.to_string().contains("is stopped: what it has is read only while it runs"), "{error}");
+
+    let none: ServiceId = "0b3f6f0e-1c2d-4e5f-8a9b-0c1d2e3f4a09".parse().unwrap();
+    let error = organization.export_service(none, &ExportOptions::default()).unwrap_err();
+    assert!(matches!(error, ExportError::ServiceNotRead { state: None, .. }), "{error}");
+}
+
+#[test]
+fn a_changed_replica_count_is_updated_in_place_and_waited_for() {
+    let (_fake, client) = setup();
+    let id = applied(&client, ENVIRONMENT);
     let organization = client.organization(ORG);
     let changed = desired(&ENVIRONMENT.replace(r#""numReplicas": 2"#, r#""numReplicas": 3"#));
 
@@ -211,8 +226,8 @@ fn a_changed_replica_count_is_updated_in_place_and_waited_for() {
 
 #[test]
 fn tags_and_the_ip_access_list_are_patched_in_place() {
-    let (fake, client) = setup();
-    let id = applied(&fake, &client, ENVIRONMENT);
+    let (_fake, client) = setup();
+    let id = applied(&client, ENVIRONMENT);
     let organization = client.organization(ORG);
     let changed = ENVIRONMENT
         .replace(r#"{"key": "env", "value": "production"}"#, r#"{"key": "env", "value": "staging"}"#)
@@ -234,8 +249,8 @@ fn tags_and_the_ip_access_list_are_patched_in_place() {
 
 #[test]
 fn a_changed_region_is_refused_even_when_replacing_is_allowed() {
-    let (fake, client) = setup();
-    applied(&fake, &client, ENVIRONMENT);
+    let (_fake, client) = setup();
+    applied(&client, ENVIRONMENT);
     let moved = desired(&ENVIRONMENT.replace(r#""region": "eu-west-1""#, r#""region": "us-east-1""#));
 
     let options = PlanOptions::default().allow_replacement(true);
@@ -281,7 +296,7 @@ fn two_services_of_a_declared_name_are_a_conflict() {
 #[test]
 fn pruning_stops_a_running_service_waits_until_it_is_stopped_then_deletes_it() {
     let (fake, client) = setup();
-    let id = applied(&fake, &client, ENVIRONMENT);
+    let id = applied(&client, ENVIRONMENT);
     let organization = client.organization(ORG);
     let desired = desired(ENVIRONMENT);
     let options = PlanOptions::default().prune(true);
