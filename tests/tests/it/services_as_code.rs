@@ -224,6 +224,36 @@ fn a_changed_replica_count_is_updated_in_place_and_waited_for() {
     assert!(organization.plan(&changed, &PlanOptions::default()).unwrap().is_empty());
 }
 
+/// Vertical to horizontal: the whole declared scaling is sent at once (a mode with its band and
+/// its fixed memory), and waited for until the service reports it.
+#[test]
+fn a_switch_to_horizontal_scaling_is_sent_whole_and_waited_for() {
+    let (_fake, client) = setup();
+    let id = applied(&client, ENVIRONMENT);
+    let organization = client.organization(ORG);
+    let horizontal = ENVIRONMENT.replace(
+        r#""numReplicas": 2,
+      "minReplicaMemoryGb": 8,
+      "maxReplicaMemoryGb": 32,"#,
+        r#""autoscalingMode": "horizontal", "minReplicas": 2, "maxReplicas": 5,
+      "minReplicaMemoryGb": 16, "maxReplicaMemoryGb": 16,"#,
+    );
+    assert_ne!(horizontal, ENVIRONMENT);
+    let horizontal = desired(&horizontal);
+
+    let plan = organization.plan(&horizontal, &PlanOptions::default()).unwrap();
+    assert_eq!(plan.steps().len(), 1, "{plan}");
+    let body = plan.steps()[0].request().redacted_body().unwrap();
+    let sent: Vec<&str> = body.as_object().unwrap().keys().map(String::as_str).collect();
+    let whole = ["autoscalingMode", "idleScaling", "idleTimeoutMinutes", "maxReplicaMemoryGb", "maxReplicas"];
+    assert_eq!(sent, [&whole[..], &["minReplicaMemoryGb", "minReplicas"]].concat(), "{body}");
+
+    organization.apply(&plan).unwrap();
+    let service = client.get_service(ORG, id).unwrap();
+    assert_eq!((service.min_replicas, service.max_replicas, service.num_replicas), (Some(2), Some(5), None));
+    assert!(organization.plan(&horizontal, &PlanOptions::default()).unwrap().is_empty());
+}
+
 #[test]
 fn tags_and_the_ip_access_list_are_patched_in_place() {
     let (_fake, client) = setup();
