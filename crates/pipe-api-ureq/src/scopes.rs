@@ -127,6 +127,17 @@ impl<'c> OrganizationScope<'c> {
     pub fn service(&self, service_id: ServiceId) -> ServiceScope<'c> {
         ServiceScope { client: self.client, organization_id: self.organization_id, service_id }
     }
+
+    /// The client (for pipes as code, which reads and applies through it).
+    #[cfg(feature = "plan")]
+    pub(crate) fn client(&self) -> &'c Client {
+        self.client
+    }
+
+    /// The organization's id.
+    pub fn organization_id(&self) -> OrganizationId {
+        self.organization_id
+    }
 }
 
 impl ServicesScope<'_> {

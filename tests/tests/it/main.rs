@@ -38,6 +38,7 @@ mod secret_hygiene;
 mod server_text;
 mod types;
 mod ureq_root;
+mod services_as_code;
 mod ureq_transport;
 mod users_reads;
 mod users_side;

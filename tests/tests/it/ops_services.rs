@@ -113,13 +113,34 @@ fn stop_start_and_awake_walk_the_states() {
     assert_eq!(state(), ServiceState::Running);
 }
 
+/// The service notes: a delete is accepted only for a stopped service; the deletion then runs
+/// on its own (`terminating`), and the service is gone (404) when it ends.
 #[test]
-fn delete_removes_the_service() {
-    let server = Fake::demo().serve().unwrap();
+fn delete_is_refused_until_the_service_is_stopped_then_it_terminates_and_is_gone() {
+    let fake = Fake::demo();
+    let server = fake.serve().unwrap();
     let client = demo_client(&server);
+    let state = || client.get_service(ORG, SERVICE).unwrap().state.unwrap();
+
+    let error = client.delete_service(ORG, SERVICE).unwrap_err();
+    let refused = "cannot delete the service: it must be stopped first. Current state: running";
+    assert_eq!(api_status(&error), Some((400, Some(refused.to_owned()))), "{error}");
+    assert_eq!(state(), ServiceState::Running, "a refused delete changes nothing");
+
+    client.update_service_state(ORG, SERVICE, ServiceCommand::Stop).unwrap();
+    let error = client.delete_service(ORG, SERVICE).unwrap_err();
+    assert_eq!(api_status(&error).map(|s| s.0), Some(400), "still stopping: {error}");
+    fake.advance(Duration::from_secs(30));
+    assert_eq!(state(), ServiceState::Stopped);
+
     client.delete_service(ORG, SERVICE).unwrap();
+    assert_eq!(state(), ServiceState::Terminating);
+    let listed = client.list_all_services(ORG).unwrap();
+    assert!(listed.iter().any(|service| service.id == SERVICE), "listed while it terminates");
+    fake.advance(Duration::from_secs(30));
     let error = client.get_service(ORG, SERVICE).unwrap_err();
     assert_eq!(api_status(&error), Some((404, Some(SERVICE.to_string()))));
+    assert!(client.list_all_services(ORG).unwrap().iter().all(|service| service.id != SERVICE), "listed no more");
     assert_eq!(api_status(&client.delete_service(ORG, SERVICE).unwrap_err()).map(|s| s.0), Some(404));
 }
 

@@ -68,8 +68,9 @@ fn list_services(call: &mut Call<'_>) -> Result<Answer, Refusal> {
             tag["key"].as_str() == Some(key) && value.as_ref().is_none_or(|value| tag["value"].as_str() == Some(value))
         })
     };
+    // Each service as a read of it would show it now (its lifecycle moved on with the clock).
     let organization =
-        call.state.organizations.get(&call.organization).ok_or_else(|| Refusal::not_found(call.organization))?;
+        call.state.services_settled(call.organization).ok_or_else(|| Refusal::not_found(call.organization))?;
     let services: Vec<&Map<String, Value>> = organization
         .services
         .values()

@@ -82,11 +82,20 @@ fn update(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
     Ok(reply::management_ok(request_id, &stored.record))
 }
 
+/// `DELETE` (the service notes): accepted only for a `stopped` service, which is then
+/// `terminating` for the fake's transition time, then gone (404). Any other state is refused
+/// with a 400 naming it, as the state commands refuse what their state does not allow.
 fn delete(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
-    found(call, service)?;
-    let organization = call.state.organizations.get_mut(&call.organization).expect("found above");
-    organization.services.remove(&service);
-    Ok(reply::management_ok_empty(call.request_id))
+    let (now, takes, request_id) = (call.state.now, call.state.service_transition_time, call.request_id);
+    let stored = found(call, service)?;
+    match stored.state() {
+        "stopped" => stored.begin("terminating", crate::state::TERMINATED, now, takes),
+        state => {
+            let why = format!("cannot delete the service: it must be stopped first. Current state: {state}");
+            return Err(Refusal::bad_request(why));
+        }
+    }
+    Ok(reply::management_ok_empty(request_id))
 }
 
 /// `start`, `stop`, `awake`: the service passes through `starting`, `stopping` or `awaking`

@@ -170,6 +170,8 @@ fn operations(key_to_touch: &Key) -> Vec<(Method, String, Option<Value>, bool)> 
         (Method::POST, service_path("/pipes"), Some(pipe_body), true),
         (Method::GET, service_path("/pipesReversePrivateEndpoints"), None, false),
         (Method::DELETE, key, None, true),
+        // A service is deleted only once stopped.
+        (Method::PATCH, service_path("/state"), Some(json!({"command": "stop"})), true),
         (Method::DELETE, service_path(""), None, true),
     ]
 }
@@ -203,6 +205,8 @@ fn a_query_endpoints_key_manages_nothing() {
 #[test]
 fn an_admin_key_does_everything() {
     let (fake, [_, developer, _]) = with_a_key_per_role();
+    // The stop, and the deletion after it, end at once: the delete finds the service stopped.
+    fake.set_service_transition_time(Duration::ZERO);
     for (method, path, body, _) in operations(&developer) {
         let response = as_key(&fake, "admin-id", method.clone(), &path, body);
         assert_eq!(response.status(), 200, "{method} {path}: {}", String::from_utf8_lossy(response.body()));

@@ -219,15 +219,31 @@ fn update_bodies_are_checked_by_the_fake() {
     assert_eq!(json_of(&admin(&fake, Method::GET, &service_path(), None))["result"]["name"], "svc");
 }
 
+/// The service notes: a delete is accepted only for a stopped service; the deletion then runs
+/// on its own (`terminating`), and the service is gone when it ends.
 #[test]
-fn delete_removes_the_service() {
+fn delete_is_refused_until_stopped_then_the_service_terminates_and_is_gone() {
     let fake = with_a_full_service();
+    let refused = admin(&fake, Method::DELETE, &service_path(), None);
+    assert_eq!(refused.status(), 400);
+    let message = "BAD_REQUEST: cannot delete the service: it must be stopped first. Current state: running";
+    assert_eq!(json_of(&refused)["error"], message);
+    assert_eq!(command(&fake, "stop").0, 200);
+    assert_eq!(admin(&fake, Method::DELETE, &service_path(), None).status(), 400, "still stopping");
+    fake.advance(Duration::from_secs(30));
+
     let response = admin(&fake, Method::DELETE, &service_path(), None);
     assert_eq!(response.status(), 200);
     let body = json_of(&response);
     assert_eq!(body["status"], 200);
     assert!(body["requestId"].is_string());
     assert!(body.get("result").is_none(), "a delete answers no result");
+    assert_eq!(state(&fake), "terminating");
+    let listed = admin(&fake, Method::GET, &format!("/v1/organizations/{ORG}/services"), None);
+    assert_eq!(json_of(&listed)["result"][0]["state"], "terminating", "listed while it terminates");
+    fake.advance(Duration::from_secs(30));
+    let listed = admin(&fake, Method::GET, &format!("/v1/organizations/{ORG}/services"), None);
+    assert_eq!(json_of(&listed)["result"], json!([]), "gone from the list");
     for (method, path) in [
         (Method::GET, service_path()),
         (Method::DELETE, service_path()),

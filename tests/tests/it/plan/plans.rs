@@ -507,7 +507,7 @@ fn a_saved_plan_is_not_stale_when_only_the_quantitys_spelling_changed() {
         json!({"scaling": {"replicas": 1, "replicaCpuMillicores": 1000, "replicaMemoryGb": 4}}),
     );
     assert!(planned(&desired, &now).unwrap().steps().len() == 1, "the planner sees the same pipe");
-    let confirmed = saved.confirm(org, service, &desired, &now);
+    let confirmed = saved.confirm(org, Some(service), &desired, &now);
     assert!(confirmed.is_ok(), "{}", confirmed.unwrap_err());
 }
 
@@ -521,14 +521,14 @@ fn a_saved_plan_is_stale_only_when_a_state_moves_to_another_phase() {
     let saved = planned(&desired, &current_kafka(json!({}), json!({"state": "Provisioning"}))).unwrap().saved();
     for state in ["Running", "Snapshot", "Degraded"] {
         let now = current_kafka(json!({}), json!({"state": state}));
-        assert!(saved.confirm(org, service, &desired, &now).is_ok(), "{state}");
+        assert!(saved.confirm(org, Some(service), &desired, &now).is_ok(), "{state}");
     }
     let stopped = current_kafka(json!({}), json!({"state": "Stopped"}));
-    let refused = saved.confirm(org, service, &desired, &stopped).unwrap_err().to_string();
+    let refused = saved.confirm(org, Some(service), &desired, &stopped).unwrap_err().to_string();
     assert!(refused.contains(r#"pipe "orders" changed since the plan (state Provisioning -> Stopped)"#), "{refused}");
 
     let other: ServiceId = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1099".parse().unwrap();
-    let refused = saved.is_for(org, other).unwrap_err().to_string();
+    let refused = saved.is_for(org, Some(other)).unwrap_err().to_string();
     assert!(refused.contains(&format!("planned for the service {service} of the organization {org}")), "{refused}");
     assert!(refused.ends_with(&format!("not the service {other} of {org}")), "{refused}");
 }
