@@ -17,10 +17,12 @@ use serde_json::Value;
 pub(crate) struct Resolved(Arc<Vec<String>>);
 
 impl Resolved {
-    /// The values `values` (an empty one is nothing to take out).
+    /// The values `values`, each at least
+    /// [`SHORTEST_SCRUBBED`](pipe_api_proto::SHORTEST_SCRUBBED) long (what every answer is
+    /// scrubbed by: a shorter one would take ordinary letters out of every text shown).
     pub(crate) fn new(values: impl IntoIterator<Item = String>) -> Self {
         let mut forms = Vec::new();
-        for value in values.into_iter().filter(|value| !value.is_empty()) {
+        for value in values.into_iter().filter(|value| value.len() >= pipe_api_proto::SHORTEST_SCRUBBED) {
             let debug = format!("{value:?}");
             let json = serde_json::to_string(&value).expect("a string serializes");
             forms.push(debug[1..debug.len() - 1].to_owned());

@@ -132,7 +132,7 @@ pub use operations::endpoints::*;
 /// The alert list's output, a model of `pipe_api_types`, re-exported beside its endpoint.
 pub use pipe_api_types::AlertPage;
 pub use raw::Raw;
-pub use redact::{REDACTED, is_secret_field};
+pub use redact::{REDACTED, SHORTEST_SCRUBBED, is_secret_field};
 pub use snapshot::{redacted_json, render_request};
 pub use transport::{Transport, socket_timeout_within};
 pub use url::{BaseUrl, BaseUrlError, PathBuilder};

@@ -130,8 +130,11 @@ pub(crate) fn redact_text(text: &str) -> String {
     }
 }
 
-/// The shortest credential text worth searching for: anything shorter would match by chance.
-const CREDENTIAL_MIN_LEN: usize = 6;
+/// The shortest secret text taken out of what a server sends, or of any text shown: a shorter
+/// one would match ordinary text by chance (a one-letter password would take that letter out of
+/// every word), so it is not searched for. A secret of any length is still redacted by its
+/// member's name wherever a request or a model is shown; this only bounds the search in text.
+pub const SHORTEST_SCRUBBED: usize = 6;
 
 /// The credentials a request carries in its `Authorization` header, in every form a server
 /// might reflect: the whole header value, the encoded part after the scheme, and for Basic the
@@ -160,7 +163,7 @@ pub(crate) fn sent_credentials(headers: &HeaderMap) -> Vec<String> {
             forms.push(secret);
         }
     }
-    forms.retain(|form| form.len() >= CREDENTIAL_MIN_LEN);
+    forms.retain(|form| form.len() >= SHORTEST_SCRUBBED);
     // Longest first, so that a form inside another is not left half-replaced.
     forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
     forms.dedup();
@@ -177,7 +180,7 @@ pub(crate) fn sent_credentials(headers: &HeaderMap) -> Vec<String> {
 /// scrubbed of them where it is read ([`crate::endpoint::parse`]), before anything shows or
 /// keeps it.
 ///
-/// Texts shorter than [`CREDENTIAL_MIN_LEN`] are not searched: they would match by chance.
+/// Texts shorter than [`SHORTEST_SCRUBBED`] are not searched: they would match by chance.
 /// `Debug` shows how many there are, never what.
 #[derive(Clone)]
 pub struct SentSecrets {
@@ -290,7 +293,7 @@ impl SentSecrets {
             }
             self.forms.push(secret);
         }
-        self.forms.retain(|form| form.len() >= CREDENTIAL_MIN_LEN);
+        self.forms.retain(|form| form.len() >= SHORTEST_SCRUBBED);
         self.forms.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         self.forms.dedup();
         self.shortest = self.forms.last().map_or(0, String::len);
