@@ -104,7 +104,10 @@ fn demo_pipes() -> [serde_json::Value; 2] {
                 "isContinuous": true, "authentication": "IAM_ROLE",
                 "iamRole": "arn:aws:iam::123456789012:role/demo-pipes"
             } },
-            "destination": { "database": "default", "table": "events", "managedTable": false },
+            "destination": {
+                "database": "default", "table": "events", "managedTable": false,
+                "columns": [{ "name": "at", "type": "DateTime64(3)" }, { "name": "payload", "type": "String" }]
+            },
             "createdAt": "2025-12-05T12:00:00Z",
             "updatedAt": "2025-12-06T12:00:00Z"
         }),
