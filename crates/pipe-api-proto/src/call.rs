@@ -52,6 +52,7 @@ use crate::error::{Error, TransportError, TransportErrorKind, TransportFailure};
 use crate::operation::Operation;
 use crate::redact::SentSecrets;
 use crate::retry::{Attempt, Decision, Outcome, Pacer, RetryHints, RetryPolicy, SeededJitter, StopReason};
+use crate::wait::poll::Poll;
 
 /// What the driver does next. Deliberately exhaustive: a driver must handle every step, and a
 /// new kind of step would change what every driver has to do. Generic over what `Done` carries
@@ -102,7 +103,7 @@ pub trait Machine {
     /// The polls a [`Wait`](crate::wait::Wait) had answered since the last time this was asked
     /// (none for any other machine): what a driver hands to a poll observer after each
     /// [`Machine::next`]. A machine that runs waits inside it hands theirs on.
-    fn take_polls(&mut self) -> Vec<crate::wait::Poll> {
+    fn take_polls(&mut self) -> Vec<Poll> {
         Vec::new()
     }
 

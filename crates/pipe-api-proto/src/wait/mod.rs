@@ -57,12 +57,14 @@ use crate::retry::{Pacer, RetryPolicy};
 
 // The conditions live in their own file; their paths stay `wait::pipe_running` and so on.
 mod conditions;
+pub(crate) mod poll;
 mod wake;
 
 pub use conditions::{
     Condition, Verdict, pipe_running, pipe_settled, pipe_stopped, reverse_private_endpoint_ready,
     reverse_private_endpoint_settled, service_running, service_stopped,
 };
+pub use poll::{Poll, Polled};
 pub use wake::{Wake, WakeError};
 
 /// How often and how long to poll.
@@ -159,70 +161,6 @@ pub fn is_idle_service_error(error: &Error) -> bool {
             api.status().as_u16() == 424 && api.message().is_some_and(|m| m.contains("Current state: idle"))
         }
         _ => false,
-    }
-}
-
-/// What a wait polls: the operation and the resource, which its error and each [`Poll`] name.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Polled {
-    /// The operation, such as `get_pipe`.
-    pub operation: &'static str,
-    /// The resource: the path polled, ids included (`/v1/organizations/.../pipes/...`).
-    pub resource: String,
-}
-
-impl Polled {
-    /// What polling `endpoint` polls.
-    pub fn of<E: Endpoint + ?Sized>(endpoint: &E) -> Self {
-        Polled { operation: endpoint.metadata().name, resource: endpoint.path() }
-    }
-}
-
-/// `get_pipe /v1/organizations/.../pipes/...`.
-impl fmt::Display for Polled {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.operation, self.resource)
-    }
-}
-
-/// One poll of a wait that the server answered, for whoever watches a wait go (such as a
-/// progress display): the wait's [`Machine::take_polls`] hands them out, and the blocking
-/// client's `ClientBuilder::on_poll` observer is called with each one. A wait for a state the
-/// resource will not reach shows here poll by poll rather than only at its deadline.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Poll {
-    /// What is polled.
-    pub polled: Polled,
-    /// The poll's number, 1 for the first.
-    pub number: u32,
-    /// The state the answer names, as the server wrote it (at most 64 characters), if any.
-    pub state: Option<String>,
-    /// Whether the condition holds (the wait is over), cannot hold any more (it fails), or not
-    /// yet.
-    pub verdict: Verdict,
-    /// How long the wait has lasted.
-    pub elapsed: Duration,
-    /// The wait's deadline, from its start.
-    pub deadline: Duration,
-}
-
-/// `get_pipe /v1/...: poll 3 after 2.5 s of 600.0 s: state Provisioning`.
-impl fmt::Display for Poll {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: poll {} after {:.1} s of {:.1} s: ",
-            self.polled,
-            self.number,
-            self.elapsed.as_secs_f64(),
-            self.deadline.as_secs_f64()
-        )?;
-        match &self.state {
-            Some(state) => write!(f, "state {state}"),
-            None => f.write_str("no state"),
-        }
     }
 }
 
