@@ -161,7 +161,16 @@ impl DesiredState {
         check_kind(KINDS[0], "description", endpoints)?;
         let pipes = self.pipes.iter().map(|p| (p.pipe.name.as_deref(), &p.pipe as &dyn Validate));
         check_kind(KINDS[1], "name", pipes)?;
-        check_kind(KINDS[2], "name", self.alerts.iter().map(|a| (a.name.as_deref(), a as &dyn Validate)))?;
+        check_kind(
+            KINDS[2],
+            "name",
+            self.alerts.iter().map(|a| {
+                (
+                    a.name.as_ref().and_then(pipe_api_types::Nullable::value).map(|name| name.as_str()),
+                    a as &dyn Validate,
+                )
+            }),
+        )?;
         self.check_endpoint_references()
     }
 

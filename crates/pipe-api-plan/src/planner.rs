@@ -4,7 +4,7 @@ use std::fmt;
 
 use pipe_api_types::{
     AlertRequest, CreatePipeRequest, DestinationPatch, KafkaSourcePatch, KinesisSourcePatch, MongoDbSettingsPatch,
-    MongoDbSourcePatch, MySqlSettingsPatch, MySqlSourcePatch, ObjectStorageSourcePatch, OrganizationId, Pipe,
+    MongoDbSourcePatch, MySqlSettingsPatch, MySqlSourcePatch, Nullable, ObjectStorageSourcePatch, OrganizationId, Pipe,
     PipeCommand, PipeSource, PipeState, PostgresSettingsPatch, PostgresSourcePatch, PubSubSourcePatch,
     ReversePrivateEndpoint, ServiceId, UpdatePipeRequest, UpdateReversePrivateEndpointRequest, Validate,
     ValidationErrors, Vouch,
@@ -382,7 +382,8 @@ impl Planner<'_> {
             self.step(resource, UpdatePipe::OPERATION, &id, Some(&request), reason)?;
         }
         if let Some(scaling) = changes.scaling {
-            let request: pipe_api_types::Scaling = from_json(resource, UpdatePipeScaling::OPERATION, scaling)?;
+            let request: pipe_api_types::UpdatePipeScalingRequest =
+                from_json(resource, UpdatePipeScaling::OPERATION, scaling)?;
             self.step(resource, UpdatePipeScaling::OPERATION, &id, Some(&request), "scaling differs")?;
         }
         let stopping = matches!(state, Some(PipeState::Stopping | PipeState::Pausing));
@@ -475,7 +476,10 @@ impl Planner<'_> {
             return if self.desired.alerts.is_empty() { Ok(()) } else { Err(PlanError::AlertsNotRead) };
         };
         for desired in &self.desired.alerts {
-            let resource = Resource { kind: Kind::Alert, name: desired.name.as_deref().unwrap_or_default().to_owned() };
+            let resource = Resource {
+                kind: Kind::Alert,
+                name: desired.name.as_ref().and_then(Nullable::value).map_or("", |name| name.as_str()).to_owned(),
+            };
             let found = unique(&resource, current, |a| a.name.as_deref(), |a| a.id.to_string())?;
             let Some(alert) = found else {
                 self.step(&resource, CreateAlert::OPERATION, &[], Some(desired), "not on the server")?;
@@ -521,7 +525,13 @@ impl Planner<'_> {
             let id = [("alert_id", Id::Known(alert.id.to_string()))];
             self.step(&resource, UpdateAlert::OPERATION, &id, Some(&request), differ(&differing))?;
         }
-        let named: Vec<&str> = self.desired.alerts.iter().filter_map(|a| a.name.as_deref()).collect();
+        let named: Vec<&str> = self
+            .desired
+            .alerts
+            .iter()
+            .filter_map(|a| a.name.as_ref().and_then(Nullable::value))
+            .map(|name| name.as_str())
+            .collect();
         for alert in current {
             let name = alert.name.as_deref().unwrap_or_default();
             if !named.contains(&name) {

@@ -234,7 +234,7 @@ macro_rules! operations {
             change_pipe_state: ChangePipeState(organization_id: OrganizationId, service_id: ServiceId, pipe_id: PipeId; request: ChangePipeStateRequest)
                 Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipes"/{pipe_id}/"state" -> Pipe;
             /// Changes a pipe's scaling (replicas, CPU and memory per replica).
-            update_pipe_scaling: UpdatePipeScaling(organization_id: OrganizationId, service_id: ServiceId, pipe_id: PipeId; request: Scaling)
+            update_pipe_scaling: UpdatePipeScaling(organization_id: OrganizationId, service_id: ServiceId, pipe_id: PipeId; request: UpdatePipeScalingRequest)
                 Management PATCH "v1"/"organizations"/{organization_id}/"services"/{service_id}/"pipes"/{pipe_id}/"scaling" -> Pipe;
             /// Reads a pipe's settings.
             get_pipe_settings: GetPipeSettings(organization_id: OrganizationId, service_id: ServiceId, pipe_id: PipeId)

@@ -648,3 +648,49 @@ pub(crate) fn serialize_number<S: Serializer>(value: f64, s: S) -> Result<S::Ok,
     if value.fract() == 0.0 && value.abs() < 9.0e15 { s.serialize_i64(value as i64) } else { s.serialize_f64(value) }
 }
 
+/// A codec for a member that may also be sent as `null` ([`Nullable`](crate::Nullable)): `null`
+/// reads as `Null` and is written as `null`; anything else as codec `$inner` reads and writes
+/// it.
+macro_rules! nullable_codec {
+    ($(#[$meta:meta])* $name:ident: $inner:ident, $ty:ty) => {
+        $(#[$meta])*
+        pub(crate) mod $name {
+            use super::*;
+            use crate::Nullable;
+
+            pub(crate) const EXPECTED: &str = $inner::EXPECTED;
+
+            pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Nullable<$ty>>, D::Error> {
+                let raw = Box::<RawValue>::deserialize(d)?;
+                if raw.get() == "null" {
+                    return Ok(Read::Value(Nullable::Null));
+                }
+                // Read again from its text (it is JSON): the one copy is of a value that is set.
+                let read = $inner::deserialize(&mut serde_json::Deserializer::from_str(raw.get()))
+                    .map_err(serde::de::Error::custom)?;
+                Ok(match read {
+                    Read::Value(value) => Read::Value(Nullable::Value(value)),
+                    Read::Null => Read::Value(Nullable::Null),
+                    Read::Absent => Read::Absent,
+                    Read::Kept(raw) => Read::Kept(raw),
+                })
+            }
+
+            pub(crate) fn serialize<S: Serializer>(value: &Nullable<$ty>, s: S) -> Result<S::Ok, S::Error> {
+                match value {
+                    Nullable::Value(value) => $inner::serialize(value, s),
+                    Nullable::Null => s.serialize_none(),
+                }
+            }
+        }
+    };
+}
+
+nullable_codec!(
+    /// [`rfc3339`], or `null`.
+    nullable_rfc3339: rfc3339, OffsetDateTime
+);
+nullable_codec!(
+    /// [`decimal`], or `null`.
+    nullable_decimal: decimal, f64
+);

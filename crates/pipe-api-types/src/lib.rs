@@ -187,7 +187,7 @@ pub use organization::{
 pub use pipe::{
     CreatePipeRequest, Destination, DestinationColumn, FieldMapping, Pipe, PipeState, TableDefinition, TableEngine,
 };
-pub use pipe_settings::{PipeSettings, PipesCdcScaling, Scaling};
+pub use pipe_settings::{PipeSettings, PipesCdcScaling, Scaling, UpdatePipeScalingRequest};
 pub use pipe_source::{
     Authentication, BigQuerySettings, BigQuerySource, BigQueryTableMapping, Compression, Credentials, DataFormat,
     IteratorType, KafkaOffset, KafkaSource, KafkaType, KinesisSource, MongoDbSettings, MongoDbSettingsPatch,

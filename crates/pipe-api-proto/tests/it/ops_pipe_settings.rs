@@ -11,8 +11,9 @@ use pipe_api_proto::{
     UpdatePipeSettings, UpdatePipesCdcScaling, render_request,
 };
 use pipe_api_types::{
-    Authentication, Credentials, DataFormat, IteratorType, KafkaSource, KafkaType, KinesisSource,
+    Authentication, Credentials, DataFormat, IteratorType, KafkaSource, KafkaType, KinesisSource, Nullable,
     PipeSchemaDiscoveryRequest, PipeSettings, PipeState, PipesCdcScaling, Rule, Scaling, SchemaRegistry,
+    UpdatePipeScalingRequest,
 };
 use time::macros::datetime;
 
@@ -79,6 +80,14 @@ fn settings_with_unknown() -> PipeSettings {
 #[test]
 fn snapshot_update_pipe_scaling() {
     let scaling = Scaling::default().replicas(4u32).replica_cpu_millicores(1000u32).replica_memory_gb(4.0);
+    let built = UpdatePipeScaling::new(org(), service(), pipe(), scaling).build_request(&management()).unwrap();
+    insta::assert_snapshot!(render_request(&built));
+}
+
+/// Each member of the scaling patch may be `null` (`PipeScalingPatchRequest`).
+#[test]
+fn snapshot_update_pipe_scaling_clears() {
+    let scaling = UpdatePipeScalingRequest::default().replicas(Nullable::Null).replica_memory_gb(2);
     let built = UpdatePipeScaling::new(org(), service(), pipe(), scaling).build_request(&management()).unwrap();
     insta::assert_snapshot!(render_request(&built));
 }
@@ -171,18 +180,18 @@ fn get_pipe_settings_success() {
         endpoint.parse_response(&crate::common::management(), response(200, fixture("get_pipe_settings_ok"))).unwrap();
     assert_eq!(reply.request_id.as_deref(), Some("c4f2a8e1-3b7d-4e19-9a2c-5d6e7f801a02"));
     let settings = reply.value;
-    assert_eq!(settings.streaming_max_insert_wait_ms, Some(5000));
-    assert_eq!(settings.object_storage_concurrency, Some(1));
-    assert_eq!(settings.object_storage_polling_interval_ms, Some(30_000));
-    assert_eq!(settings.object_storage_max_insert_bytes, Some(10_737_418_240));
-    assert_eq!(settings.object_storage_max_file_count, Some(100));
-    assert_eq!(settings.engine_max_threads, Some(8));
-    assert_eq!(settings.engine_max_insert_threads, Some(1));
-    assert_eq!(settings.engine_min_insert_block_size_bytes, Some(1_073_741_824));
-    assert_eq!(settings.engine_max_download_threads, Some(4));
-    assert_eq!(settings.engine_parallel_distributed_insert_select, Some(2));
-    assert_eq!(settings.object_storage_use_cluster_function, Some(true));
-    assert_eq!(settings.engine_parallel_view_processing, Some(false));
+    assert_eq!(settings.streaming_max_insert_wait_ms, Some(Nullable::Value(5000)));
+    assert_eq!(settings.object_storage_concurrency, Some(Nullable::Value(1)));
+    assert_eq!(settings.object_storage_polling_interval_ms, Some(Nullable::Value(30_000)));
+    assert_eq!(settings.object_storage_max_insert_bytes, Some(Nullable::Value(10_737_418_240)));
+    assert_eq!(settings.object_storage_max_file_count, Some(Nullable::Value(100)));
+    assert_eq!(settings.engine_max_threads, Some(Nullable::Value(8)));
+    assert_eq!(settings.engine_max_insert_threads, Some(Nullable::Value(1)));
+    assert_eq!(settings.engine_min_insert_block_size_bytes, Some(Nullable::Value(1_073_741_824)));
+    assert_eq!(settings.engine_max_download_threads, Some(Nullable::Value(4)));
+    assert_eq!(settings.engine_parallel_distributed_insert_select, Some(Nullable::Value(2)));
+    assert_eq!(settings.object_storage_use_cluster_function, Some(Nullable::Value(true)));
+    assert_eq!(settings.engine_parallel_view_processing, Some(Nullable::Value(false)));
     // Settings this crate does not model are kept, in order, as sent.
     assert_eq!(settings.unknown.names().collect::<Vec<_>>(), ["kafka_read_committed", "future_setting"]);
     assert_eq!(settings.unknown.get("future_setting"), Some(r#""on""#));
@@ -210,8 +219,8 @@ fn update_pipe_settings_success() {
         .unwrap();
     assert_eq!(reply.request_id.as_deref(), Some("c4f2a8e1-3b7d-4e19-9a2c-5d6e7f801a03"));
     let settings = reply.value;
-    assert_eq!(settings.streaming_max_insert_wait_ms, Some(1000));
-    assert_eq!(settings.engine_max_threads, None, "null reads as absent");
+    assert_eq!(settings.streaming_max_insert_wait_ms, Some(Nullable::Value(1000)));
+    assert_eq!(settings.engine_max_threads, Some(Nullable::Null), "null reads as null: a setting at its default");
     assert_eq!(settings.object_storage_concurrency, None);
     assert_eq!(settings.unknown.get("kafka_read_committed"), Some("true"));
 }

@@ -7,9 +7,9 @@ use common::*;
 use http::{Method, StatusCode};
 use pipe_api_proto::{ChangePipeState, DeletePipe, EndpointExt, UpdatePipe, render_request};
 use pipe_api_types::{
-    Authentication, Credentials, DestinationColumn, DestinationPatch, FieldMapping, KafkaSourcePatch, PipeCommand,
-    PipeSettings, PipeSourcePatch, PipeState, PostgresSettingsPatch, PostgresSourcePatch, PostgresTableMapping,
-    ReplicationMode, Rule, TableEngineType, UpdatePipeRequest,
+    Authentication, Credentials, DestinationColumn, DestinationPatch, FieldMapping, KafkaSourcePatch, Nullable,
+    PipeCommand, PipeSettings, PipeSourcePatch, PipeState, PostgresSettingsPatch, PostgresSourcePatch,
+    PostgresTableMapping, ReplicationMode, Rule, TableEngineType, UpdatePipeRequest,
 };
 use time::macros::datetime;
 
@@ -64,6 +64,13 @@ fn snapshot_update_pipe() {
         ("update_pipe_postgres", postgres_update()),
         ("update_pipe_kafka", kafka_update()),
         ("update_pipe_name_only", UpdatePipeRequest::default().name("renamed")),
+        // `null` where the contract allows it: a CA certificate cleared, a setting to its default.
+        (
+            "update_pipe_clears",
+            UpdatePipeRequest::default()
+                .source(PipeSourcePatch::default().kafka(KafkaSourcePatch::default().ca_certificate(Nullable::Null)))
+                .settings(PipeSettings::default().engine_max_threads(Nullable::Null).engine_max_insert_threads(2u64)),
+        ),
     ] {
         let built = UpdatePipe::new(org(), service(), pipe(), request).build_request(&management()).unwrap();
         assert_eq!(built.method(), Method::PATCH);
@@ -156,7 +163,7 @@ fn update_pipe_success() {
     assert_eq!(tables[0].table_engine, Some(TableEngineType::ReplacingMergeTree));
     assert!(tables[0].partition_by_expr.is_some(), "a field of the contract, modelled");
     assert_eq!(pipe.destination.as_ref().and_then(|d| d.database.as_deref()), Some("shop"));
-    assert_eq!(pipe.settings.as_ref().and_then(|s| s.streaming_max_insert_wait_ms), Some(1000));
+    assert_eq!(pipe.settings.as_ref().and_then(|s| s.streaming_max_insert_wait_ms), Some(Nullable::Value(1000)));
     assert_eq!(pipe.created_at, Some(datetime!(2026-02-10 12:00:00 UTC)));
     assert_eq!(pipe.updated_at, Some(datetime!(2026-02-11 08:30:00 UTC)));
 }

@@ -134,7 +134,10 @@ fn list_pipes_success() {
     assert_eq!(offset.timestamp, Some(datetime!(2021-01-01 00:00)));
     let destination = kafka_pipe.destination.as_ref().unwrap();
     assert_eq!(destination.columns.as_ref().unwrap().len(), 2);
-    assert_eq!(kafka_pipe.settings.as_ref().unwrap().streaming_max_insert_wait_ms, Some(5000));
+    assert_eq!(
+        kafka_pipe.settings.as_ref().unwrap().streaming_max_insert_wait_ms,
+        Some(pipe_api_types::Nullable::Value(5000))
+    );
 
     let postgres = pipes[1].source.as_ref().unwrap().postgres.as_ref().unwrap();
     assert_eq!(pipes[1].state, Some(PipeState::Snapshot));

@@ -33,7 +33,7 @@ fn check(request_type: &str, json: &Value) -> Result<(), ValidationErrors> {
         "CreatePipeRequest" => read::<CreatePipeRequest>(json),
         "UpdatePipeRequest" => read::<UpdatePipeRequest>(json),
         "ChangePipeStateRequest" => read::<ChangePipeStateRequest>(json),
-        "Scaling" => read::<Scaling>(json),
+        "UpdatePipeScalingRequest" => read::<UpdatePipeScalingRequest>(json),
         "PipeSettings" => read::<PipeSettings>(json),
         "PipesCdcScaling" => read::<PipesCdcScaling>(json),
         "PipeSchemaDiscoveryRequest" => read::<PipeSchemaDiscoveryRequest>(json),
@@ -266,15 +266,16 @@ fn what_the_issue_found_reads_as_a_user_needs() {
 
 #[test]
 fn a_member_newer_than_this_crate_is_sent_when_written_under_not_yet_known() {
-    let scaling: Scaling = serde_json::from_str(r#"{"replicas":2,"$notYetKnown":{"burstReplicas":4}}"#).unwrap();
+    let scaling: UpdatePipeScalingRequest =
+        serde_json::from_str(r#"{"replicas":2,"$notYetKnown":{"burstReplicas":4}}"#).unwrap();
     assert_eq!(scaling.validate(), Ok(()));
     assert_eq!(serde_json::to_string(&scaling).unwrap(), r#"{"replicas":2,"burstReplicas":4}"#);
     // In code: a field set with `insert` is sent too.
-    let mut scaling = Scaling::default().replicas(2);
+    let mut scaling = UpdatePipeScalingRequest::default().replicas(2);
     scaling.unknown.insert("burstReplicas", &4).unwrap();
     assert_eq!(scaling.validate(), Ok(()));
     // `$notYetKnown` holds members: anything else under it is refused.
-    let odd: Scaling = serde_json::from_str(r#"{"$notYetKnown":4}"#).unwrap();
+    let odd: UpdatePipeScalingRequest = serde_json::from_str(r#"{"$notYetKnown":4}"#).unwrap();
     assert!(odd.validate().unwrap_err().contains("$notYetKnown", &Rule::UnknownField { did_you_mean: None }));
 }
 
