@@ -49,8 +49,8 @@ impl<T> Nullable<T> {
         }
     }
 
-    /// The value, unless this is `Null`, taken out: `settings.engine_max_threads.and_then(Nullable::into_value)`
-    /// reads a member that may be absent or `null` as an `Option`.
+    /// The value, unless this is `Null`, taken out: a member that may be absent or `null` read
+    /// as an `Option` (`settings.engine_max_threads.and_then(Nullable::into_value)`).
     pub fn into_value(self) -> Option<T> {
         match self {
             Nullable::Value(value) => Some(value),

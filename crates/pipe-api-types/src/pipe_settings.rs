@@ -1,7 +1,8 @@
-//! Tuning a pipe after it exists: its scaling (the body of `PATCH .../pipes/{id}/scaling` is an
-//! [`UpdatePipeScalingRequest`]), its settings (`GET`/`PUT .../pipes/{id}/settings`, a [`PipeSettings`] replaced
-//! whole), the schema discovery of a streaming source, and the scaling shared by a service's
-//! database (CDC) pipes ([`PipesCdcScaling`]).
+//! Tuning a pipe after it exists: its scaling (read as a [`Scaling`]; the body of
+//! `PATCH .../pipes/{id}/scaling` is an [`UpdatePipeScalingRequest`]), its settings
+//! (`GET`/`PUT .../pipes/{id}/settings`, a [`PipeSettings`] replaced whole), the schema discovery
+//! of a streaming source, and the scaling shared by a service's database (CDC) pipes
+//! ([`PipesCdcScaling`]).
 
 use crate::Nullable;
 use crate::nullable::set;

@@ -312,8 +312,9 @@ fn check_postgres(c: &mut Checker, postgres: &PostgresSourcePatch) {
     }
 }
 
-/// The settings every database kind's update shares (`PipePatch{Postgres,MySQL,MongoDB}PipeSettings`):
-/// `syncIntervalSeconds` and `pullBatchSize`, each minimum 1 when it is not `null`.
+/// The settings every database kind's update shares
+/// (`PipePatch{Postgres,MySQL,MongoDB}PipeSettings`): `syncIntervalSeconds` and
+/// `pullBatchSize`, each minimum 1 when it is not `null`.
 pub(crate) fn check_database_settings(
     c: &mut Checker,
     sync_interval_seconds: &Option<Nullable<u32>>,

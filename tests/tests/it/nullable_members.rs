@@ -126,7 +126,8 @@ fn mongodb_body(patch: MongoDbSourcePatch) -> Body {
     source(PipeSourcePatch::default().mongodb(patch))
 }
 
-/// A Pub/Sub update names `authentication` and `serviceAccountKey` (`PipePatchPubSubSource.required`).
+/// A Pub/Sub update names `authentication` and `serviceAccountKey`
+/// (`PipePatchPubSubSource.required`).
 fn pubsub() -> PubSubSourcePatch {
     PubSubSourcePatch::default()
         .authentication(Authentication::ServiceAccount)
