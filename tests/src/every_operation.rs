@@ -7,6 +7,7 @@
 
 use http::Response;
 use pipe_api_types::*;
+use serde::de::DeserializeOwned;
 
 use pipe_api_proto::*;
 
@@ -16,6 +17,11 @@ pub const ORG: &str = "6a1e3b1c-8f61-4f3e-9c39-0d1f6bb2a001";
 pub const SERVICE: &str = "4c0d2a7e-5b7f-4a55-8d1e-2c9a7f6e1002";
 /// The pipe of every sample path, and of tests that need no particular one.
 pub const PIPE: &str = "0b9e3c55-6d5f-4a8e-9a43-6a1f2b3c4d5e";
+
+/// The key of every sample path.
+pub const KEY: &str = "6c2a5d8f-3b4e-4f90-8c2d-1e3f4a5b6c7d";
+/// The alert of every sample path (the alerting interface's ids are not UUIDs).
+pub const ALERT: &str = "65f5e4a3b9e77c001a123456";
 
 /// A value for a path parameter of any operation.
 trait Sample {
@@ -42,7 +48,7 @@ impl Sample for PipeId {
 
 impl Sample for KeyId {
     fn sample() -> Self {
-        "9d3b1f0e-2c4a-4e6b-8f1d-3a5c7e9b0d21".parse().expect("a uuid")
+        KEY.parse().expect("a uuid")
     }
 }
 
@@ -54,7 +60,7 @@ impl Sample for ReversePrivateEndpointId {
 
 impl Sample for AlertId {
     fn sample() -> Self {
-        AlertId::new("alert-1")
+        AlertId::new(ALERT)
     }
 }
 
@@ -160,8 +166,8 @@ macro_rules! parsers {
 /// [`Call`](pipe_api_proto::call::Call), [`EndpointExt::send`]), with the body it chooses.
 pub trait Visit {
     /// The body of operation `operation`, whose request is a `B`: the default one unless the
-    /// test has its own (a request holding secrets, say).
-    fn body<B: Default + 'static>(&mut self, operation: &'static str) -> B {
+    /// test has its own (a request holding secrets, say, or one read from a fixture's JSON).
+    fn body<B: Default + DeserializeOwned + 'static>(&mut self, operation: &'static str) -> B {
         let _ = operation;
         B::default()
     }

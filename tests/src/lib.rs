@@ -6,6 +6,8 @@
 #![forbid(unsafe_code)]
 
 pub mod every_operation;
+pub mod fixtures;
+pub mod json_paths;
 pub mod requests;
 pub mod workloads;
 
@@ -16,7 +18,22 @@ use pipe_api_types::{OrganizationId, PipeId, ServiceId};
 
 /// [`ORG`], [`SERVICE`] and [`PIPE`] as ids.
 pub fn ids() -> (OrganizationId, ServiceId, PipeId) {
-    (ORG.parse().expect("a uuid"), SERVICE.parse().expect("a uuid"), PIPE.parse().expect("a uuid"))
+    (org(), service(), pipe())
+}
+
+/// [`ORG`] as an id.
+pub fn org() -> OrganizationId {
+    ORG.parse().expect("a uuid")
+}
+
+/// [`SERVICE`] as an id.
+pub fn service() -> ServiceId {
+    SERVICE.parse().expect("a uuid")
+}
+
+/// [`PIPE`] as an id.
+pub fn pipe() -> PipeId {
+    PIPE.parse().expect("a uuid")
 }
 
 /// The overall deadline of [`fast_retries`].

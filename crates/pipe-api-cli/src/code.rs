@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use pipe_api_ureq::ServiceScope;
 use pipe_api_ureq::plan::{
-    ApplyError, ApplyOptions, DesiredState, ExportError, ExportOptions, Plan, PlanOptions, SavedPlan, SavedPlanError,
-    StepOutcome,
+    Applied, ApplyError, ApplyOptions, DesiredState, ExportError, ExportOptions, Plan, PlanError, PlanOptions,
+    ReadServices, SavedPlan, SavedPlanError, StepOutcome,
 };
+use pipe_api_ureq::{Client, OrganizationScope, ServiceScope};
 
 use crate::connect::Connection;
 use crate::progress::Progress;
@@ -34,6 +34,8 @@ pub(crate) struct ExportArgs {
 #[derive(Debug, Args)]
 pub(crate) struct PlanFlags {
     /// Deletes the pipes and reverse private endpoints of the service that the file does not name
+    /// (with services in the file: also every service of the organization it does not name,
+    /// stopped first)
     #[arg(long)]
     prune: bool,
     /// Deletes the alerts the file does not name (every other alert of the team)
@@ -91,12 +93,46 @@ pub(crate) struct ApplyArgs {
     flags: PlanFlags,
 }
 
-/// `pipe-api export`.
+/// Where a desired state is planned and applied: the organization, for one that declares its
+/// services (an environment: only the organization's id is needed); else the service.
+enum Scope<'c> {
+    Organization(OrganizationScope<'c>),
+    Service(ServiceScope<'c>),
+}
+
+impl<'c> Scope<'c> {
+    /// The scope of `desired` on `client`, its ids from the connection.
+    fn of(connection: &Connection, client: &'c Client, desired: &DesiredState) -> Result<Scope<'c>> {
+        let organization = client.organization(connection.organization()?);
+        Ok(if desired.declares_services() {
+            Scope::Organization(organization)
+        } else {
+            Scope::Service(organization.service(connection.service()?))
+        })
+    }
+
+    fn plan(&self, desired: &DesiredState, options: &PlanOptions) -> std::result::Result<Plan, PlanError> {
+        match self {
+            Scope::Organization(organization) => organization.plan(desired, options),
+            Scope::Service(service) => service.plan(desired, options),
+        }
+    }
+
+    fn apply_with(&self, plan: &Plan, options: ApplyOptions) -> std::result::Result<Applied, ApplyError> {
+        match self {
+            Scope::Organization(organization) => organization.apply_with(plan, options),
+            Scope::Service(service) => service.apply_with(plan, options),
+        }
+    }
+}
+
+/// `pipe-api export`: the service, declared with what it has, in a file planned for its
+/// organization.
 pub(crate) fn export(connection: &Connection, args: &ExportArgs) -> Result {
     let client = connection.client(&Arc::new(Progress::quiet()))?;
-    let service = client.service(connection.organization()?, connection.service()?);
+    let organization = client.organization(connection.organization()?);
     let options = ExportOptions::default().alerts(args.alerts).leave_out_unreadable(!args.strict);
-    let exported = match service.export(&options) {
+    let exported = match organization.export_service(connection.service()?, &options) {
         Ok(exported) => exported,
         // The library's text names its Rust option; say the flag.
         Err(ExportError::UnreadableResource { resource, why }) => {
@@ -117,6 +153,7 @@ pub(crate) fn export(connection: &Connection, args: &ExportArgs) -> Result {
     if !exported.notes().is_empty() {
         eprintln!("(a plan of the file leaves what was left out alone; with --prune it deletes it)");
     }
+
     if !exported.secrets().is_empty() {
         eprintln!("set these variables before planning the file (the service never shows their values):");
         for secret in exported.secrets() {
@@ -133,8 +170,7 @@ pub(crate) fn export(connection: &Connection, args: &ExportArgs) -> Result {
 pub(crate) fn plan(connection: &Connection, args: &PlanArgs) -> Result {
     let desired = read_desired(&args.file)?;
     let client = connection.client(&Arc::new(Progress::quiet()))?;
-    let service = client.service(connection.organization()?, connection.service()?);
-    let plan = service.plan(&desired, &args.flags.options())?;
+    let plan = Scope::of(connection, &client, &desired)?.plan(&desired, &args.flags.options())?;
     print!("{plan}");
     if let Some(path) = &args.output {
         write(path, &plan.saved().to_string())?;
@@ -172,28 +208,44 @@ pub(crate) fn apply(connection: &Connection, args: &ApplyArgs) -> Result {
 fn apply_saved(connection: &Connection, progress: &Arc<Progress>, path: &Path, file: &Path) -> Result {
     let saved = SavedPlan::from_json(&read(path)?).map_err(|error| format!("{}: {error}", path.display()))?;
     let desired = read_desired(file)?;
-    // The ids set, else the plan's own; a plan for another service is refused.
+    // The ids set, else the plan's own; a plan for another service is refused. A plan of an
+    // organization's services is for no service.
     let organization = connection.organization_if_set()?.unwrap_or(saved.organization_id());
-    let service_id = connection.service_if_set()?.unwrap_or(saved.service_id());
+    let service_id = match saved.service_id() {
+        Some(planned) => Some(connection.service_if_set()?.unwrap_or(planned)),
+        None => None,
+    };
     let client = connection.client(progress)?;
-    let service = client.service(organization, service_id);
     saved.is_for(organization, service_id)?;
     let alerts = saved.needs_alerts() || !desired.alerts.is_empty();
-    let current = service.current_state(alerts).map_err(SavedPlanError::Read)?;
+    let (scope, current) = match service_id {
+        Some(service_id) => {
+            let service = client.service(organization, service_id);
+            let current = service.current_state(alerts);
+            (Scope::Service(service), current)
+        }
+        None => {
+            let organization = client.organization(organization);
+            let names = desired.services.iter().map(|service| service.name().to_owned()).collect();
+            let current = organization.current_state(ReadServices::Named(names), alerts);
+            (Scope::Organization(organization), current)
+        }
+    };
+    let current = current.map_err(SavedPlanError::Read)?;
     let plan = saved.confirm(organization, service_id, &desired, &current)?;
     if plan.is_empty() {
         println!("no changes");
         return Ok(Outcome::Done);
     }
-    run_apply(&service, progress, &plan)
+    run_apply(&scope, progress, &plan)
 }
 
 /// Plans `file` and applies the plan, once approved.
 fn apply_file(connection: &Connection, progress: &Arc<Progress>, file: &Path, args: &ApplyArgs) -> Result {
     let desired = read_desired(file)?;
     let client = connection.client(progress)?;
-    let service = client.service(connection.organization()?, connection.service()?);
-    let plan = service.plan(&desired, &args.flags.options())?;
+    let scope = Scope::of(connection, &client, &desired)?;
+    let plan = scope.plan(&desired, &args.flags.options())?;
     print!("{plan}");
     if plan.is_empty() {
         return Ok(Outcome::Done);
@@ -201,7 +253,7 @@ fn apply_file(connection: &Connection, progress: &Arc<Progress>, file: &Path, ar
     if !args.auto_approve && !approved(plan.steps().len())? {
         return fail("not applied");
     }
-    run_apply(&service, progress, &plan)
+    run_apply(&scope, progress, &plan)
 }
 
 /// Asks on the terminal whether to apply `steps` steps.
@@ -219,9 +271,9 @@ fn approved(steps: usize) -> Result<bool> {
     Ok(answer.trim() == "yes")
 }
 
-/// Applies `plan` on `service`, each step shown as it goes through; Ctrl-C stops it between
+/// Applies `plan` in `scope`, each step shown as it goes through; Ctrl-C stops it between
 /// steps.
-fn run_apply(service: &ServiceScope<'_>, progress: &Arc<Progress>, plan: &Plan) -> Result {
+fn run_apply(scope: &Scope<'_>, progress: &Arc<Progress>, plan: &Plan) -> Result {
     let options = ApplyOptions::default();
     println!("\napplying {} step{}:", plan.steps().len(), if plan.steps().len() == 1 { "" } else { "s" });
     progress.start(plan, options.wait.deadline);
@@ -229,7 +281,7 @@ fn run_apply(service: &ServiceScope<'_>, progress: &Arc<Progress>, plan: &Plan) 
     // Only one handler per process, set here: a command that does not apply is stopped by
     // Ctrl-C as usual.
     ctrlc::set_handler(move || handler.interrupt())?;
-    let result = service.apply_with(plan, options);
+    let result = scope.apply_with(plan, options);
     progress.finish(&result);
     match result {
         Ok(applied) => {

@@ -49,6 +49,8 @@ fn demo_service() -> serde_json::Value {
     json!({
         "id": DEMO_SERVICE_ID,
         "name": "demo-warehouse",
+        "provider": "aws",
+        "region": "eu-west-1",
         "engineVersion": "25.8",
         "endpoints": [
             { "protocol": "https", "host": "demo.eu-west-1.aws.example.invalid", "port": 8443, "username": null },

@@ -91,10 +91,6 @@ pub use seen::SeenRequest;
 pub use server::FakeServer;
 pub use state::AlertingVersion;
 
-// For the workspace's test over the table of operations: what the fake lacks to serve a row,
-// and what it names that no row has. No part of the fake's API.
-#[doc(hidden)]
-
 /// This crate's README, compiled and run as doc tests, so it cannot drift from the API.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

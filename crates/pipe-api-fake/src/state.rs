@@ -90,8 +90,8 @@ pub(crate) struct StoredService {
     /// The service as the contract's `Service`; its `state` is where its lifecycle is (a
     /// service seeded without one runs).
     pub record: Record,
-    /// Where a passing state (`awaking`, `starting`, `stopping`) leads, and when, on the
-    /// fake's clock.
+    /// Where a passing state (`awaking`, `starting`, `stopping`, `provisioning`,
+    /// `terminating`) leads, and when, on the fake's clock.
     pub transition: Option<(&'static str, OffsetDateTime)>,
     /// A replica-scaling change not applied yet: the members to write into the record, and when
     /// (the change is asynchronous, `instanceReplicaScalingUpdate`).
@@ -214,10 +214,19 @@ impl State {
     /// The service, if the organization and the service exist, its lifecycle brought up to the
     /// clock.
     pub fn service_mut(&mut self, organization: OrganizationId, service: ServiceId) -> Option<&mut StoredService> {
+        self.services_settled(organization)?.services.get_mut(&service)
+    }
+
+    /// The organization, each of its services brought up to the clock, and those whose
+    /// deletion has ended forgotten (from then on they answer 404).
+    pub fn services_settled(&mut self, organization: OrganizationId) -> Option<&mut Organization> {
         let now = self.now;
-        let stored = self.organizations.get_mut(&organization)?.services.get_mut(&service)?;
-        stored.settle(now);
-        Some(stored)
+        let organization = self.organizations.get_mut(&organization)?;
+        organization.services.retain(|_, stored| {
+            stored.settle(now);
+            stored.state() != TERMINATED
+        });
+        Some(organization)
     }
 
     /// The key whose credentials these are, and its organization.
@@ -352,6 +361,9 @@ pub(crate) fn current_scaling(record: &Record) -> Value {
 
 /// The one service state in which pipe calls are served (`Service.state`).
 pub(crate) const RUNNING: &str = "running";
+
+/// Where a deleted service's `terminating` leads: then it is gone.
+pub(crate) const TERMINATED: &str = "terminated";
 
 /// The base64 of a SHA-256, the form of every `hashData` field.
 pub(crate) fn sha256_base64(text: &str) -> String {

@@ -15,19 +15,20 @@ use pipe_api_proto::pages::Pages;
 use pipe_api_proto::retry::{Pacer, RetryPolicy};
 use pipe_api_proto::time::OffsetDateTime;
 use pipe_api_proto::wait::{
-    IdleRecovery, Poll, Wait, WaitPolicy, Wake, is_idle_service_error, pipe_stopped, reverse_private_endpoint_ready,
+    IdleRecovery, Poll, Verdict, Wait, WaitPolicy, Wake, is_idle_service_error, pipe_stopped,
+    reverse_private_endpoint_ready, service_running, service_stopped,
 };
 use pipe_api_proto::{
-    Alerting, Api, BuildError, BuildErrorKind, Endpoint, Error, GetPipe, GetReversePrivateEndpoint, ListPipes,
-    ListReversePrivateEndpoints, MAX_ALERTS_LIMIT, Management, Reply, TransportError,
+    Alerting, Api, BuildError, BuildErrorKind, Endpoint, Error, GetPipe, GetReversePrivateEndpoint, GetService,
+    ListPipes, ListReversePrivateEndpoints, ListServices, MAX_ALERTS_LIMIT, Management, Reply, TransportError,
 };
-use pipe_api_types::{OrganizationId, ServiceId};
+use pipe_api_types::{OrganizationId, Service, ServiceId};
 use serde_json::Value;
 
 use crate::outcome::Stopped;
 use crate::outcome::{Applied, ApplyError, ApplyFailure, Effect, ResourceId, StepOutcome, WaitFailure};
 use crate::planned::{Awaited, Plan, PlanStep, PlannedRequest};
-use crate::read::{Part, ReadCurrent, ReadOptions, part};
+use crate::read::{Part, ReadCurrent, ReadOptions, ReadServices, part};
 use crate::resource::{Id, Kind, Resource};
 use crate::shown::{Resolved, truncate};
 
@@ -123,8 +124,9 @@ pub struct Apply<'a> {
     options: ApplyOptions,
     seed: u64,
     started: Duration,
-    /// The service the apply is for, when the driver said ([`Apply::for_service`]).
-    target: Option<(OrganizationId, ServiceId)>,
+    /// The service the apply is for, when the driver said ([`Apply::for_service`]); no service
+    /// for an organization ([`Apply::for_organization`]).
+    target: Option<(OrganizationId, Option<ServiceId>)>,
     /// Requests begun: the first may start whenever the deadline has not passed, a later one
     /// only with the least attempt time left ([`RetryPolicy::within`]).
     begun: u32,
@@ -209,7 +211,16 @@ impl<'a> Apply<'a> {
     /// its paths name the service it was made for.
     #[must_use]
     pub fn for_service(mut self, organization_id: OrganizationId, service_id: ServiceId) -> Self {
-        self.target = Some((organization_id, service_id));
+        self.target = Some((organization_id, Some(service_id)));
+        self
+    }
+
+    /// Applies the plan only if it was made for organization `organization_id`'s services
+    /// ([`plan_organization`](crate::planner::plan_organization)): otherwise the apply ends
+    /// before sending anything ([`ApplyFailure::OtherService`]).
+    #[must_use]
+    pub fn for_organization(mut self, organization_id: OrganizationId) -> Self {
+        self.target = Some((organization_id, None));
         self
     }
 
@@ -253,14 +264,25 @@ impl<'a> Apply<'a> {
         self.created.iter().find(|(created, _)| created == resource).map(|(_, id)| id.clone())
     }
 
-    /// The id of the resource `step` acts on: the one its path names after the service's, or,
-    /// for a create, the one it created.
+    /// The id of the resource `step` acts on: the one its path names after the service's (the
+    /// service's, for a service), or, for a create, the one it created.
     fn own_id(&self, step: &PlanStep) -> Option<String> {
-        let own = step.request.ids.iter().rev().find(|(name, _)| !matches!(*name, "organization_id" | "service_id"));
+        let service = step.resource.kind == Kind::Service;
+        let own = step.request.ids.iter().rev().find(|(name, _)| match *name {
+            "organization_id" => false,
+            "service_id" => service,
+            _ => true,
+        });
         match own {
             Some((_, id)) => self.resolve(id),
             None => self.created_id(&step.resource),
         }
+    }
+
+    /// The service `step`'s path names (the plan's, for a plan of one service), once known.
+    fn service_of(&self, step: &PlanStep) -> Option<ServiceId> {
+        let (_, id) = step.request.ids.iter().find(|(name, _)| *name == "service_id")?;
+        self.resolve(id)?.parse().ok()
     }
 
     /// Step number `index`, as it stands now, with `effect`.
@@ -350,8 +372,12 @@ impl<'a> Apply<'a> {
         let management = self.management.ok_or_else(|| {
             fail(ApplyFailure::Call(Error::Build(BuildError::new(name, BuildErrorKind::NotConfigured("management")))))
         })?;
+        let organization_id = self.plan.organization_id;
+        let service_id = match id {
+            ResourceId::Service(id) => id,
+            _ => self.service_of(step).ok_or_else(|| named(format!("{name}: the service of the step is not known")))?,
+        };
         let retry = self.policy(now).ok_or_else(|| fail(self.late(now)))?;
-        let (organization_id, service_id) = (self.plan.organization_id, self.plan.service_id);
         let mut wait = self.options.wait.clone();
         if self.options.wake_idle && wait.idle_recovery.is_none() {
             wait = wait.with_idle_recovery(organization_id, service_id);
@@ -375,6 +401,25 @@ impl<'a> Apply<'a> {
                     result.map(drop).map_err(|error| WaitFailure::Pipe(Box::new(error)))
                 }))
             }
+            (Awaited::ServiceRunning | Awaited::ServiceStopped | Awaited::ServiceScaled, ResourceId::Service(id)) => {
+                let get = GetService::new(organization_id, id);
+                let condition: Box<dyn FnMut(&Service) -> Verdict> = match awaited {
+                    Awaited::ServiceRunning => Box::new(service_running),
+                    Awaited::ServiceStopped => Box::new(service_stopped),
+                    _ => {
+                        // Reported: every member the request set is what the service shows.
+                        let asked = step.request.body.clone().unwrap_or_default();
+                        Box::new(move |service: &Service| {
+                            let shown = crate::json::to_json(service);
+                            if crate::planner::contains(&asked, &shown) { Verdict::Done } else { Verdict::Continue }
+                        })
+                    }
+                };
+                let wait = Wait::owned(get, management, condition, wait, retry, seed, now);
+                Box::new(Mapped::new(wait, |result: Result<_, _>| {
+                    result.map(drop).map_err(|error| WaitFailure::Service(Box::new(error)))
+                }))
+            }
             (awaited, _) => return Err(named(format!("{name}: a {} cannot {awaited}", step.resource.kind))),
         };
         Ok((machine, cut))
@@ -392,6 +437,8 @@ impl<'a> Apply<'a> {
             return Err((error, Some(format!("{late} {}s", step.resource.kind))));
         };
         let (kind, name) = (step.resource.kind, step.resource.name.clone());
+        let organization_id = self.plan.organization_id;
+        let service = self.service_of(step);
         let listing: Sub<'a, Result<Listed, Error>> = match (kind, self.alerting) {
             (Kind::Alert, Some(api)) => {
                 let pages = Pages::new(api, MAX_ALERTS_LIMIT, retry, self.seed(3));
@@ -400,13 +447,20 @@ impl<'a> Apply<'a> {
             (Kind::Alert, None) => return Err((error, None)),
             // Typed, as the planner reads them: a JSON value of a long list would cost many
             // times its body, and the decode budget refuses that.
+            (Kind::Service, _) => {
+                let list = ListServices::new(organization_id);
+                let Some(search) = self.search(list, name, &retry, now) else { return Err((error, None)) };
+                search
+            }
             (Kind::Pipe, _) => {
-                let list = ListPipes::new(self.plan.organization_id, self.plan.service_id);
+                let Some(service) = service else { return Err((error, None)) };
+                let list = ListPipes::new(organization_id, service);
                 let Some(search) = self.search(list, name, &retry, now) else { return Err((error, None)) };
                 search
             }
             (Kind::ReversePrivateEndpoint, _) => {
-                let list = ListReversePrivateEndpoints::new(self.plan.organization_id, self.plan.service_id);
+                let Some(service) = service else { return Err((error, None)) };
+                let list = ListReversePrivateEndpoints::new(organization_id, service);
                 let Some(search) = self.search(list, name, &retry, now) else { return Err((error, None)) };
                 search
             }
@@ -436,16 +490,21 @@ impl<'a> Apply<'a> {
         })))
     }
 
-    /// Whether `error` is a request's answer on an idle service that the apply wakes (once in a
-    /// row).
-    fn wakes_for(&self, error: &Error) -> bool {
-        self.options.wake_idle && !self.just_woken && self.management.is_some() && is_idle_service_error(error)
+    /// Whether `error` is `step`'s request's answer on an idle service that the apply wakes
+    /// (once in a row).
+    fn wakes_for(&self, step: &PlanStep, error: &Error) -> bool {
+        self.options.wake_idle
+            && !self.just_woken
+            && self.management.is_some()
+            && self.service_of(step).is_some()
+            && is_idle_service_error(error)
     }
 
-    /// Starts waking the service, then `resume`.
-    fn wake(&mut self, resume: Resume, now: Duration) {
+    /// Starts waking `step`'s service, then `resume`.
+    fn wake(&mut self, step: &PlanStep, resume: Resume, now: Duration) {
         let management = self.management.expect("waking only with the management interface");
-        let recovery = IdleRecovery::new(self.plan.organization_id, self.plan.service_id);
+        let service = self.service_of(step).expect("waking only a known service");
+        let recovery = IdleRecovery::new(self.plan.organization_id, service);
         let whole = (self.started, self.options.deadline);
         let wake = Wake::new(recovery, management, self.retry.clone(), whole, self.seed(4), now);
         self.just_woken = true;
@@ -486,15 +545,29 @@ impl<'a> Apply<'a> {
             wake_idle: self.options.wake_idle,
         };
         let (organization, service) = (self.plan.organization_id, self.plan.service_id);
-        let read = ReadCurrent::of_interfaces(
-            organization,
-            service,
-            self.management,
-            self.alerting,
-            options,
-            self.seed(5),
-            now,
-        );
+        let read = match (service, self.management) {
+            (None, Some(management)) => {
+                let services = ReadServices::Named(self.plan.services.clone());
+                ReadCurrent::of_organization(
+                    organization,
+                    services,
+                    management,
+                    self.alerting,
+                    options,
+                    self.seed(5),
+                    now,
+                )
+            }
+            _ => ReadCurrent::of_interfaces(
+                organization,
+                service,
+                self.management,
+                self.alerting,
+                options,
+                self.seed(5),
+                now,
+            ),
+        };
         Phase::Reading(Box::new(read))
     }
 
@@ -536,8 +609,8 @@ impl<'a> Apply<'a> {
                 ids.len(),
                 ids.iter().take(4).map(|id| truncate(id, 64).into_owned()).collect::<Vec<_>>().join(", ")
             ),
-            Err(listing) if self.wakes_for(&listing) => {
-                self.wake(Resume::Check(error), now);
+            Err(listing) if self.wakes_for(step, &listing) => {
+                self.wake(step, Resume::Check(error), now);
                 return None;
             }
             Err(listing) => format!("whether it was created is unknown: listing afterwards failed: {listing}"),
@@ -548,8 +621,8 @@ impl<'a> Apply<'a> {
     /// A step's request failed with `error`: the service is woken, or the create's outcome
     /// checked, or the step fails.
     fn failed_request(&mut self, step: &'a PlanStep, error: Error, now: Duration) -> Option<ApplyStep> {
-        if self.wakes_for(&error) {
-            self.wake(Resume::Send, now);
+        if self.wakes_for(step, &error) {
+            self.wake(step, Resume::Send, now);
             return None;
         }
         self.check(step, error, now).err().map(|(error, checked)| self.fail(ApplyFailure::Call(error), checked, None))
@@ -608,6 +681,17 @@ trait Named {
 impl Named for pipe_api_types::Pipe {
     fn name(&self) -> Option<&str> {
         self.name.as_deref()
+    }
+
+    fn id(self) -> String {
+        self.id.to_string()
+    }
+}
+
+impl Named for Service {
+    /// None for one being deleted: a create is never taken for the service it replaces.
+    fn name(&self) -> Option<&str> {
+        if crate::current::is_service_deleted(self) { None } else { self.name.as_deref() }
     }
 
     fn id(self) -> String {
@@ -722,7 +806,10 @@ impl Machine for Apply<'_> {
                     Part::Pass(next) => return next,
                     Part::Late => return self.fail(self.late(now), None, None),
                     Part::Done(Ok(value)) => {
-                        let id = value.get("id").and_then(Value::as_str).map(str::to_owned);
+                        // A created service comes with its password: `{service, password}`.
+                        let id = value.get("id").or_else(|| value.pointer("/service/id"));
+                        let id = id.and_then(Value::as_str).map(str::to_owned);
+                        drop(value);
                         if let Some(next) = self.succeeded(step, id, effect_of(step), now) {
                             return next;
                         }

@@ -7,7 +7,7 @@ use std::fmt;
 
 use pipe_api_types::{
     Alert, AlertRequest, CreateReversePrivateEndpointRequest, Pipe, ReversePrivateEndpoint,
-    ReversePrivateEndpointStatus, UpdateReversePrivateEndpointRequest,
+    ReversePrivateEndpointStatus, Service, ServiceState, UpdateReversePrivateEndpointRequest,
 };
 use serde_json::{Map, Value, json};
 
@@ -26,6 +26,10 @@ pub struct Current {
     /// Every alert (`list_alerts`, all pages), or `None` when alerts were not read (or not
     /// every one was): then the plan neither creates, changes nor prunes any.
     pub alerts: Option<Vec<Alert>>,
+    /// The organization's services (`list_services`), each with what it has when that was
+    /// read, or `None` when they were not read (a service's own reading): what a desired state
+    /// that declares services is planned against.
+    pub services: Option<Vec<CurrentService>>,
 }
 
 impl Current {
@@ -35,8 +39,63 @@ impl Current {
         pipes: Vec<Pipe>,
         alerts: Option<Vec<Alert>>,
     ) -> Self {
-        Current { reverse_private_endpoints, pipes, alerts }
+        Current { reverse_private_endpoints, pipes, alerts, services: None }
     }
+
+    /// What an organization has: its services (each with what it has, when read) and the
+    /// alerts (`None` when not read whole).
+    pub fn of_organization(services: Vec<CurrentService>, alerts: Option<Vec<Alert>>) -> Self {
+        Current { alerts, services: Some(services), ..Current::default() }
+    }
+
+    /// The services not being deleted, which a plan acts on (a deleted one answers
+    /// `terminating` until it is gone).
+    pub(crate) fn live_services(&self) -> impl Iterator<Item = &CurrentService> {
+        self.services.iter().flatten().filter(|current| !is_service_deleted(&current.service))
+    }
+
+    /// What the live service named `name` has, when it is the only one of its name and its
+    /// resources were read.
+    pub(crate) fn of_service(&self, name: &str) -> Option<&Current> {
+        let mut named = self.live_services().filter(|current| current.service.name.as_deref() == Some(name));
+        match (named.next(), named.next()) {
+            (Some(only), None) => only.resources.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+/// A service of the organization as `list_services` returned it, and what it has (its
+/// reverse private endpoints and pipes) when that was read: for a service a desired state
+/// names that runs (or idles).
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct CurrentService {
+    /// The service.
+    pub service: Service,
+    /// Its reverse private endpoints and pipes, or `None` when they were not read (a service
+    /// the desired state does not name, or one that does not run, whose pipes cannot be read).
+    pub resources: Option<Current>,
+}
+
+impl CurrentService {
+    /// The service, and what it has when read.
+    pub fn new(service: Service, resources: Option<Current>) -> Self {
+        CurrentService { service, resources }
+    }
+}
+
+/// Whether a service is being deleted, or is gone: for pipes as code, gone already.
+pub(crate) fn is_service_deleted(service: &Service) -> bool {
+    matches!(
+        service.state,
+        Some(
+            ServiceState::Terminating
+                | ServiceState::Terminated
+                | ServiceState::Softdeleting
+                | ServiceState::Softdeleted
+        )
+    )
 }
 
 /// Whether an endpoint is being deleted: it answers `Deleting` until it is gone, and is gone
@@ -89,6 +148,8 @@ fn phase(state: &str) -> Cow<'_, str> {
         "completed" => "completed",
         "running" | "provisioning" | "setup" | "snapshot" | "degraded" | "unknown" | "internalerror" | "ready"
         | "pendingacceptance" | "rejected" | "expired" | "deleting" => "active",
+        // A service idles when unused and wakes when used, on its own: the plan acts alike.
+        "idle" | "awaking" | "starting" | "partially_running" => "active",
         _ => return Cow::Borrowed(state),
     };
     Cow::Borrowed(phase)
@@ -118,7 +179,22 @@ pub(crate) fn seen<'r>(touched: impl IntoIterator<Item = &'r Resource>, current:
 /// being deleted is gone), fingerprinted; `None` when its kind was not read.
 fn records(current: &Current, resource: &Resource) -> Option<Vec<Record>> {
     let name = Some(resource.name.as_str());
+    // What a declared service has is under it; one not there yet has nothing.
+    let current = match (&resource.service, resource.kind) {
+        (Some(service), Kind::ReversePrivateEndpoint | Kind::Pipe) => match current.of_service(service) {
+            Some(resources) => resources,
+            None => return Some(Vec::new()),
+        },
+        _ => current,
+    };
     let records = match resource.kind {
+        // The service as configured: what it reports in effect (`currentScaling`, which a
+        // schedule changes) and its endpoints' hosts are the server's.
+        Kind::Service => current
+            .live_services()
+            .filter(|s| s.service.name.as_deref() == name)
+            .map(|s| record(only(to_json(&s.service), |name| name != "currentScaling" && name != "scalingSchedule")))
+            .collect(),
         Kind::ReversePrivateEndpoint => current
             .reverse_private_endpoints
             .iter()

@@ -12,7 +12,8 @@ use std::fmt;
 
 use pipe_api_proto::is_secret_field;
 use pipe_api_types::{
-    AlertRequest, CreatePipeRequest, CreateReversePrivateEndpointRequest, PipeState, Rule, Violation,
+    AlertRequest, CreatePipeRequest, CreateReversePrivateEndpointRequest, CreateServiceRequest, EndpointProtocol,
+    PipeState, Rule, Service, Violation,
 };
 use serde_json::{Map, Value, json};
 
@@ -140,6 +141,15 @@ pub enum ExportError {
     Unreadable(DesiredStateError),
     /// Reading the current state failed (a client that lists before it exports).
     Read(pipe_api_proto::Error),
+    /// The service asked for was not read: the organization has no service of its id, or it
+    /// neither runs nor idles, and what a service has is read only then (its pipe calls
+    /// answer `424` otherwise).
+    ServiceNotRead {
+        /// The service's id.
+        service: pipe_api_types::ServiceId,
+        /// Its state, when it was listed.
+        state: Option<String>,
+    },
 }
 
 impl fmt::Display for ExportError {
@@ -165,6 +175,14 @@ impl ExportError {
             ),
             ExportError::Unreadable(error) => write!(f, "export: what the server has does not read back: {error}"),
             ExportError::Read(error) => write!(f, "export: reading the current state failed: {error}"),
+            ExportError::ServiceNotRead { service, state: None } => {
+                write!(f, "export: the organization has no service {service}")
+            }
+            ExportError::ServiceNotRead { service, state: Some(state) } => write!(
+                f,
+                "export: the service {service} is {}: what it has is read only while it runs; start it, then export",
+                crate::shown::truncate(state, 64)
+            ),
         }
     }
 }
@@ -204,11 +222,33 @@ impl std::error::Error for ExportError {
 ///   [`PlanOptions::prune`](crate::planned::PlanOptions::prune) deletes it.
 /// - An endpoint being deleted, a resource with no name, and a member this crate does not know
 ///   (it may be the server's own) are left out; each is in [`Exported::notes`].
+/// - What an organization has ([`Current::services`], read with
+///   [`ReadCurrent::of_organization`](crate::read::ReadCurrent::of_organization)) is written as
+///   `services`: each service whose resources were read, as its create request holds it (its
+///   name, provider, region, scaling, idling, IP access list, tags, and its MySQL endpoint when
+///   on; not what is deprecated), with its endpoints and pipes under it. Its password is never
+///   shown, so never written: declare one (`"password": {"env": "NAME"}`) to have a service the
+///   file creates get it. Planned for the organization without
+///   [`PlanOptions::prune`](crate::planned::PlanOptions::prune), it gives no changes; with it,
+///   every other service of the organization would be deleted.
 pub fn export(current: &Current, options: &ExportOptions) -> Result<Exported, ExportError> {
+    if let Some(services) = &current.services {
+        return export_services(services, current, options);
+    }
+    export_resources(current, options, &mut BTreeSet::new())
+}
+
+/// [`export()`] of a service's resources, the variables in `taken` not taken again (and those
+/// it takes added).
+fn export_resources(
+    current: &Current,
+    options: &ExportOptions,
+    taken: &mut BTreeSet<String>,
+) -> Result<Exported, ExportError> {
     let mut export = Export {
         secrets: Vec::new(),
         notes: Vec::new(),
-        taken: BTreeSet::new(),
+        taken: std::mem::take(taken),
         endpoints: Vec::new(),
         leave_out_unreadable: options.leave_out_unreadable,
     };
@@ -227,7 +267,98 @@ pub fn export(current: &Current, options: &ExportOptions) -> Result<Exported, Ex
     let document = Value::Object(document);
     // The whole once more: what only the whole can break (an endpoint a pipe names).
     read_back(document.clone()).map_err(ExportError::Unreadable)?;
+    *taken = export.taken;
     Ok(Exported { document, secrets: export.secrets, notes: export.notes })
+}
+
+/// [`export()`] of an organization's services whose resources were read.
+fn export_services(
+    services: &[crate::current::CurrentService],
+    current: &Current,
+    options: &ExportOptions,
+) -> Result<Exported, ExportError> {
+    let mut exported = Exported { document: json!({}), secrets: Vec::new(), notes: Vec::new() };
+    // One file: a variable is taken once across every service.
+    let mut taken = BTreeSet::new();
+    let mut items: Vec<(String, String, Value)> = Vec::new();
+    let resources_only = ExportOptions { alerts: false, ..options.clone() };
+    for read in services.iter().filter(|read| !crate::current::is_service_deleted(&read.service)) {
+        let Some(resources) = &read.resources else { continue };
+        let (id, name) = (read.service.id.to_string(), read.service.name.as_deref().unwrap_or_default());
+        let resource = Resource::new(Kind::Service, name);
+        if name.trim().is_empty() {
+            exported.notes.push(format!("service {id} has no name, which a desired state needs: left out"));
+            continue;
+        }
+        if let Some((other, ..)) = items.iter().find(|(_, seen, _)| seen == name) {
+            return Err(ExportError::SameNameOnServer { resource, ids: [other.clone(), id] });
+        }
+        let mut item = service_item(&read.service);
+        if let Err(error) = read_back(json!({ crate::desired::SERVICES: [item.clone()] })) {
+            let why = error.to_string().replacen(&format!("{}[0].", crate::desired::SERVICES), "", 1);
+            if !options.leave_out_unreadable {
+                return Err(ExportError::UnreadableResource { resource, why });
+            }
+            exported.notes.push(format!("{resource} does not read as a {why}: left out"));
+            continue;
+        }
+        // What runs on it, as a service's own export writes it, under it.
+        let under = export_resources(resources, &resources_only, &mut taken)?;
+        let at = format!("{}[{}].", crate::desired::SERVICES, items.len());
+        for (kind, list) in under.document.as_object().into_iter().flatten() {
+            item[kind.as_str()] = list.clone();
+        }
+        for mut secret in under.secrets {
+            secret.path = format!("{at}{}", secret.path);
+            secret.resource = secret.resource.under(Some(name));
+            exported.secrets.push(secret);
+        }
+        exported.notes.extend(under.notes.into_iter().map(|note| format!("{resource}: {note}")));
+        items.push((id, name.to_owned(), item));
+    }
+    let mut document = Map::new();
+    document
+        .insert(crate::desired::SERVICES.to_owned(), Value::Array(items.into_iter().map(|(.., item)| item).collect()));
+    if options.alerts {
+        if current.alerts.is_none() {
+            return Err(ExportError::AlertsNotRead);
+        }
+        let mut export = Export {
+            secrets: Vec::new(),
+            notes: Vec::new(),
+            taken,
+            endpoints: Vec::new(),
+            leave_out_unreadable: options.leave_out_unreadable,
+        };
+        document.insert(KINDS[2].to_owned(), Value::Array(export.items(Kind::Alert, current, &[])?));
+        exported.secrets.append(&mut export.secrets);
+        exported.notes.append(&mut export.notes);
+    }
+    exported.document = Value::Object(document);
+    read_back(exported.document.clone()).map_err(ExportError::Unreadable)?;
+    Ok(exported)
+}
+
+/// What a service's create request holds of a service as read: what a user sets, whole
+/// numbers as a user writes them, its MySQL endpoint as the change that turns it on. Left out:
+/// what the server fills (its id, state, hosts, scaling in effect), what is deprecated (the
+/// tier, the total memory of three replicas) and the data warehouse (every service is in one,
+/// its own unless it joined another).
+fn service_item(service: &Service) -> Value {
+    const LEFT_OUT: &[&str] = &["endpoints", "tier", "minTotalMemoryGb", "maxTotalMemoryGb", "dataWarehouseId"];
+    let mut item =
+        only(to_json(service), |name| CreateServiceRequest::FIELDS.contains(&name) && !LEFT_OUT.contains(&name));
+    for value in item.as_object_mut().into_iter().flat_map(|members| members.values_mut()) {
+        let whole = value.as_f64().filter(|n| n.fract() == 0.0 && *n >= 0.0 && *n < 2f64.powi(53));
+        if let Some(whole) = whole {
+            *value = json!(whole as u64);
+        }
+    }
+    let mysql = service.endpoints.iter().flatten().any(|endpoint| endpoint.protocol == Some(EndpointProtocol::Mysql));
+    if mysql {
+        item["endpoints"] = json!([{"protocol": "mysql", "enabled": true}]);
+    }
+    item
 }
 
 /// The kinds as a desired state names them, in its order.
@@ -236,6 +367,7 @@ const KINDS: [&str; 3] = ["reversePrivateEndpoints", "pipes", "alerts"];
 /// The list a desired state keeps a kind in.
 fn list_of(kind: Kind) -> &'static str {
     match kind {
+        Kind::Service => crate::desired::SERVICES,
         Kind::ReversePrivateEndpoint => KINDS[0],
         Kind::Pipe => KINDS[1],
         Kind::Alert => KINDS[2],
@@ -265,7 +397,7 @@ impl Export {
         for endpoint in &current.reverse_private_endpoints {
             let id = endpoint.id.to_string();
             let name = endpoint.description.as_deref().unwrap_or_default();
-            let resource = Resource { kind: Kind::ReversePrivateEndpoint, name: name.to_owned() };
+            let resource = Resource::new(Kind::ReversePrivateEndpoint, name);
             if crate::current::is_being_deleted(endpoint) {
                 self.notes.push(format!("{resource} is being deleted: left out"));
             } else if name.trim().is_empty() {
@@ -298,6 +430,8 @@ impl Export {
                 .iter()
                 .map(|pipe| (pipe.id.to_string(), pipe.name.as_deref(), self.pipe_item(pipe, endpoints)))
                 .collect(),
+            // Written by `export_services`, each with what it has.
+            Kind::Service => Vec::new(),
             Kind::Alert => current
                 .alerts
                 .iter()
@@ -308,7 +442,7 @@ impl Export {
         let mut items: Vec<(String, String, Value)> = Vec::new();
         for (id, name, item) in read {
             let name = name.unwrap_or_default();
-            let resource = Resource { kind, name: name.to_owned() };
+            let resource = Resource::new(kind, name);
             if name.trim().is_empty() {
                 self.notes.push(format!("{kind} {id} has no name, which a desired state needs: left out"));
                 continue;
@@ -353,7 +487,7 @@ impl Export {
                 *id = Value::String((*name).to_owned());
             }
         }
-        let resource = Resource { kind: Kind::Pipe, name: pipe.name.as_deref().unwrap_or_default().to_owned() };
+        let resource = Resource::new(Kind::Pipe, pipe.name.as_deref().unwrap_or_default());
         match &pipe.state {
             Some(PipeState::Stopped | PipeState::Paused | PipeState::Stopping | PipeState::Pausing) => {
                 item["state"] = json!("stopped");
@@ -473,6 +607,7 @@ impl Export {
     /// containers a member stands in, in upper case; made unique with `_2`, `_3`...
     fn variable(&mut self, resource: &Resource, path: &[String]) -> String {
         let kind = match resource.kind {
+            Kind::Service => "SERVICE",
             Kind::ReversePrivateEndpoint => "ENDPOINT",
             Kind::Pipe => "PIPE",
             Kind::Alert => "ALERT",

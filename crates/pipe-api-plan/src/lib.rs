@@ -70,6 +70,19 @@
 //! 4. Alerts: create what is missing, replace (`PUT`) what differs, keeping what the desired
 //!    state does not name.
 //!
+//! # An environment: services as code
+//! A desired state may declare the organization's services, each with its endpoints, pipes
+//! and alerts under it ([`DesiredState`]); it is read with
+//! [`ReadCurrent::of_organization`] and planned with [`plan_organization`]: each service
+//! created (then waited for until it runs, then its declared password set by its hashes) or
+//! updated in place (IP access list, tags and endpoints by `update_service`; scaling and
+//! idling by `update_service_replica_scaling`, then waited for until the service reports
+//! them), then its endpoints and pipes as above; with [`PlanOptions::prune`], each service
+//! the file does not declare stopped, waited for, and deleted. A service's `provider` and
+//! `region` never change: a plan that needs them to is refused. A service created at a
+//! gateway that lost the answer is found by its name and adopted; two of a name are a
+//! conflict to resolve by hand.
+//!
 //! A field that differs and that no update can change (a source's kind, its brokers, a Kafka
 //! schema registry, the destination table) makes the step a replacement: delete, then create.
 //! It is refused ([`PlanError::ReplacementRefused`]) unless [`PlanOptions::allow_replacement`]
@@ -101,13 +114,13 @@ mod saved;
 mod shown;
 
 pub use apply::{Apply, ApplyOptions};
-pub use current::{Change, Current};
-pub use desired::{DesiredPipe, DesiredPipeState, DesiredState, DesiredStateError, Problem};
+pub use current::{Change, Current, CurrentService};
+pub use desired::{DesiredPipe, DesiredPipeState, DesiredService, DesiredState, DesiredStateError, Problem};
 pub use export::{ExportError, ExportOptions, Exported, SecretReference, export};
 pub use outcome::{Applied, ApplyError, ApplyFailure, Effect, ResourceId, StepOutcome, WaitFailure};
 pub use planned::{Awaited, Plan, PlanOptions, PlanStep, PlannedRequest};
-pub use planner::{PlanError, Unchangeable, plan};
-pub use read::{MAX_ALERT_LISTING_BYTES, ReadCurrent, ReadOptions};
+pub use planner::{PlanError, Unchangeable, plan, plan_organization};
+pub use read::{MAX_ALERT_LISTING_BYTES, ReadCurrent, ReadOptions, ReadServices};
 pub use resource::{Kind, Resource};
 pub use saved::{SavedPlan, SavedPlanError};
 pub use shown::MAX_SHOWN;

@@ -10,7 +10,7 @@ use pipe_api_proto::Error;
 use pipe_api_proto::operations::Operation;
 use pipe_api_proto::wait::{WaitError, WakeError};
 use pipe_api_types::{
-    AlertId, OrganizationId, Pipe, PipeId, ReversePrivateEndpoint, ReversePrivateEndpointId, ServiceId,
+    AlertId, OrganizationId, Pipe, PipeId, ReversePrivateEndpoint, ReversePrivateEndpointId, Service, ServiceId,
 };
 
 use crate::planned::steps;
@@ -35,6 +35,8 @@ pub enum Effect {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ResourceId {
+    /// A service's.
+    Service(ServiceId),
     /// A reverse private endpoint's.
     ReversePrivateEndpoint(ReversePrivateEndpointId),
     /// A pipe's.
@@ -48,6 +50,7 @@ impl ResourceId {
     /// endpoint's id that is not a UUID).
     pub(crate) fn parse(kind: Kind, id: &str) -> Option<Self> {
         match kind {
+            Kind::Service => id.parse().ok().map(ResourceId::Service),
             Kind::ReversePrivateEndpoint => id.parse().ok().map(ResourceId::ReversePrivateEndpoint),
             Kind::Pipe => id.parse().ok().map(ResourceId::Pipe),
             Kind::Alert => Some(ResourceId::Alert(AlertId::new(id))),
@@ -59,6 +62,7 @@ impl ResourceId {
 impl fmt::Display for ResourceId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            ResourceId::Service(id) => write!(f, "{id}"),
             ResourceId::ReversePrivateEndpoint(id) => write!(f, "{id}"),
             ResourceId::Pipe(id) => write!(f, "{id}"),
             ResourceId::Alert(id) => f.write_str(id.as_str()),
@@ -203,6 +207,8 @@ pub enum WaitFailure {
     ReversePrivateEndpoint(Box<WaitError<ReversePrivateEndpoint>>),
     /// Waiting for a pipe to be `Stopped` or `Paused`.
     Pipe(Box<WaitError<Pipe>>),
+    /// Waiting for a service to run, to stop, or to report its new scaling.
+    Service(Box<WaitError<Service>>),
 }
 
 impl WaitFailure {
@@ -211,6 +217,7 @@ impl WaitFailure {
         match self {
             WaitFailure::ReversePrivateEndpoint(error) => error.is_timeout(),
             WaitFailure::Pipe(error) => error.is_timeout(),
+            WaitFailure::Service(error) => error.is_timeout(),
         }
     }
 }
@@ -220,6 +227,7 @@ impl fmt::Display for WaitFailure {
         match self {
             WaitFailure::ReversePrivateEndpoint(error) => error.fmt(f),
             WaitFailure::Pipe(error) => error.fmt(f),
+            WaitFailure::Service(error) => error.fmt(f),
         }
     }
 }
@@ -230,6 +238,7 @@ impl std::error::Error for WaitFailure {
         match self {
             WaitFailure::ReversePrivateEndpoint(error) => error.source(),
             WaitFailure::Pipe(error) => error.source(),
+            WaitFailure::Service(error) => error.source(),
         }
     }
 }
@@ -252,16 +261,18 @@ pub enum ApplyFailure {
         /// How long the apply had lasted.
         elapsed: Duration,
     },
-    /// The plan was made for another service than the one it was applied to: nothing was sent.
+    /// The plan was made for another service than the one it was applied to (or for an
+    /// organization's services, and applied to one service, or the other way): nothing was
+    /// sent.
     OtherService {
         /// The organization the plan was made for.
         planned_organization: OrganizationId,
-        /// The service the plan was made for.
-        planned_service: ServiceId,
+        /// The service the plan was made for; `None` for the organization's services.
+        planned_service: Option<ServiceId>,
         /// The organization it was applied to.
         organization: OrganizationId,
-        /// The service it was applied to.
-        service: ServiceId,
+        /// The service it was applied to; `None` for the organization's services.
+        service: Option<ServiceId>,
     },
     /// A server's answer the apply cannot go on from (it names no id, or one that is not of its
     /// kind), in words.
@@ -272,6 +283,11 @@ pub enum ApplyFailure {
     Stale(Vec<crate::current::Change>),
     /// Reading the service before the first step, to check the plan, failed; nothing was sent.
     Read(Error),
+}
+
+/// `service {id}`, or `its services` for a plan of an organization's services.
+pub(crate) fn scope(service: Option<ServiceId>) -> String {
+    service.map_or_else(|| "its services".to_owned(), |service| format!("service {service}"))
 }
 
 impl fmt::Display for ApplyFailure {
@@ -295,8 +311,10 @@ impl ApplyFailure {
             ),
             ApplyFailure::OtherService { planned_organization, planned_service, organization, service } => write!(
                 f,
-                "the plan was made for service {planned_service} of organization {planned_organization}, \
-                 not for service {service} of organization {organization}; nothing was sent"
+                "the plan was made for {} of organization {planned_organization}, not for {} of organization \
+                 {organization}; nothing was sent",
+                scope(*planned_service),
+                scope(*service)
             ),
             ApplyFailure::Answer(why) => f.write_str(why),
             ApplyFailure::Stale(changes) => {

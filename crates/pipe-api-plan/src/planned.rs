@@ -19,7 +19,7 @@ pub struct PlanOptions {
     /// Replace (delete, then create) a resource whose differing field no update can change.
     pub allow_replacement: bool,
     /// Delete the pipes and reverse private endpoints of the service that the desired state
-    /// does not name.
+    /// does not name; in a plan for the organization, its services too (each stopped first).
     pub prune: bool,
     /// Delete the alerts the desired state does not name. Apart from `prune`, as alerts are
     /// not the service's: the alerting interface holds every alert of a team.
@@ -161,6 +161,13 @@ pub enum Awaited {
     ReversePrivateEndpointReady,
     /// The pipe is `Stopped` or `Paused` (it is updated next).
     PipeStopped,
+    /// The service is `running` (its endpoints and pipes are created next).
+    ServiceRunning,
+    /// The service reports the scaling and idling its request asked for (the change is
+    /// applied asynchronously).
+    ServiceScaled,
+    /// The service is `stopped` (it is deleted next: a service is deleted only stopped).
+    ServiceStopped,
 }
 
 impl fmt::Display for Awaited {
@@ -168,6 +175,9 @@ impl fmt::Display for Awaited {
         f.write_str(match self {
             Awaited::ReversePrivateEndpointReady => "wait until it is Ready",
             Awaited::PipeStopped => "wait until it is Stopped or Paused",
+            Awaited::ServiceRunning => "wait until it is running",
+            Awaited::ServiceScaled => "wait until it reports the new scaling",
+            Awaited::ServiceStopped => "wait until it is stopped",
         })
     }
 }
@@ -257,7 +267,11 @@ impl fmt::Debug for PlanStep {
 #[derive(Clone, PartialEq)]
 pub struct Plan {
     pub(crate) organization_id: pipe_api_types::OrganizationId,
-    pub(crate) service_id: pipe_api_types::ServiceId,
+    /// The service it is for; `None` for a plan of the organization's services.
+    pub(crate) service_id: Option<pipe_api_types::ServiceId>,
+    /// In a plan of the organization's services, the names of those the desired state
+    /// declares: what an apply reads the resources of, to check them.
+    pub(crate) services: Vec<String>,
     pub(crate) steps: Vec<PlanStep>,
     pub(crate) notes: Vec<String>,
     /// The desired state's resolved values (its steps share them).
@@ -306,8 +320,9 @@ impl Plan {
         self.organization_id
     }
 
-    /// The service the plan is for.
-    pub fn service_id(&self) -> pipe_api_types::ServiceId {
+    /// The service the plan is for; `None` for a plan of the organization's services
+    /// ([`plan_organization`](crate::planner::plan_organization)).
+    pub fn service_id(&self) -> Option<pipe_api_types::ServiceId> {
         self.service_id
     }
 
@@ -380,11 +395,15 @@ impl fmt::Debug for Plan {
 /// A step as a plan's JSON writes it, its resource named `name`, its body redacted (not yet of
 /// the resolved values: the plan's JSON takes them out of the whole).
 pub(crate) fn step_json(step: &PlanStep, name: &str) -> Value {
+    let mut resource = serde_json::json!({"kind": step.resource.kind.as_str(), "name": name});
+    if let Some(service) = &step.resource.service {
+        resource["service"] = Value::String(service.clone());
+    }
     serde_json::json!({
         "operation": step.request.operation.name,
         "method": step.request.operation.method.as_str(),
         "path": step.request.rendered_path(),
-        "resource": {"kind": step.resource.kind.as_str(), "name": name},
+        "resource": resource,
         "reason": step.reason,
         "destructive": step.destructive,
         "then": step.then.map(|then| then.to_string()),

@@ -4,23 +4,25 @@ use std::fmt;
 
 use pipe_api_types::{
     AlertRequest, CreatePipeRequest, DestinationPatch, KafkaSourcePatch, KinesisSourcePatch, MongoDbSettingsPatch,
-    MongoDbSourcePatch, MySqlSettingsPatch, MySqlSourcePatch, Nullable, ObjectStorageSourcePatch, OrganizationId, Pipe,
+    MongoDbSourcePatch, MySqlSettingsPatch, MySqlSourcePatch, ObjectStorageSourcePatch, OrganizationId, Pipe,
     PipeCommand, PipeSource, PipeState, PostgresSettingsPatch, PostgresSourcePatch, PubSubSourcePatch,
-    ReversePrivateEndpoint, ServiceId, UpdatePipeRequest, UpdateReversePrivateEndpointRequest, Validate,
-    ValidationErrors, Vouch,
+    ReversePrivateEndpoint, Service, ServiceCommand, ServiceId, ServiceState, UpdatePipeRequest,
+    UpdateReversePrivateEndpointRequest, UpdateServicePasswordRequest, UpdateServiceReplicaScalingRequest,
+    UpdateServiceRequest, UpdateServiceStateRequest, Validate, ValidationErrors, Vouch,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use pipe_api_proto::operations::Operation;
 use pipe_api_proto::{
-    ChangePipeState, CreateAlert, CreatePipe, CreateReversePrivateEndpoint, DeleteAlert, DeletePipe,
-    DeleteReversePrivateEndpoint, UpdateAlert, UpdatePipe, UpdatePipeScaling, UpdateReversePrivateEndpoint,
-    is_secret_field,
+    ChangePipeState, CreateAlert, CreatePipe, CreateReversePrivateEndpoint, CreateService, DeleteAlert, DeletePipe,
+    DeleteReversePrivateEndpoint, DeleteService, UpdateAlert, UpdatePipe, UpdatePipeScaling,
+    UpdateReversePrivateEndpoint, UpdateService, UpdateServicePassword, UpdateServiceReplicaScaling,
+    UpdateServiceState, is_secret_field,
 };
 
 use crate::current::Current;
-use crate::desired::{DesiredPipe, DesiredPipeState, DesiredState};
+use crate::desired::{DesiredPipe, DesiredPipeState, DesiredService, DesiredState, alert_name};
 use crate::json::{compared, read_model, to_json};
 use crate::planned::{Awaited, Plan, PlanOptions, PlanStep, PlannedRequest};
 use crate::resource::{Id, Kind, Resource};
@@ -36,7 +38,8 @@ pub enum PlanError {
         /// The ids of two of them.
         ids: [String; 2],
     },
-    /// A field that no update can change differs, and replacing is not allowed.
+    /// A field that no update can change differs, and replacing is not allowed (a service's:
+    /// never, whatever the options).
     ReplacementRefused {
         /// The resource.
         resource: Resource,
@@ -67,6 +70,22 @@ pub enum PlanError {
     /// The desired state names alerts, and the current alerts were not read (or not every
     /// one was: a listing that ended early).
     AlertsNotRead,
+    /// The desired state is not one of the plan's scope: one that declares services is planned
+    /// for the organization ([`plan_organization`]), one that does not for a service
+    /// ([`plan()`]); or the organization's services were not read.
+    Scope {
+        /// Which, in words.
+        why: &'static str,
+    },
+    /// A service the desired state declares, with reverse private endpoints or pipes, neither
+    /// runs nor idles: what it has cannot be read (its pipe calls answer `424`), so its plan
+    /// cannot be made.
+    ServiceNotRunning {
+        /// The service.
+        resource: Resource,
+        /// Its state.
+        state: String,
+    },
     /// Reading the current state failed (a client that lists before it plans).
     Read(pipe_api_proto::Error),
 }
@@ -85,6 +104,10 @@ impl PlanError {
                 f,
                 "plan: {resource} names two resources on the server ({first} and {second}): rename or delete one"
             ),
+            // Refused whatever the options: a plan never replaces a service.
+            PlanError::ReplacementRefused { resource, fields, cost } if resource.kind == Kind::Service => {
+                write!(f, "plan: {resource} cannot change {} in place: {cost}", listed(fields))
+            }
             PlanError::ReplacementRefused { resource, fields, cost } => write!(
                 f,
                 "plan: {resource} must be replaced ({} cannot be updated), and replacement is not allowed: {cost}",
@@ -96,6 +119,12 @@ impl PlanError {
             }
             PlanError::AlertsNotRead => f.write_str(
                 "plan: the desired state names alerts, and the current alerts were not read (or not every one)",
+            ),
+            PlanError::Scope { why } => write!(f, "plan: {why}"),
+            PlanError::ServiceNotRunning { resource, state } => write!(
+                f,
+                "plan: {resource} is {}: what it has cannot be read until it runs; start it (or wait), then plan again",
+                truncate(state, 64)
             ),
             PlanError::Read(error) => write!(f, "plan: reading the current state failed: {error}"),
         }
@@ -120,7 +149,9 @@ impl std::error::Error for PlanError {
 }
 
 /// The steps that make the service `service_id` of `organization_id` what `desired` says,
-/// from what it has (`current`), in the order the services need (see [the crate](crate)).
+/// from what it has (`current`), in the order the services need (see [the crate](crate)). A
+/// desired state that declares services is refused ([`PlanError::Scope`]): it is planned for
+/// the organization ([`plan_organization`]).
 pub fn plan(
     organization_id: OrganizationId,
     service_id: ServiceId,
@@ -128,31 +159,60 @@ pub fn plan(
     current: &Current,
     options: &PlanOptions,
 ) -> Result<Plan, PlanError> {
+    if desired.declares_services() {
+        return Err(PlanError::Scope {
+            why: "the desired state declares services: plan it for their organization, not for one service",
+        });
+    }
     let scope = vec![
         ("organization_id", Id::Known(organization_id.to_string())),
         ("service_id", Id::Known(service_id.to_string())),
     ];
-    // An endpoint being deleted is gone for the plan: it answers `Deleting` until it is.
-    let (deleting, endpoints): (Vec<_>, Vec<_>) =
-        current.reverse_private_endpoints.iter().partition(|endpoint| crate::current::is_being_deleted(endpoint));
-    let notes = deleting
-        .iter()
-        .map(|endpoint| {
-            let name = endpoint.description.as_deref().unwrap_or_default();
-            format!("{} is being deleted", Resource { kind: Kind::ReversePrivateEndpoint, name: name.to_owned() })
-        })
-        .collect();
-    let mut planner =
-        Planner { desired, current, endpoints, options, steps: Vec::new(), notes, pending: Vec::new(), scope };
-    planner.endpoints()?;
-    planner.pipes()?;
-    planner.prune_management();
+    let mut planner = Planner::new(desired, current, options, scope, None);
+    planner.resources()?;
     planner.alerts()?;
-    // Notes are text for a reader: they pass the plan's redaction once, here.
-    let resolved = desired.resolved.clone();
-    let notes = planner.notes.iter().map(|note| resolved.scrub(note)).collect();
-    let seen = crate::current::seen(planner.steps.iter().map(|step| &step.resource), current);
-    Ok(Plan { organization_id, service_id, steps: planner.steps, notes, resolved, options: options.clone(), seen })
+    Ok(planner.finish(organization_id, Some(service_id), Vec::new()))
+}
+
+/// The steps that make organization `organization_id` what `desired` says, from what it has
+/// (`current`, read with its services: [`ReadCurrent::of_organization`](crate::read::ReadCurrent::of_organization)):
+/// for each service the desired state declares, in its order, the service (created, then
+/// waited for until it runs, then its declared password set by hash; or updated in place:
+/// `update_service` for its IP access list, tags and endpoints, `update_service_replica_scaling`
+/// for its scaling and idling, then waited for until it reports them), then its reverse
+/// private endpoints and pipes as [`plan()`] plans them; then, with [`PlanOptions::prune`], each
+/// service it does not declare, stopped (and waited for) and deleted; then the alerts.
+///
+/// A service's `provider` and `region` (and any member only a create sets) never change: a
+/// plan that would need to is refused ([`PlanError::ReplacementRefused`]), even with
+/// [`PlanOptions::allow_replacement`], since a service made again starts empty. Two services
+/// of a declared name are a conflict ([`PlanError::SameNameOnServer`]). A declared password is
+/// set when the service is created, by its hashes; a service's password is never read, so it
+/// is never compared, nor planned as a change. A desired state that declares no service is
+/// refused ([`PlanError::Scope`]): pruning would delete every service of the organization.
+pub fn plan_organization(
+    organization_id: OrganizationId,
+    desired: &DesiredState,
+    current: &Current,
+    options: &PlanOptions,
+) -> Result<Plan, PlanError> {
+    if !desired.declares_services() {
+        return Err(PlanError::Scope {
+            why: "the desired state declares no service: plan it for a service, not for the organization",
+        });
+    }
+    if current.services.is_none() {
+        return Err(PlanError::Scope { why: "the organization's services were not read" });
+    }
+    let scope = vec![("organization_id", Id::Known(organization_id.to_string()))];
+    let mut planner = Planner::new(desired, current, options, scope, None);
+    for service in &desired.services {
+        planner.service(service)?;
+    }
+    planner.prune_services();
+    planner.alerts()?;
+    let services = desired.services.iter().map(|service| service.name().to_owned()).collect();
+    Ok(planner.finish(organization_id, None, services))
 }
 
 struct Planner<'a> {
@@ -166,6 +226,194 @@ struct Planner<'a> {
     /// Endpoints created (or created again) by the plan: their ids come from their steps.
     pending: Vec<String>,
     scope: Vec<(&'static str, Id)>,
+    /// The name of the declared service whose resources are planned, if any.
+    service: Option<&'a str>,
+}
+
+/// What a service has when the plan creates it: nothing.
+static NOTHING: std::sync::LazyLock<Current> = std::sync::LazyLock::new(Current::default);
+
+impl<'a> Planner<'a> {
+    /// A planner of `desired` against `current`, its steps' paths starting with `scope`'s ids;
+    /// `service` names the declared service whose resources these are.
+    fn new(
+        desired: &'a DesiredState,
+        current: &'a Current,
+        options: &'a PlanOptions,
+        scope: Vec<(&'static str, Id)>,
+        service: Option<&'a str>,
+    ) -> Self {
+        // An endpoint being deleted is gone for the plan: it answers `Deleting` until it is.
+        let (deleting, endpoints): (Vec<_>, Vec<_>) =
+            current.reverse_private_endpoints.iter().partition(|endpoint| crate::current::is_being_deleted(endpoint));
+        let notes = deleting
+            .iter()
+            .map(|endpoint| {
+                let name = endpoint.description.as_deref().unwrap_or_default();
+                format!("{} is being deleted", Resource::new(Kind::ReversePrivateEndpoint, name).under(service))
+            })
+            .collect();
+        Planner { desired, current, endpoints, options, steps: Vec::new(), notes, pending: Vec::new(), scope, service }
+    }
+
+    /// The plan of the steps made.
+    fn finish(self, organization_id: OrganizationId, service_id: Option<ServiceId>, services: Vec<String>) -> Plan {
+        // Notes are text for a reader: they pass the plan's redaction once, here.
+        let resolved = self.desired.resolved.clone();
+        let notes = self.notes.iter().map(|note| resolved.scrub(note)).collect();
+        let seen = crate::current::seen(self.steps.iter().map(|step| &step.resource), self.current);
+        let options = self.options.clone();
+        Plan { organization_id, service_id, services, steps: self.steps, notes, resolved, options, seen }
+    }
+
+    /// A resource of `kind` named `name`, under the service planned.
+    fn resource(&self, kind: Kind, name: &str) -> Resource {
+        Resource::new(kind, name).under(self.service)
+    }
+
+    /// The reverse private endpoints and pipes, then their pruning.
+    fn resources(&mut self) -> Result<(), PlanError> {
+        self.endpoints()?;
+        self.pipes()?;
+        self.prune_management();
+        Ok(())
+    }
+
+    /// A declared service: created or changed, then its resources planned under it.
+    fn service(&mut self, desired: &'a DesiredService) -> Result<(), PlanError> {
+        let resource = Resource::new(Kind::Service, desired.name());
+        let live: Vec<&Service> = self.current.live_services().map(|current| &current.service).collect();
+        let found = unique(&resource, &live, |s| s.name.as_deref(), |s| s.id.to_string())?;
+        let (id, current) = match found {
+            None => {
+                self.create_service(&resource, desired)?;
+                (Id::CreatedBy(resource.clone()), &*NOTHING)
+            }
+            Some(service) => {
+                self.change_service(&resource, desired, service)?;
+                let declares =
+                    !desired.resources.reverse_private_endpoints.is_empty() || !desired.resources.pipes.is_empty();
+                let current = match self.current.of_service(desired.name()) {
+                    Some(current) => current,
+                    None if declares => {
+                        let state = service.state.as_ref().map_or("in no state", |state| state.as_str());
+                        return Err(PlanError::ServiceNotRunning { resource, state: state.to_owned() });
+                    }
+                    None => {
+                        let state = service.state.as_ref().map_or("in no state", |state| state.as_str());
+                        self.notes.push(format!("{resource} is {state}: what it has was not read, and is left alone"));
+                        &*NOTHING
+                    }
+                };
+                (Id::Known(service.id.to_string()), current)
+            }
+        };
+        let scope = self.scope.iter().cloned().chain([("service_id", id)]).collect();
+        let mut planner = Planner::new(&desired.resources, current, self.options, scope, Some(desired.name()));
+        planner.resources()?;
+        self.steps.append(&mut planner.steps);
+        self.notes.append(&mut planner.notes);
+        Ok(())
+    }
+
+    /// Creates a declared service, waits until it runs (its resources are created next), and
+    /// sets its declared password by hash.
+    fn create_service(&mut self, resource: &Resource, desired: &DesiredService) -> Result<(), PlanError> {
+        let step = self.step(resource, CreateService::OPERATION, &[], Some(&desired.service), "not on the server")?;
+        step.then = Some(Awaited::ServiceRunning);
+        if let Some(hashes) = &desired.password {
+            let mut request = UpdateServicePasswordRequest::hashed(hashes.sha256_base64.as_str());
+            request.new_double_sha1_hash = Some(hashes.double_sha1_hex.as_str().into());
+            let id = [("service_id", Id::CreatedBy(resource.clone()))];
+            let reason = "its declared password, sent as its hashes (the one the create answers is never kept)";
+            self.step(resource, UpdateServicePassword::OPERATION, &id, Some(&request), reason)?;
+        }
+        Ok(())
+    }
+
+    /// Changes a declared service that exists in place: what `update_service` changes (its IP
+    /// access list, tags, endpoints, ...), then its scaling and idling, waiting until the
+    /// service reports them. What only a create sets (`provider`, `region`, ...) is refused.
+    fn change_service(
+        &mut self,
+        resource: &Resource,
+        desired: &DesiredService,
+        current: &Service,
+    ) -> Result<(), PlanError> {
+        let id = [("service_id", Id::Known(current.id.to_string()))];
+        let mut wanted = to_json(&desired.service);
+        strip_unechoed_service(&mut wanted);
+        let had = to_json(current);
+        let differing = differing(&wanted, &had);
+        let scaling = UpdateServiceReplicaScalingRequest::FIELDS;
+        // What only a create sets is compared only where the server reports it (older servers
+        // send neither provider nor region): what it does not report cannot be said to differ.
+        let reported = |field: &str| had.get(field).is_some_and(|value| !value.is_null());
+        let fixed: Vec<Unchangeable> = differing
+            .iter()
+            .filter(|field| {
+                !scaling.contains(&field.as_str())
+                    && !UpdateServiceRequest::FIELDS.contains(&field.as_str())
+                    && reported(field)
+            })
+            .map(|field| Unchangeable::field(field.clone()))
+            .collect();
+        if !fixed.is_empty() {
+            return Err(PlanError::ReplacementRefused {
+                resource: resource.clone(),
+                fields: fixed,
+                cost: SERVICE_REPLACED.to_owned(),
+            });
+        }
+        let update = ServicePatch::between(&wanted, &had);
+        if !update.members.is_empty() {
+            let request: UpdateServiceRequest =
+                from_json(resource, UpdateService::OPERATION, Value::Object(update.members))?;
+            self.step(resource, UpdateService::OPERATION, &id, Some(&request), differ(&update.fields))?;
+        }
+        let rescaled: Vec<String> = differing.into_iter().filter(|field| scaling.contains(&field.as_str())).collect();
+        if !rescaled.is_empty() {
+            // The whole declared scaling, so that the members that go together (a replica band,
+            // a mode and its counts) are sent together.
+            let members = wanted.as_object().into_iter().flatten().filter(|(name, _)| scaling.contains(&name.as_str()));
+            let body = Value::Object(members.map(|(name, value)| (name.clone(), value.clone())).collect());
+            let request: UpdateServiceReplicaScalingRequest =
+                from_json(resource, UpdateServiceReplicaScaling::OPERATION, body)?;
+            let step =
+                self.step(resource, UpdateServiceReplicaScaling::OPERATION, &id, Some(&request), differ(&rescaled))?;
+            step.then = Some(Awaited::ServiceScaled);
+        }
+        Ok(())
+    }
+
+    /// Deletes (with pruning: stopped first, and waited for, as a service is deleted only
+    /// stopped) or notes the services the desired state does not declare.
+    fn prune_services(&mut self) {
+        let named: Vec<&str> = self.desired.services.iter().map(DesiredService::name).collect();
+        let live: Vec<&Service> = self.current.live_services().map(|current| &current.service).collect();
+        for service in live {
+            let name = service.name.as_deref().unwrap_or_default();
+            if named.contains(&name) {
+                continue;
+            }
+            let resource = Resource::new(Kind::Service, name);
+            if !self.options.prune {
+                self.notes.push(format!("{resource} is not in the desired state (pruning not asked)"));
+                continue;
+            }
+            let id = [("service_id", Id::Known(service.id.to_string()))];
+            if service.state != Some(ServiceState::Stopped) {
+                let stop = UpdateServiceStateRequest::new(ServiceCommand::Stop);
+                let reason = "not in the desired state: a service is deleted only once stopped";
+                let step = self
+                    .step(&resource, UpdateServiceState::OPERATION, &id, Some(&stop), reason)
+                    .expect("a stop is valid");
+                step.then = Some(Awaited::ServiceStopped);
+            }
+            let step = self.bare(&resource, DeleteService::OPERATION, &id, "not in the desired state");
+            step.destructive = Some("deletes it, with every table, its data and its pipes".to_owned());
+        }
+    }
 }
 
 impl Planner<'_> {
@@ -216,7 +464,7 @@ impl Planner<'_> {
     fn endpoints(&mut self) -> Result<(), PlanError> {
         for desired in &self.desired.reverse_private_endpoints {
             let name = desired.description.as_deref().unwrap_or_default();
-            let resource = Resource { kind: Kind::ReversePrivateEndpoint, name: name.to_owned() };
+            let resource = self.resource(Kind::ReversePrivateEndpoint, name);
             let found = unique(&resource, &self.endpoints, |e| e.description.as_deref(), |e| e.id.to_string())?;
             let Some(current) = found else {
                 self.create_endpoint(&resource, desired, "not on the server")?;
@@ -277,7 +525,7 @@ impl Planner<'_> {
                 return Some(Id::Known(current.id.to_string()));
             }
         }
-        Some(Id::CreatedBy(Resource { kind: Kind::ReversePrivateEndpoint, name: name.to_owned() }))
+        Some(Id::CreatedBy(self.resource(Kind::ReversePrivateEndpoint, name)))
     }
 
     /// The desired pipe as JSON, each endpoint named in its Kafka source replaced by its id.
@@ -297,7 +545,7 @@ impl Planner<'_> {
 
     fn pipes(&mut self) -> Result<(), PlanError> {
         for desired in &self.desired.pipes {
-            let resource = Resource { kind: Kind::Pipe, name: desired.name().to_owned() };
+            let resource = self.resource(Kind::Pipe, desired.name());
             let found = unique(&resource, &self.current.pipes, |p| p.name.as_deref(), |p| p.id.to_string())?;
             let json = self.pipe_json(desired);
             match found {
@@ -426,7 +674,7 @@ impl Planner<'_> {
             if named_pipes.contains(&name) {
                 continue;
             }
-            let resource = Resource { kind: Kind::Pipe, name: name.to_owned() };
+            let resource = self.resource(Kind::Pipe, name);
             self.prune(
                 self.options.prune,
                 &resource,
@@ -442,7 +690,7 @@ impl Planner<'_> {
             if named.contains(&name) {
                 continue;
             }
-            let resource = Resource { kind: Kind::ReversePrivateEndpoint, name: name.to_owned() };
+            let resource = self.resource(Kind::ReversePrivateEndpoint, name);
             let cost = "pipes that still use it lose the connection";
             self.prune(
                 self.options.prune,
@@ -476,10 +724,7 @@ impl Planner<'_> {
             return if self.desired.alerts.is_empty() { Ok(()) } else { Err(PlanError::AlertsNotRead) };
         };
         for desired in &self.desired.alerts {
-            let resource = Resource {
-                kind: Kind::Alert,
-                name: desired.name.as_ref().and_then(Nullable::value).map_or("", |name| name.as_str()).to_owned(),
-            };
+            let resource = Resource::new(Kind::Alert, alert_name(desired).unwrap_or_default());
             let found = unique(&resource, current, |a| a.name.as_deref(), |a| a.id.to_string())?;
             let Some(alert) = found else {
                 self.step(&resource, CreateAlert::OPERATION, &[], Some(desired), "not on the server")?;
@@ -525,17 +770,11 @@ impl Planner<'_> {
             let id = [("alert_id", Id::Known(alert.id.to_string()))];
             self.step(&resource, UpdateAlert::OPERATION, &id, Some(&request), differ(&differing))?;
         }
-        let named: Vec<&str> = self
-            .desired
-            .alerts
-            .iter()
-            .filter_map(|a| a.name.as_ref().and_then(Nullable::value))
-            .map(|name| name.as_str())
-            .collect();
+        let named: Vec<&str> = self.desired.alerts.iter().filter_map(alert_name).collect();
         for alert in current {
             let name = alert.name.as_deref().unwrap_or_default();
             if !named.contains(&name) {
-                let resource = Resource { kind: Kind::Alert, name: name.to_owned() };
+                let resource = Resource::new(Kind::Alert, name);
                 self.prune(
                     self.options.prune_alerts,
                     &resource,
@@ -548,6 +787,10 @@ impl Planner<'_> {
         Ok(())
     }
 }
+
+/// Why a service is never replaced by a plan, whatever its options.
+const SERVICE_REPLACED: &str = "a service made again starts empty (every table and its data are lost), so a plan \
+                                never replaces one: change it back, or declare a service of another name";
 
 /// The body of a step that has none.
 enum NoBody {}
@@ -737,6 +980,91 @@ impl PipeChanges {
     }
 }
 
+/// What `update_service` changes of a service, from what differs: each list (the IP access
+/// list, the tags, the private endpoints) as what to remove and what to add, the MySQL endpoint
+/// turned on or off, and the other members as declared.
+struct ServicePatch {
+    /// The request's members.
+    members: Map<String, Value>,
+    /// The fields that differ, for the step's reason.
+    fields: Vec<String>,
+}
+
+impl ServicePatch {
+    fn between(desired: &Value, current: &Value) -> Self {
+        let mut patch = ServicePatch { members: Map::new(), fields: Vec::new() };
+        for (field, wanted) in desired.as_object().into_iter().flatten() {
+            let had = current.get(field).unwrap_or(&Value::Null);
+            if contains(wanted, had) || !UpdateServiceRequest::FIELDS.contains(&field.as_str()) || field == "name" {
+                continue;
+            }
+            // How an element of each list is known: an IP entry by its source, a tag by its key.
+            let identity: Option<fn(&Value) -> Value> = match field.as_str() {
+                "ipAccessList" => Some(|entry| entry["source"].clone()),
+                "tags" => Some(|tag| tag["key"].clone()),
+                "privateEndpointIds" => Some(Value::clone),
+                _ => None,
+            };
+            let value = match (field.as_str(), identity) {
+                (_, Some(identity)) => {
+                    let (wanted, had) =
+                        (wanted.as_array().cloned().unwrap_or_default(), had.as_array().cloned().unwrap_or_default());
+                    // What is declared and not there is added (an element of the same identity
+                    // that differs is replaced by it); what is there and not declared, removed.
+                    let add: Vec<Value> =
+                        wanted.iter().filter(|w| !had.iter().any(|h| contains(w, h))).cloned().collect();
+                    let remove: Vec<Value> =
+                        had.iter().filter(|h| !wanted.iter().any(|w| identity(w) == identity(h))).cloned().collect();
+                    let mut list = Map::new();
+                    if !add.is_empty() {
+                        list.insert("add".to_owned(), Value::Array(add));
+                    }
+                    if !remove.is_empty() {
+                        list.insert("remove".to_owned(), Value::Array(remove));
+                    }
+                    if list.is_empty() {
+                        continue;
+                    }
+                    Value::Object(list)
+                }
+                ("endpoints", None) => {
+                    // The service lists its endpoints on; an endpoint change turns one on or off.
+                    let on =
+                        |protocol: &Value| had.as_array().into_iter().flatten().any(|e| e["protocol"] == *protocol);
+                    let changes: Vec<Value> = wanted
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter(|change| {
+                            change["enabled"].as_bool().is_some_and(|enabled| enabled != on(&change["protocol"]))
+                        })
+                        .cloned()
+                        .collect();
+                    if changes.is_empty() {
+                        continue;
+                    }
+                    Value::Array(changes)
+                }
+                _ => wanted.clone(),
+            };
+            patch.members.insert(field.clone(), value);
+            patch.fields.push(field.clone());
+        }
+        patch
+    }
+}
+
+/// Takes out of a desired service what no answer shows, so that it never reads as a
+/// difference: what only a create reads (a backup to start from, the preview terms) and the
+/// deprecated total memory (of three replicas: the server reports it for the replicas it has).
+fn strip_unechoed_service(value: &mut Value) {
+    if let Some(members) = value.as_object_mut() {
+        for name in ["backupId", "privatePreviewTermsChecked", "minTotalMemoryGb", "maxTotalMemoryGb"] {
+            members.remove(name);
+        }
+    }
+}
+
 /// The object member `name` of `map`, made if missing.
 fn member_of<'m>(map: &'m mut Map<String, Value>, name: &str) -> &'m mut Map<String, Value> {
     let member = map.entry(name.to_owned()).or_insert_with(|| Value::Object(Map::new()));
@@ -770,7 +1098,7 @@ fn strip_unechoed(value: &mut Value) {
 
 /// Whether every value `desired` names is `current`'s: an object's members that it names, a
 /// list item by item, numbers by value (`2` is `2.0`).
-fn contains(desired: &Value, current: &Value) -> bool {
+pub(crate) fn contains(desired: &Value, current: &Value) -> bool {
     match (desired, current) {
         (Value::Null, _) => true,
         (Value::Object(wanted), Value::Object(had)) => {

@@ -1,6 +1,7 @@
 //! [`ReadCurrent`]: what a service has ([`Current`]), read as a sans-IO [`Machine`] that the
 //! same driver loop as a [`Call`] runs: its reverse private endpoints, its pipes and, when
-//! asked, every alert page by page ([`Pages`]). Plan, export, apply and a saved plan's apply
+//! asked, every alert page by page ([`Pages`]); or what an organization has: its services,
+//! then what each service a desired state names has ([`ReadCurrent::of_organization`]). Plan, export, apply and a saved plan's apply
 //! all read through it, so each has a deadline of its own and none holds more of a listing
 //! than one answer may be.
 
@@ -14,12 +15,34 @@ use pipe_api_proto::retry::{Pacer, RetryPolicy};
 use pipe_api_proto::time::OffsetDateTime;
 use pipe_api_proto::wait::{IdleRecovery, Wake, WakeError, is_idle_service_error};
 use pipe_api_proto::{
-    Alerting, BuildError, BuildErrorKind, Error, ListPipes, ListReversePrivateEndpoints, MAX_ALERTS_LIMIT, Management,
-    Reply, TransportError,
+    Alerting, BuildError, BuildErrorKind, Error, ListPipes, ListReversePrivateEndpoints, ListServices,
+    MAX_ALERTS_LIMIT, Management, Reply, TransportError,
 };
-use pipe_api_types::{Alert, OrganizationId, Pipe, ReversePrivateEndpoint, ServiceId};
+use pipe_api_types::{Alert, OrganizationId, Pipe, ReversePrivateEndpoint, Service, ServiceId, ServiceState};
 
-use crate::current::Current;
+use crate::current::{Current, CurrentService};
+
+/// Which services of an organization a [`ReadCurrent::of_organization`] reads what they have
+/// of (each that runs or idles: a stopped or provisioning service's pipes cannot be read).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReadServices {
+    /// Those of these names: the services a desired state declares.
+    Named(Vec<String>),
+    /// The one of this id: a service to export.
+    Only(ServiceId),
+}
+
+impl ReadServices {
+    /// Whether what `service` has is read: it is selected, and runs or idles.
+    fn reads(&self, service: &Service) -> bool {
+        let selected = match self {
+            ReadServices::Named(names) => service.name.as_deref().is_some_and(|name| names.iter().any(|n| n == name)),
+            ReadServices::Only(id) => service.id == *id,
+        };
+        selected && matches!(service.state, None | Some(ServiceState::Running | ServiceState::Idle))
+    }
+}
 
 /// The most bytes of alert pages a reading keeps: the most one answer may be (the limit
 /// `pipe-api-ureq` reads a body to). A listing that goes on past it is not read whole, and a
@@ -108,7 +131,14 @@ impl ReadOptions {
 /// ```
 pub struct ReadCurrent<'a> {
     organization_id: OrganizationId,
-    service_id: ServiceId,
+    /// The service whose resources are read (in an organization's reading, the one under way).
+    service_id: Option<ServiceId>,
+    /// In an organization's reading, the services whose resources are read.
+    selection: Option<ReadServices>,
+    /// In an organization's reading, its services as listed, what each has filled in once read.
+    services: Vec<CurrentService>,
+    /// The index in `services` of the next service to read the resources of.
+    next_service: usize,
     /// Always given but to an apply of alerts alone ([`ReadCurrent::of_interfaces`]).
     management: Option<&'a Management>,
     alerting: Option<&'a Alerting>,
@@ -130,6 +160,7 @@ pub struct ReadCurrent<'a> {
 enum Phase<'a> {
     /// The next listing starts.
     Start(Listing),
+    Services(Box<Call<'a, ListServices>>),
     Endpoints(Box<Call<'a, ListReversePrivateEndpoints>>),
     Pipes(Box<Call<'a, ListPipes>>),
     Alerts(Box<Pages<'a>>),
@@ -146,6 +177,7 @@ enum Phase<'a> {
 /// The listings, in the order they are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Listing {
+    Services,
     Endpoints,
     Pipes,
     Alerts,
@@ -154,6 +186,7 @@ enum Listing {
 impl Listing {
     fn operation(self) -> &'static str {
         match self {
+            Listing::Services => "list_services",
             Listing::Endpoints => "list_reverse_private_endpoints",
             Listing::Pipes => "list_pipes",
             Listing::Alerts => "list_alerts",
@@ -180,14 +213,34 @@ impl<'a> ReadCurrent<'a> {
         seed: u64,
         now: Duration,
     ) -> Self {
-        Self::of_interfaces(organization_id, service_id, Some(management), alerting, options, seed, now)
+        Self::of_interfaces(organization_id, Some(service_id), Some(management), alerting, options, seed, now)
+    }
+
+    /// Reads what organization `organization_id` has on `management`: its services (every one,
+    /// for a plan deletes those a desired state does not name when pruning), then the reverse
+    /// private endpoints and pipes of each service `services` selects that runs or idles (an
+    /// idle one is woken, as [`ReadCurrent::new`] wakes it), and the alerts on `alerting` when
+    /// `options` asks for them. Its [`Current`] has [`Current::services`].
+    pub fn of_organization(
+        organization_id: OrganizationId,
+        services: ReadServices,
+        management: &'a Management,
+        alerting: Option<&'a Alerting>,
+        options: ReadOptions,
+        seed: u64,
+        now: Duration,
+    ) -> Self {
+        let mut read = Self::of_interfaces(organization_id, None, Some(management), alerting, options, seed, now);
+        read.selection = Some(services);
+        read.phase = Phase::Start(Listing::Services);
+        read
     }
 
     /// As [`ReadCurrent::new`], reading the service's endpoints and pipes only when
     /// `management` is given (an apply of alerts alone may have only the alerting interface).
     pub(crate) fn of_interfaces(
         organization_id: OrganizationId,
-        service_id: ServiceId,
+        service_id: Option<ServiceId>,
         management: Option<&'a Management>,
         alerting: Option<&'a Alerting>,
         options: ReadOptions,
@@ -198,6 +251,9 @@ impl<'a> ReadCurrent<'a> {
         ReadCurrent {
             organization_id,
             service_id,
+            selection: None,
+            services: Vec::new(),
+            next_service: 0,
             management,
             alerting,
             retry: options.retry.clone().unwrap_or_default(),
@@ -242,19 +298,25 @@ impl<'a> ReadCurrent<'a> {
             return Ok(Phase::Over);
         }
         let retry = self.policy(listing, now)?;
-        let (organization_id, service_id) = (self.organization_id, self.service_id);
+        let organization_id = self.organization_id;
+        // A service's listings start only once its service is set (`next_service`).
+        let service_id = || self.service_id.expect("a service's listing has its service");
         let management = || {
             self.management.ok_or_else(|| {
                 Error::Build(BuildError::new(listing.operation(), BuildErrorKind::NotConfigured("management")))
             })
         };
         Ok(match listing {
+            Listing::Services => {
+                let list = ListServices::new(organization_id);
+                Phase::Services(Box::new(Call::owned(list, management()?, &retry, self.seed(), now)?))
+            }
             Listing::Endpoints => {
-                let list = ListReversePrivateEndpoints::new(organization_id, service_id);
+                let list = ListReversePrivateEndpoints::new(organization_id, service_id());
                 Phase::Endpoints(Box::new(Call::owned(list, management()?, &retry, self.seed(), now)?))
             }
             Listing::Pipes => {
-                let list = ListPipes::new(organization_id, service_id);
+                let list = ListPipes::new(organization_id, service_id());
                 Phase::Pipes(Box::new(Call::owned(list, management()?, &retry, self.seed(), now)?))
             }
             Listing::Alerts => {
@@ -272,10 +334,12 @@ impl<'a> ReadCurrent<'a> {
     /// again, or the reading ends.
     fn failed(&mut self, listing: Listing, error: Error, now: Duration) -> Option<ReadStep> {
         let management = self.management.filter(|_| self.options.wake_idle && !self.just_woken);
-        let Some(management) = management.filter(|_| is_idle_service_error(&error)) else {
+        let (Some(management), Some(service_id)) =
+            (management.filter(|_| is_idle_service_error(&error)), self.service_id)
+        else {
             return Some(self.over(Err(error)));
         };
-        let recovery = IdleRecovery::new(self.organization_id, self.service_id);
+        let recovery = IdleRecovery::new(self.organization_id, service_id);
         let whole = (self.started, self.options.deadline);
         let wake = Wake::new(recovery, management, self.retry.clone(), whole, self.seed(), now);
         self.just_woken = true;
@@ -298,7 +362,12 @@ impl<'a> ReadCurrent<'a> {
             Part::Done(Ok(reply)) => {
                 self.just_woken = false;
                 keep(self, reply.value);
-                self.phase = Phase::Start(if listing == Listing::Endpoints { Listing::Pipes } else { Listing::Alerts });
+                let next = match listing {
+                    Listing::Endpoints => Listing::Pipes,
+                    Listing::Services | Listing::Pipes => self.next_service(),
+                    Listing::Alerts => Listing::Alerts,
+                };
+                self.phase = Phase::Start(next);
                 None
             }
             Part::Done(Err(error)) => self.failed(listing, error, now),
@@ -311,8 +380,36 @@ impl<'a> ReadCurrent<'a> {
         Next::Done(result)
     }
 
+    /// In an organization's reading, the listing after a service's (or the services'): the
+    /// next selected service's endpoints, or the alerts; in a service's, the alerts.
+    fn next_service(&mut self) -> Listing {
+        let Some(selection) = &self.selection else { return Listing::Alerts };
+        // What the service under way has, read whole.
+        if let Some(service) = self.service_id.take() {
+            let resources = Current::new(std::mem::take(&mut self.endpoints), std::mem::take(&mut self.pipes), None);
+            if let Some(read) = self.services.iter_mut().find(|read| read.service.id == service) {
+                read.resources = Some(resources);
+            }
+        }
+        let next = self.services.iter().skip(self.next_service).position(|read| selection.reads(&read.service));
+        match next {
+            Some(at) => {
+                self.next_service += at + 1;
+                self.service_id = Some(self.services[self.next_service - 1].service.id);
+                Listing::Endpoints
+            }
+            None => {
+                self.next_service = self.services.len();
+                Listing::Alerts
+            }
+        }
+    }
+
     /// What was read, once the last listing is done; `alerts` when they were read whole.
     fn current(&mut self, alerts: Option<Vec<Alert>>) -> Current {
+        if self.selection.is_some() {
+            return Current::of_organization(std::mem::take(&mut self.services), alerts);
+        }
         Current::new(std::mem::take(&mut self.endpoints), std::mem::take(&mut self.pipes), alerts)
     }
 }
@@ -358,6 +455,15 @@ impl Machine for ReadCurrent<'_> {
                         }
                         Ok(phase) => self.phase = phase,
                         Err(error) => return self.over(Err(error)),
+                    }
+                }
+                Phase::Services(call) => {
+                    let next = part(call.next(now, pacer.as_deref_mut()), now, end);
+                    if let Some(step) = self.listed(Listing::Services, next, now, |read, services| {
+                        read.services =
+                            services.into_iter().map(|service| CurrentService::new(service, None)).collect();
+                    }) {
+                        return step;
                     }
                 }
                 Phase::Endpoints(call) => {
@@ -413,6 +519,7 @@ impl Machine for ReadCurrent<'_> {
 
     fn take_attempts(&mut self) -> Vec<AttemptRecord> {
         match &mut self.phase {
+            Phase::Services(call) => call.take_attempts(),
             Phase::Endpoints(call) => call.take_attempts(),
             Phase::Pipes(call) => call.take_attempts(),
             Phase::Alerts(pages) => pages.take_attempts(),
@@ -429,6 +536,7 @@ impl Machine for ReadCurrent<'_> {
         pacer: Option<&mut Pacer>,
     ) {
         match &mut self.phase {
+            Phase::Services(call) => call.receive(outcome, now, wall, pacer),
             Phase::Endpoints(call) => call.receive(outcome, now, wall, pacer),
             Phase::Pipes(call) => call.receive(outcome, now, wall, pacer),
             Phase::Alerts(pages) => pages.receive(outcome, now, wall, pacer),
@@ -443,6 +551,7 @@ impl std::fmt::Debug for ReadCurrent<'_> {
         f.debug_struct("ReadCurrent")
             .field("organization_id", &self.organization_id)
             .field("service_id", &self.service_id)
+            .field("services", &self.selection)
             .field("options", &self.options)
             .finish_non_exhaustive()
     }

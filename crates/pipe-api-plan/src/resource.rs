@@ -8,6 +8,8 @@ use crate::shown::truncate;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Kind {
+    /// A service of the organization, named by its `name`.
+    Service,
     /// A reverse private endpoint, named by its `description`.
     ReversePrivateEndpoint,
     /// A pipe, named by its `name`.
@@ -18,11 +20,12 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in the order a plan takes them.
-    pub(crate) const ALL: [Kind; 3] = [Kind::ReversePrivateEndpoint, Kind::Pipe, Kind::Alert];
+    pub(crate) const ALL: [Kind; 4] = [Kind::Service, Kind::ReversePrivateEndpoint, Kind::Pipe, Kind::Alert];
 
     /// How the kind reads in text.
     pub fn as_str(self) -> &'static str {
         match self {
+            Kind::Service => "service",
             Kind::ReversePrivateEndpoint => "reverse private endpoint",
             Kind::Pipe => "pipe",
             Kind::Alert => "alert",
@@ -36,13 +39,33 @@ impl fmt::Display for Kind {
     }
 }
 
-/// A resource, by kind and name. `Debug` cuts the name as `Display` does.
+/// A resource, by kind and name, and, for a reverse private endpoint or a pipe declared under a
+/// service of the desired state, that service's name (the same name may then stand under two
+/// services). `Debug` cuts the names as `Display` does.
 #[derive(Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Resource {
     /// Its kind.
     pub kind: Kind,
     /// Its name.
     pub name: String,
+    /// The name of the service it is under, in a desired state that declares services; `None`
+    /// in one of a single service (whose id the plan names) and for services and alerts.
+    pub service: Option<String>,
+}
+
+impl Resource {
+    /// The resource of `kind` named `name`, under no declared service.
+    pub fn new(kind: Kind, name: impl Into<String>) -> Self {
+        Resource { kind, name: name.into(), service: None }
+    }
+
+    /// The same resource, under the declared service named `service`.
+    #[must_use]
+    pub fn under(mut self, service: Option<&str>) -> Self {
+        self.service = service.map(str::to_owned);
+        self
+    }
 }
 
 /// The most of a name a message shows (a server's names are not bounded).
@@ -51,13 +74,23 @@ pub(crate) const NAME_SHOWN: usize = 128;
 impl fmt::Debug for Resource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = truncate(&self.name, NAME_SHOWN);
-        f.debug_struct("Resource").field("kind", &self.kind).field("name", &name).finish()
+        let mut debug = f.debug_struct("Resource");
+        debug.field("kind", &self.kind).field("name", &name);
+        if let Some(service) = &self.service {
+            debug.field("service", &truncate(service, NAME_SHOWN));
+        }
+        debug.finish()
     }
 }
 
+/// `pipe "orders"`; `pipe "orders" of service "production"` under a declared service.
 impl fmt::Display for Resource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {:?}", self.kind, truncate(&self.name, NAME_SHOWN))
+        write!(f, "{} {:?}", self.kind, truncate(&self.name, NAME_SHOWN))?;
+        if let Some(service) = &self.service {
+            write!(f, " of service {:?}", truncate(service, NAME_SHOWN))?;
+        }
+        Ok(())
     }
 }
 

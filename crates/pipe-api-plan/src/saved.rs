@@ -15,7 +15,7 @@ use crate::current::Current;
 use crate::current::{Change, Record, Seen};
 use crate::desired::DesiredState;
 use crate::planned::{Plan, PlanOptions, step_json};
-use crate::planner::{PlanError, plan};
+use crate::planner::{PlanError, plan, plan_organization};
 use crate::resource::{Kind, Resource};
 use crate::shown::Sorted;
 
@@ -35,7 +35,8 @@ const FORMAT: u64 = 1;
 #[derive(Clone, Debug, PartialEq)]
 pub struct SavedPlan {
     organization_id: OrganizationId,
-    service_id: ServiceId,
+    /// `None` for a plan of the organization's services.
+    service_id: Option<ServiceId>,
     options: PlanOptions,
     steps: Vec<Value>,
     notes: Vec<String>,
@@ -63,8 +64,8 @@ impl Plan {
 }
 
 impl SavedPlan {
-    /// The service it was planned for.
-    pub fn service_id(&self) -> ServiceId {
+    /// The service it was planned for; `None` for a plan of the organization's services.
+    pub fn service_id(&self) -> Option<ServiceId> {
         self.service_id
     }
 
@@ -74,11 +75,11 @@ impl SavedPlan {
     }
 
     /// Refuses, before anything is read or sent, a plan made for another service than
-    /// `service_id` of `organization_id` ([`SavedPlanError::OtherService`]); [`confirm`]
-    /// checks it first too.
+    /// `service_id` of `organization_id` (`None`: the organization's services)
+    /// ([`SavedPlanError::OtherService`]); [`confirm`] checks it first too.
     ///
     /// [`confirm`]: SavedPlan::confirm
-    pub fn is_for(&self, organization_id: OrganizationId, service_id: ServiceId) -> Result<(), SavedPlanError> {
+    pub fn is_for(&self, organization_id: OrganizationId, service_id: Option<ServiceId>) -> Result<(), SavedPlanError> {
         if (organization_id, service_id) == (self.organization_id, self.service_id) {
             return Ok(());
         }
@@ -115,13 +116,18 @@ impl SavedPlan {
                     .iter()
                     .map(|r| json!({"id": r.id, "lifecycle": r.lifecycle, "digests": r.digests}))
                     .collect();
-                json!({"kind": seen.resource.kind.as_str(), "name": seen.resource.name, "records": records})
+                let mut json =
+                    json!({"kind": seen.resource.kind.as_str(), "name": seen.resource.name, "records": records});
+                if let Some(service) = &seen.resource.service {
+                    json["service"] = json!(service);
+                }
+                json
             })
             .collect();
         json!({
             "savedPlan": FORMAT,
             "organizationId": self.organization_id.to_string(),
-            "serviceId": self.service_id.to_string(),
+            "serviceId": self.service_id.map(|id| id.to_string()),
             "options": {
                 "allowReplacement": self.options.allow_replacement,
                 "prune": self.options.prune,
@@ -166,7 +172,7 @@ impl SavedPlan {
             .map(|step| {
                 let fields = ["operation", "method", "path", "resource", "reason", "destructive", "then", "body"];
                 let object = step.object(&fields)?;
-                object.field("resource")?.object(&["kind", "name"])?.resource()?;
+                object.field("resource")?.object(&["kind", "name", "service"])?.resource()?;
                 Ok(step.value.clone())
             })
             .collect::<Result<_, SavedPlanError>>()?;
@@ -180,7 +186,7 @@ impl SavedPlan {
         let seen = seen
             .iter()
             .map(|seen| {
-                let object = seen.object(&["kind", "name", "records"])?;
+                let object = seen.object(&["kind", "name", "service", "records"])?;
                 let resource = object.resource()?;
                 let records = object.field("records")?.list()?;
                 let records = records
@@ -201,7 +207,11 @@ impl SavedPlan {
         let id = |name: &str| -> Result<String, SavedPlanError> { root.field(name)?.text() };
         let organization_id =
             id("organizationId")?.parse().map_err(|_| malformed("organizationId", "must be a UUID"))?;
-        let service_id = id("serviceId")?.parse().map_err(|_| malformed("serviceId", "must be a UUID"))?;
+        // A plan of an organization's services is for none of them.
+        let service_id = match root.field("serviceId")?.value {
+            Value::Null => None,
+            _ => Some(id("serviceId")?.parse().map_err(|_| malformed("serviceId", "must be a UUID or null"))?),
+        };
         Ok(SavedPlan { organization_id, service_id, options, steps, notes, seen })
     }
 
@@ -213,7 +223,7 @@ impl SavedPlan {
     pub fn confirm(
         &self,
         organization_id: OrganizationId,
-        service_id: ServiceId,
+        service_id: Option<ServiceId>,
         desired: &DesiredState,
         current: &Current,
     ) -> Result<Plan, SavedPlanError> {
@@ -222,7 +232,11 @@ impl SavedPlan {
         if !changes.is_empty() {
             return Err(SavedPlanError::Stale(changes));
         }
-        let now = plan(organization_id, service_id, desired, current, &self.options).map_err(SavedPlanError::Plan)?;
+        let now = match service_id {
+            Some(service_id) => plan(organization_id, service_id, desired, current, &self.options),
+            None => plan_organization(organization_id, desired, current, &self.options),
+        };
+        let now = now.map_err(SavedPlanError::Plan)?;
         let steps = now.saved().steps;
         if steps != self.steps {
             let at = steps.iter().zip(&self.steps).take_while(|(now, saved)| now == saved).count();
@@ -310,12 +324,13 @@ pub enum SavedPlanError {
         /// What is wrong.
         message: String,
     },
-    /// It was planned for another service (of its organization or of another).
+    /// It was planned for another service (of its organization or of another), or for an
+    /// organization's services and given one service (or the other way).
     OtherService {
-        /// The organization and service it was planned for.
-        planned: (OrganizationId, ServiceId),
-        /// The organization and service it was given to.
-        given: (OrganizationId, ServiceId),
+        /// The organization and service it was planned for (`None`: its services).
+        planned: (OrganizationId, Option<ServiceId>),
+        /// The organization and service it was given to (`None`: its services).
+        given: (OrganizationId, Option<ServiceId>),
     },
     /// A stale plan: resources it touches changed since it was planned, each named. Nothing
     /// was sent.
@@ -366,11 +381,19 @@ impl SavedPlanError {
         match self {
             SavedPlanError::Malformed { path, message } if path.is_empty() => write!(f, "saved plan: {message}"),
             SavedPlanError::Malformed { path, message } => write!(f, "saved plan: {path}: {message}"),
-            SavedPlanError::OtherService { planned, given } => write!(
-                f,
-                "saved plan: planned for the service {} of the organization {}, not the service {} of {}",
-                planned.1, planned.0, given.1, given.0
-            ),
+            SavedPlanError::OtherService { planned, given } => {
+                let scope = |service: Option<ServiceId>| {
+                    service.map_or_else(|| "its services".to_owned(), |service| format!("the service {service}"))
+                };
+                write!(
+                    f,
+                    "saved plan: planned for {} of the organization {}, not {} of {}",
+                    scope(planned.1),
+                    planned.0,
+                    scope(given.1),
+                    given.0
+                )
+            }
             SavedPlanError::Stale(changes) => {
                 f.write_str("stale plan: ")?;
                 for (index, change) in changes.iter().enumerate() {
@@ -474,7 +497,7 @@ impl<'v> Strict<'v> {
         Ok(members.clone())
     }
 
-    /// The `kind` and `name` of an object.
+    /// The `kind`, `name` and (under a declared service) `service` of an object.
     fn resource(&self) -> Result<Resource, SavedPlanError> {
         let kind = self.field("kind")?;
         let text = kind.text()?;
@@ -482,6 +505,10 @@ impl<'v> Strict<'v> {
             let names: Vec<String> = Kind::ALL.iter().map(|kind| format!("`{kind}`")).collect();
             return Err(malformed(&kind.path, format!("must be one of {}", names.join(", "))));
         };
-        Ok(Resource { kind, name: self.field("name")?.text()? })
+        let service = match self.value.get("service") {
+            None => None,
+            Some(_) => Some(self.field("service")?.text()?),
+        };
+        Ok(Resource::new(kind, self.field("name")?.text()?).under(service.as_deref()))
     }
 }

@@ -8,7 +8,7 @@ use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use http::{HeaderMap, HeaderValue};
 
 use crate::auth::{BearerToken, ManagementCredentials};
-use crate::operations::Interface;
+use crate::operation::Interface;
 use crate::redact::SentSecrets;
 use crate::url::BaseUrl;
 

@@ -49,7 +49,7 @@ use crate::attempts::{AttemptOutcome, AttemptRecord, Attempts, WaitCause};
 use crate::endpoint::{Endpoint, EndpointExt as _, Reply};
 pub use crate::error::NotSent;
 use crate::error::{Error, TransportError, TransportErrorKind, TransportFailure};
-use crate::operations::Operation;
+use crate::operation::Operation;
 use crate::redact::SentSecrets;
 use crate::retry::{Attempt, Decision, Outcome, Pacer, RetryHints, RetryPolicy, SeededJitter, StopReason};
 

@@ -13,7 +13,7 @@ use crate::attempts::Attempts;
 use crate::decode::sealed::DecodeBody as _;
 use crate::decode::{Decode, Shape, SuccessDecodeError, says_nothing};
 use crate::error::{ApiError, BuildError, BuildErrorKind, DecodeError, Error, TransportFailure};
-use crate::operations::{Operation, SuccessBody};
+use crate::operation::{Operation, SuccessBody};
 use crate::redact::SentSecrets;
 use crate::transport::Transport;
 use crate::url::BaseUrl;

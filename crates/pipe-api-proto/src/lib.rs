@@ -100,12 +100,11 @@ mod budget;
 pub mod call;
 mod decode;
 mod endpoint;
-// First: its macros build the endpoints.
-#[macro_use]
-pub mod operations;
-mod endpoints;
 mod error;
+mod operation;
+pub mod operations;
 pub mod pages;
+mod raw;
 mod redact;
 pub mod reliability;
 pub mod retry;
@@ -124,14 +123,15 @@ pub use budget::{DECODE_ALLOWANCE, DECODED_BYTES_PER_BODY_BYTE};
 pub use decode::{Decode, Decoded, DocumentError, read_json_document};
 pub use endpoint::{Endpoint, EndpointExt, Reply};
 pub use operations::SuccessBody;
-// Every endpoint of the table of operations, the alert list and the escape hatch.
-pub use endpoints::*;
+// Every endpoint of the table of operations (and the alert list's limit), and the escape hatch.
 pub use error::{
     ApiError, BODY_KEPT, BuildError, BuildErrorKind, DecodeError, ERROR_TEXT_MAX, Error, TransportError,
     TransportErrorKind, TransportFailure,
 };
+pub use operations::endpoints::*;
 /// The alert list's output, a model of `pipe_api_types`, re-exported beside its endpoint.
 pub use pipe_api_types::AlertPage;
+pub use raw::Raw;
 pub use redact::{REDACTED, is_secret_field};
 pub use snapshot::{redacted_json, render_request};
 pub use transport::{Transport, socket_timeout_within};

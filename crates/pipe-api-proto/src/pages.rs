@@ -23,8 +23,8 @@ use time::OffsetDateTime;
 use crate::api::Alerting;
 use crate::attempts::AttemptRecord;
 use crate::call::{Call, Machine, Next};
-use crate::endpoints::ListAlerts;
 use crate::error::{Error, TransportError};
+use crate::operations::endpoints::ListAlerts;
 use crate::retry::{Pacer, RetryPolicy};
 
 /// The most pages a listing fetches unless told otherwise ([`Pages::max_pages`]): a million

@@ -26,6 +26,10 @@ const SECRET_FIELDS: &[&str] = &[
     "secret",
     "apiKey",
     "clientSecret",
+    // A service password's unsalted hashes (`PATCH .../password`): cracked offline, they give
+    // the password.
+    "newPasswordHash",
+    "newDoubleSha1Hash",
 ];
 
 /// JSON field names whose value is a connection URI that may hold a user and password (a
@@ -92,6 +96,8 @@ const SECRET_WORDS: &[&str] = &[
     "accountfile",
     "authorization",
     "mongodb",
+    // `newDoubleSha1Hash`, a password's hash (`newPasswordHash` holds `password`).
+    "doublesha1",
 ];
 
 /// Cuts a text that is not JSON (or JSON cut short) where a secret could start: at the first

@@ -19,6 +19,18 @@ pub fn response(status: u16, body: impl Into<Vec<u8>>) -> Response<Vec<u8>> {
     builder.body(body).unwrap_or_default()
 }
 
+/// A response with `status`, these headers and `body`, nothing added: a header value that is
+/// none (a test's random bytes) is left out.
+pub fn response_with<V: AsRef<str>>(status: u16, headers: &[(&str, V)], body: impl Into<Vec<u8>>) -> Response<Vec<u8>> {
+    let mut builder = Response::builder().status(StatusCode::from_u16(status).unwrap_or(StatusCode::OK));
+    for (name, value) in headers {
+        if let Ok(value) = http::HeaderValue::from_str(value.as_ref()) {
+            builder = builder.header(*name, value);
+        }
+    }
+    builder.body(body.into()).unwrap_or_default()
+}
+
 /// A management success body: `{"status": 200, "requestId": ..., "result": result}`.
 pub fn management_envelope(result: serde_json::Value) -> Vec<u8> {
     let body = serde_json::json!({

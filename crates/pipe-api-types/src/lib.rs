@@ -166,58 +166,24 @@ pub(crate) mod unknown;
 pub(crate) mod validate;
 mod vouch;
 
-pub use alert::{
-    Alert, AlertChannel, AlertErrorType, AlertExecutionError, AlertInterval, AlertPage, AlertRequest, AlertSilenced,
-    AlertSource, AlertState, ChannelType, PaginationMeta, ThresholdType,
-};
+pub use alert::*;
 pub use id::{
     AlertId, IdError, KeyId, OrganizationId, PipeId, ReversePrivateEndpointId, RoleId, ScalingScheduleEntryId,
     ServiceId,
 };
 pub use into_field::IntoField;
-pub use key::{
-    AssignedRole, CreateKeyRequest, CreateKeyResponse, IpAccessEntry, Key, KeyExpiry, KeyHashData, KeyRole, KeyState,
-    RoleType, UpdateKeyRequest,
-};
+pub use key::*;
 pub use nullable::Nullable;
-pub use organization::{
-    ByocConfig, ByocState, Organization, OrganizationPatchPrivateEndpoint, OrganizationPrivateEndpoint,
-    OrganizationPrivateEndpointsPatch, UpdateOrganizationRequest,
-};
-pub use pipe::{
-    CreatePipeRequest, Destination, DestinationColumn, FieldMapping, Pipe, PipeState, TableDefinition, TableEngine,
-};
-pub use pipe_settings::{PipeSettings, PipesCdcScaling, Scaling, UpdatePipeScalingRequest};
-pub use pipe_source::{
-    Authentication, BigQuerySettings, BigQuerySource, BigQueryTableMapping, Compression, Credentials, DataFormat,
-    IteratorType, KafkaOffset, KafkaSource, KafkaType, KinesisSource, MongoDbSettings, MongoDbSettingsPatch,
-    MongoDbSource, MongoDbSourcePatch, MongoDbTableMapping, MySqlSettings, MySqlSettingsPatch, MySqlSource,
-    MySqlSourcePatch, MySqlTableMapping, MySqlType, ObjectStorageSource, ObjectStorageType, OffsetStrategy, PipeSource,
-    PostgresSettings, PostgresSource, PostgresTableMapping, PostgresType, PubSubSource, PubSubSourcePatch,
-    ReadPreference, ReplicationMechanism, ReplicationMode, SchemaRegistry, SeekType, ServiceAccount, SourceKind,
-    TableEngineType,
-};
-pub use pipe_update::{
-    ChangePipeStateRequest, DestinationPatch, KafkaSourcePatch, KinesisSourcePatch, ObjectStorageSourcePatch,
-    PipeCommand, PipeSourcePatch, PostgresSettingsPatch, PostgresSourcePatch, UpdatePipeRequest,
-};
+pub use organization::*;
+pub use pipe::*;
+pub use pipe_settings::*;
+pub use pipe_source::*;
+pub use pipe_update::*;
 pub use quantity::{CpuMillicores, Gigabytes, MemoryGb, Millicores, Quantity, Unit};
-pub use reverse_private_endpoint::{
-    CreateReversePrivateEndpointRequest, CustomPrivateDnsMapping, MskAuthentication, ReversePrivateEndpoint,
-    ReversePrivateEndpointStatus, ReversePrivateEndpointType, UpdateReversePrivateEndpointRequest,
-};
-pub use schema_discovery::{
-    PipeSchemaDiscoveryField, PipeSchemaDiscoveryMeta, PipeSchemaDiscoveryRequest, PipeSchemaDiscoveryResponse,
-};
+pub use reverse_private_endpoint::*;
+pub use schema_discovery::*;
 pub use secret::Secret;
-pub use service::{
-    AutoscalingMode, CloudProvider, ComplianceType, CreateServiceRequest, CreateServiceResponse, CurrentScaling,
-    EndpointProtocol, InstanceProfile, IpAccessListPatch, ListPatch, PrivateEndpointIdsPatch, ReleaseChannel,
-    ResourceTag, ScalingSchedule, ScalingScheduleBaseConfig, ScalingScheduleEntry, Service, ServiceCommand,
-    ServiceEndpoint, ServiceEndpointChange, ServiceFilter, ServiceRegion, ServiceState, ServiceTier, TagsPatch,
-    UpdateServicePasswordRequest, UpdateServicePasswordResponse, UpdateServiceReplicaScalingRequest,
-    UpdateServiceRequest, UpdateServiceStateRequest,
-};
+pub use service::*;
 pub use text::Text;
 pub use unknown::{NOT_YET_KNOWN, UnknownFields, Unrecognized};
 pub use validate::{Rule, Validate, ValidationErrors, Violation};

@@ -142,7 +142,7 @@ mod transport;
 // the retry policy, the pacer, the attempt record). Everything else has one path, under
 // `types` (the models, ids and enums) or `proto` (the protocol), as `aws_sdk_s3::types` does.
 // No glob: a new public item of proto or types is not part of this crate's root. The test
-// `tests/root.rs` keeps the root to at most 40 names.
+// workspace's `tests/tests/it/ureq_root.rs` keeps the root to at most 40 names.
 pub use client::{AlertPages, Client, ClientApi};
 pub use clock::{Clock, SystemClock, VirtualClock};
 pub use config::{

@@ -1,6 +1,6 @@
 //! Ids given once: scoped handles on a [`Client`], as `client.service(org, svc).pipe(id)`, whose
-//! methods are the operations of proto's table of operations under that scope (an operation's
-//! scope is the set of ids in its path), each taking only what is left: its body, if any.
+//! methods are the operations of proto's table of operations under that scope (each row names
+//! its scope: the resource it acts on), each taking only what is left: its body, if any.
 //!
 //! ```no_run
 //! use std::time::Duration;
@@ -127,6 +127,17 @@ impl<'c> OrganizationScope<'c> {
     pub fn service(&self, service_id: ServiceId) -> ServiceScope<'c> {
         ServiceScope { client: self.client, organization_id: self.organization_id, service_id }
     }
+
+    /// The client (for pipes as code, which reads and applies through it).
+    #[cfg(feature = "plan")]
+    pub(crate) fn client(&self) -> &'c Client {
+        self.client
+    }
+
+    /// The organization's id.
+    pub fn organization_id(&self) -> OrganizationId {
+        self.organization_id
+    }
 }
 
 impl ServicesScope<'_> {
@@ -202,24 +213,25 @@ impl<'c> AlertsScope<'c> {
     }
 }
 
-/// The operations of each scope, from the table.
+/// The operations of each scope, from the table: each row names its scope.
 macro_rules! scoped_methods {
     ($({
         docs: [$($doc:tt)*], name: $name:ident, endpoint: $endpoint:ident, declared: $declared:ident,
-        fields: [$($field:ident : $type:ty),*], body: [$($body:ident : $body_type:ty)?],
-        query: [$($query:ident : $query_type:ty)?],
-        interface: $api:ident, method: $method:ident, path: $path:tt, output: $output:ty, $($more:tt)*
+        fields: $fields:tt, body: [$($body:ident : $body_type:ty)?], query: [$($query:ident : $query_type:ty)?],
+        interface: $api:ident, method: $method:ident, path: $path:tt, output: $output:ty, success: $success:ident,
+        scope: $scope:ident, $($more:tt)*
     })*) => {
         $(scoped_method! {
-            $declared $api [$($field),*] [$($doc)*] $name $endpoint [$($body: $body_type)?] [$($query: $query_type)?] $output
+            $scope $declared [$($doc)*] $name $endpoint [$($body: $body_type)? $($query: $query_type)?] $output
         })*
     };
 }
 
-/// One operation, on the scope its path's ids make (most ids first); what is left for the
-/// method to take is its body or its query. A row written by hand takes its endpoint whole.
+/// One operation, on the scope its row names, taking what the scope does not hold: its body or
+/// its query. A row written by hand takes its endpoint whole. A scope whose ids are not the
+/// row's path fields fails to compile here.
 macro_rules! scoped_method {
-    (hand $api:ident [] [$($doc:tt)*] $name:ident $endpoint:ident [] [] $output:ty) => {
+    (alerts hand [$($doc:tt)*] $name:ident $endpoint:ident [] $output:ty) => {
         impl AlertsScope<'_> {
             $($doc)*
             pub fn $name(&self, endpoint: $endpoint) -> Result<$output, Error> {
@@ -227,41 +239,18 @@ macro_rules! scoped_method {
             }
         }
     };
-    // An organization's services, narrowed by a query.
-    (table $api:ident [organization_id] $doc:tt $name:ident $endpoint:ident [] [$($query:tt)+] $output:ty) => {
-        scoped_method!(@ ServicesScope [organization_id] $doc $name [$($query)+] $output);
+    (organizations table $($row:tt)*) => { scoped_method!(@ OrganizationsScope [] $($row)*); };
+    (organization table $($row:tt)*) => { scoped_method!(@ OrganizationScope [organization_id] $($row)*); };
+    (services table $($row:tt)*) => { scoped_method!(@ ServicesScope [organization_id] $($row)*); };
+    (key table $($row:tt)*) => { scoped_method!(@ KeyScope [organization_id key_id] $($row)*); };
+    (service table $($row:tt)*) => { scoped_method!(@ ServiceScope [organization_id service_id] $($row)*); };
+    (pipe table $($row:tt)*) => { scoped_method!(@ PipeScope [organization_id service_id pipe_id] $($row)*); };
+    (reverse_private_endpoint table $($row:tt)*) => {
+        scoped_method!(@ ReversePrivateEndpointScope [organization_id service_id endpoint_id] $($row)*);
     };
-    // A service is created in the organization's services, where they are listed: by the
-    // resource it acts on, not by its path's ids alone (which are the organization's).
-    (table $api:ident [organization_id] $doc:tt create_service $endpoint:ident $left:tt [] $output:ty) => {
-        scoped_method!(@ ServicesScope [organization_id] $doc create_service $left $output);
-    };
-    (table Management [] $doc:tt $name:ident $endpoint:ident $left:tt [] $output:ty) => {
-        scoped_method!(@ OrganizationsScope [] $doc $name $left $output);
-    };
-    (table $api:ident [organization_id] $doc:tt $name:ident $endpoint:ident $left:tt [] $output:ty) => {
-        scoped_method!(@ OrganizationScope [organization_id] $doc $name $left $output);
-    };
-    (table $api:ident [organization_id, key_id] $doc:tt $name:ident $endpoint:ident $left:tt [] $output:ty) => {
-        scoped_method!(@ KeyScope [organization_id key_id] $doc $name $left $output);
-    };
-    (table $api:ident [organization_id, service_id] $doc:tt $name:ident $endpoint:ident $left:tt [] $output:ty) => {
-        scoped_method!(@ ServiceScope [organization_id service_id] $doc $name $left $output);
-    };
-    (table $api:ident [organization_id, service_id, pipe_id] $doc:tt $name:ident $endpoint:ident $left:tt [] $output:ty) => {
-        scoped_method!(@ PipeScope [organization_id service_id pipe_id] $doc $name $left $output);
-    };
-    (
-        table $api:ident [organization_id, service_id, endpoint_id] $doc:tt $name:ident $endpoint:ident $left:tt []
-        $output:ty
-    ) => {
-        scoped_method!(@ ReversePrivateEndpointScope [organization_id service_id endpoint_id] $doc $name $left $output);
-    };
-    (table Alerting [] $doc:tt $name:ident $endpoint:ident $left:tt [] $output:ty) => {
-        scoped_method!(@ AlertsScope [] $doc $name $left $output);
-    };
+    (alerts table $($row:tt)*) => { scoped_method!(@ AlertsScope [] $($row)*); };
     // An alert's id is not `Copy`.
-    (table $api:ident [alert_id] [$($doc:tt)*] $name:ident $endpoint:ident [$($body:ident : $body_type:ty)?] [] $output:ty) => {
+    (alert table [$($doc:tt)*] $name:ident $endpoint:ident [$($body:ident : $body_type:ty)?] $output:ty) => {
         impl AlertScope<'_> {
             $($doc)*
             pub fn $name(&self, $($body: impl Into<$body_type>)?) -> Result<$output, Error> {
@@ -269,7 +258,7 @@ macro_rules! scoped_method {
             }
         }
     };
-    (@ $scope:ident [$($id:ident)*] [$($doc:tt)*] $name:ident [$($left:ident : $left_type:ty)?] $output:ty) => {
+    (@ $scope:ident [$($id:ident)*] [$($doc:tt)*] $name:ident $endpoint:ident [$($left:ident : $left_type:ty)?] $output:ty) => {
         impl $scope<'_> {
             $($doc)*
             pub fn $name(&self, $($left: impl Into<$left_type>)?) -> Result<$output, Error> {

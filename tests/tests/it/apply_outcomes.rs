@@ -216,7 +216,7 @@ fn a_plan_for_another_service_is_refused_before_anything_is_sent() {
     let error: ApplyError = client.service(ORG, other).apply(&plan).unwrap_err();
     assert!(fake.requests().is_empty(), "{:?}", fake.requests());
     let ApplyFailure::OtherService { planned_service, service, .. } = error.cause() else { panic!("{error}") };
-    assert_eq!((*planned_service, *service), (SERVICE, other));
+    assert_eq!((*planned_service, *service), (Some(SERVICE), Some(other)));
     assert!(error.failed().is_none() && error.done().is_empty());
     assert_eq!(error.not_started().len(), plan.steps().len());
     let text = error.to_string();

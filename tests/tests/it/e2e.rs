@@ -12,20 +12,14 @@ use pipe_api_tests::requests::create_pipe_requests;
 use pipe_api_types::{CreateKeyRequest, KeyRole, PipeState};
 use pipe_api_ureq::Client;
 
-fn admin(server: &pipe_api_fake::FakeServer) -> Client {
-    Client::builder()
-        .management(&server.base_url(), DEMO_KEY_ID, DEMO_KEY_SECRET)
-        .alerting(&server.base_url(), DEMO_ALERTS_TOKEN)
-        .build()
-        .expect("valid configuration")
-}
+use crate::clients::*;
 
 #[test]
 fn every_operation_over_http_with_a_created_key() {
     let server = Fake::demo().serve().unwrap();
     let fake = server.fake().clone();
 
-    let created = admin(&server).create_key(ORG, CreateKeyRequest::new("e2e", [KeyRole::Admin])).unwrap();
+    let created = demo_client(&server).create_key(ORG, CreateKeyRequest::new("e2e", [KeyRole::Admin])).unwrap();
     let key_id = created.key_id.clone().unwrap();
     let key_secret = created.key_secret.clone().unwrap();
     let key = created.key.unwrap();
@@ -117,7 +111,7 @@ fn wrong_credentials_get_the_real_401_on_both_interfaces() {
 fn an_unknown_pipe_is_a_typed_404_with_the_request_id() {
     let server = Fake::demo().serve().unwrap();
     let missing = "00000000-0000-4000-8000-00000000abcd".parse().unwrap();
-    let error = admin(&server).get_pipe(ORG, SERVICE, missing).unwrap_err();
+    let error = demo_client(&server).get_pipe(ORG, SERVICE, missing).unwrap_err();
     let Error::Api(api) = &error else { panic!("expected an API error, got {error:?}") };
     assert_eq!(api.status(), 404);
     assert_eq!(api.code(), Some("NOT_FOUND"));
@@ -130,7 +124,7 @@ fn an_unknown_pipe_is_a_typed_404_with_the_request_id() {
 #[test]
 fn an_invalid_request_sends_nothing() {
     let server = Fake::demo().serve().unwrap();
-    let error = admin(&server).create_key(ORG, CreateKeyRequest::new("no roles", [])).unwrap_err();
+    let error = demo_client(&server).create_key(ORG, CreateKeyRequest::new("no roles", [])).unwrap_err();
     assert!(matches!(error, Error::Build(_)), "{error:?}");
     // The message itself says what to fix, and the violations are at hand.
     let shown = error.to_string();

@@ -5,6 +5,7 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use pipe_api_proto::test_util::{response, response_with};
 use pipe_api_proto::{
     Alerting, BaseUrl, BearerToken, EndpointExt, ListAlerts, ListPipes, Management, ManagementCredentials,
 };
@@ -45,14 +46,6 @@ fn assert_clean(shown: &str) {
     }
 }
 
-fn response(status: u16, headers: &[(&'static str, String)], body: &[u8]) -> http::Response<Vec<u8>> {
-    let mut builder = http::Response::builder().status(status);
-    for (name, value) in headers {
-        builder = builder.header(*name, value);
-    }
-    builder.body(body.to_vec()).unwrap()
-}
-
 #[test]
 fn a_transport_that_reflects_the_credentials_never_shows_them() {
     let management = Management::new(
@@ -67,7 +60,7 @@ fn a_transport_that_reflects_the_credentials_never_shows_them() {
         [("management", management_header(&management)), ("alerting", format!("Bearer {TOKEN}"))]
     {
         for (status, headers, body) in reflections(&authorization) {
-            let reflect = |_request: http::Request<Vec<u8>>| Ok(response(status, &headers, &body));
+            let reflect = |_request: http::Request<Vec<u8>>| Ok(response_with(status, &headers, body.clone()));
             let error = if api_name == "management" {
                 ListPipes::new(org, service).send(&management, &reflect).unwrap_err()
             } else {
@@ -124,7 +117,7 @@ fn secret_fields_are_hidden_in_every_spelling_and_in_cut_off_json() {
         br#"upstream said: {"keySecret":"CUT-OFF-VALUE-0042","#,
     ];
     for body in bodies {
-        let answer = |_request: http::Request<Vec<u8>>| Ok(response(500, &[], body));
+        let answer = |_request: http::Request<Vec<u8>>| Ok(response(500, body));
         let error = ListPipes::new(org, service).send(&management, &answer).unwrap_err();
         for shown in [error.to_string(), format!("{error:?}")] {
             for value in ["SNAKE-CASE-VALUE", "API-KEY-SECRET-VALUE", "ESCAPED-VALUE-0042", "CUT-OFF-VALUE-0042"] {
@@ -145,7 +138,7 @@ fn a_password_the_create_sent_and_a_400_quotes_is_never_shown() {
         let message = format!(
             r#"{{"status":400,"error":"BAD_REQUEST: cannot connect with {PASSWORD}","requestId":"r {PASSWORD}"}}"#
         );
-        Ok(response(400, &[], message.as_bytes()))
+        Ok(response(400, message.as_bytes()))
     };
     let client = Client::builder()
         .management("https://api.example.com", KEY_ID, SECRET)
@@ -187,7 +180,7 @@ fn a_preview_shows_no_secret_behind_a_name_in_any_spelling() {
         format!(r#"{{"status":200,"result":[{{"key\u0053ecret":"NEW-KEY-SECRET-0001","pad":"{padding}"}}]}}"#),
     ];
     for body in bodies {
-        let error = create.parse_response(&management, response(200, &[], body.as_bytes())).unwrap_err();
+        let error = create.parse_response(&management, response(200, body.as_bytes())).unwrap_err();
         assert!(matches!(error, pipe_api_proto::Error::Decode(_)), "{error}");
         for shown in [error.to_string(), format!("{error:?}")] {
             assert!(!shown.contains("NEW-KEY-SECRET-0001"), "{body:.80}: {shown}");

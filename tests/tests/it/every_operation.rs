@@ -1,20 +1,21 @@
 //! What holds for every operation of proto's table, each test iterating
-//! [`OPERATIONS`]: an operation added to the table is covered with no new test. (Memory is
+//! [`OPERATIONS`] or made per row from it (`row::<name>`, the harness over the fixtures and
+//! snapshots): an operation added to the table is covered with no new test. (Memory is
 //! measured over the table too, in `decode_memory`.)
 
 use std::collections::HashSet;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
-use http::Response;
 use pipe_api_proto::operations::{Interface, OPERATIONS, Operation};
-use pipe_api_tests::every_operation::{parse, success_body};
+use pipe_api_proto::test_util::{response, response_with};
+use pipe_api_proto::{Alerting, Endpoint, EndpointExt, Error, Management, render_request};
+use pipe_api_tests::every_operation::{Visit, parse, success_body, visit};
+use pipe_api_tests::fixtures::{OperationFixture, Role, operation_fixtures};
+use serde::de::DeserializeOwned;
 
 /// The longest `Display` or `Debug` of any error.
 const MAX_ERROR_TEXT: usize = 4096;
-
-fn response(status: u16, body: impl Into<Vec<u8>>) -> Response<Vec<u8>> {
-    Response::builder().status(status).body(body.into()).unwrap()
-}
 
 #[test]
 fn the_table_lists_every_operation_once() {
@@ -97,19 +98,20 @@ fn no_operation_shows_a_credential_the_server_echoes() {
             _ => vec![format!("Bearer {TOKEN}"), TOKEN.to_owned()],
         };
         for form in &forms {
-            let with = |status: u16, headers: &[(&str, String)], body: String| {
-                let mut builder = Response::builder().status(status);
-                for (name, value) in headers {
-                    builder = builder.header(*name, value);
-                }
-                builder.body(body.into_bytes()).unwrap()
-            };
             let answers = [
-                with(500, &[], format!(r#"{{"status":500,"error":"bad credential {form}","requestId":"{form}"}}"#)),
-                with(401, &[], format!("denied for {form}")),
-                with(503, &[("x-request-id", form.clone())], String::new()),
-                with(302, &[("location", format!("https://elsewhere.example.com/?auth={form}"))], String::new()),
-                with(200, &[("x-request-id", form.clone())], success_body(operation, &format!(r#"[["{form}"]]"#))),
+                response(500, format!(r#"{{"status":500,"error":"bad credential {form}","requestId":"{form}"}}"#)),
+                response(401, format!("denied for {form}")),
+                response_with(503, &[("x-request-id", form.clone())], String::new()),
+                response_with(
+                    302,
+                    &[("location", format!("https://elsewhere.example.com/?auth={form}"))],
+                    String::new(),
+                ),
+                response_with(
+                    200,
+                    &[("x-request-id", form.clone())],
+                    success_body(operation, &format!(r#"[["{form}"]]"#)),
+                ),
             ];
             for answer in answers {
                 let status = answer.status();
@@ -178,77 +180,268 @@ fn the_fake_serves_every_operation() {
     }
 }
 
-/// The first line of every request snapshot: the request's method and URL.
-fn snapshotted_requests(root: &Path) -> Vec<String> {
-    let folders = ["crates/pipe-api-proto/tests/it/snapshots", "tests/tests/it/snapshots"];
-    let mut requests = Vec::new();
-    for folder in folders {
-        for entry in std::fs::read_dir(root.join(folder)).unwrap() {
-            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
-            // Header, then the snapshot after the second `---`.
-            if let Some(first) = text.splitn(3, "---\n").nth(2).and_then(|body| body.lines().next()) {
-                requests.push(first.to_owned());
+/// One row's checks: what [`visit`] hands it is built with the body read from a request
+/// fixture, or parsed against each answer fixture; what it shows is snapshotted.
+struct Row<'a> {
+    /// Whether this visit builds the request (what the row sends) or reads the answers.
+    half: Half,
+    /// The request fixture of this visit (`None` for a row without a body): its stem and JSON.
+    request: Option<(&'a str, serde_json::Value)>,
+    /// The answers to parse.
+    answers: &'a [OperationFixture],
+    /// (snapshot name, text) of each request built and each answer read.
+    shown: Vec<(String, String)>,
+    /// What the row lacks or gets wrong.
+    gaps: Vec<String>,
+}
+
+impl Visit for Row<'_> {
+    fn body<B: Default + DeserializeOwned + 'static>(&mut self, _operation: &'static str) -> B {
+        let Some((stem, json)) = &self.request else { return B::default() };
+        serde_json::from_value(json.clone()).unwrap_or_else(|error| {
+            self.gaps.push(format!("{stem}.json does not read as its body: {error}"));
+            B::default()
+        })
+    }
+
+    fn management<E: Endpoint<Api = Management>>(&mut self, endpoint: E) {
+        self.check(&endpoint, &pipe_api_tests::management());
+    }
+
+    fn alerting<E: Endpoint<Api = Alerting>>(&mut self, endpoint: E) {
+        self.check(&endpoint, &pipe_api_tests::alerting());
+    }
+}
+
+impl Row<'_> {
+    /// Builds the request (with the sample ids), or reads every answer.
+    fn check<E: Endpoint>(&mut self, endpoint: &E, api: &E::Api) {
+        if self.half == Half::Sends {
+            let stem = self.request.as_ref().map_or("request", |(stem, _)| stem);
+            match endpoint.build_request(api) {
+                Ok(request) => self.shown.push((stem.to_owned(), render_request(&request))),
+                Err(error) => self.gaps.push(format!("{stem}: builds no request: {error}")),
+            }
+            return;
+        }
+        for answer in self.answers {
+            let stem = &answer.stem;
+            match answer.role {
+                Some(Role::Success) => match endpoint.parse_response(api, response(200, answer.bytes.clone())) {
+                    // The whole output, so that a field read wrong or dropped shows.
+                    Ok(reply) => self.shown.push((stem.clone(), output_shown(&reply.request_id, &reply.value))),
+                    Err(error) => self.gaps.push(format!("{stem}: does not read as a success: {error}")),
+                },
+                Some(Role::Error(status)) => match endpoint.parse_response(api, response(status, answer.bytes.clone()))
+                {
+                    Err(error) if error.as_api().is_some_and(|api| api.status().as_u16() == status) => {
+                        self.shown.push((stem.clone(), error_shown(&error)));
+                    }
+                    other => self.gaps.push(format!("{stem}: does not read as a {status} API error: {other:?}")),
+                },
+                Some(Role::Request) | None => {}
             }
         }
     }
-    requests
 }
 
-/// Whether one of `requests` (`METHOD URL`) is a call of `operation`: its path matches the
-/// template, each parameter any one segment.
-fn snapshotted(operation: &Operation, requests: &[String]) -> bool {
-    let base = match operation.interface {
-        Interface::Management => "https://api.example.com",
-        _ => "https://alerts.example.com",
-    };
-    let pattern: Vec<&str> = operation.path.split('/').collect();
-    requests.iter().any(|line| {
-        let Some((method, url)) = line.split_once(' ') else { return false };
-        let Some(path) = url.strip_prefix(base) else { return false };
-        let path = path.split('?').next().unwrap_or(path);
-        let segments: Vec<&str> = path.split('/').collect();
-        method == operation.method.as_str()
-            && segments.len() == pattern.len()
-            && segments.iter().zip(&pattern).all(|(segment, want)| want.starts_with('{') || segment == want)
-    })
+/// A success's request id and output, as `{:#?}` shows it less what it did not read (the
+/// members left `None`, an empty `unknown: {}`: a member kept unknown shows), a value wrapped
+/// in one line (`Some(\n    3,\n)`) on that line (`Some(3)`).
+fn output_shown(request_id: &Option<String>, output: &impl std::fmt::Debug) -> String {
+    let whole = format!("{output:#?}");
+    let mut lines: Vec<String> = whole
+        .lines()
+        .filter(|line| !line.ends_with(": None,") && !line.ends_with("unknown: {},"))
+        .map(str::to_owned)
+        .collect();
+    let mut shown = Vec::with_capacity(lines.len());
+    while !lines.is_empty() {
+        let line = lines.remove(0);
+        let inner = lines.first().map(|inner| inner.trim());
+        let close = lines.get(1).map(|close| close.trim());
+        match (inner, close) {
+            (Some(inner), Some(close @ (")" | "),")))
+                if line.ends_with('(') && inner.ends_with(',') && !inner.ends_with("(,") =>
+            {
+                // `Some(` + `3,` + `),` make `Some(3),`; the result may wrap once more.
+                let joined = format!("{line}{}){}", &inner[..inner.len() - 1], &close[1..]);
+                lines.drain(..2);
+                lines.insert(0, joined);
+                if let Some(previous) = shown.pop() {
+                    lines.insert(0, previous);
+                }
+            }
+            _ => shown.push(line),
+        }
+    }
+    format!("request id: {request_id:?}\n{}", shown.join("\n"))
 }
 
-/// What a row's fixtures folder lacks: a success (`ok*`), an error (`<status>_*`), and for a
-/// row with a body, a request body (`request*`).
-fn fixture_gaps(operation: &Operation, root: &Path) -> Vec<String> {
-    let folder = format!("crates/pipe-api-proto/tests/it/fixtures/operations/{}", operation.name);
-    let names: Vec<String> = std::fs::read_dir(root.join(&folder))
-        .map(|entries| entries.map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned()).collect())
-        .unwrap_or_default();
-    let has = |wanted: fn(&str) -> bool| names.iter().any(|name| wanted(name));
+/// What an API error says, each part on its line.
+fn error_shown(error: &Error) -> String {
+    let api = error.as_api().expect("an API error");
+    format!(
+        "operation: {}\nstatus: {}\nnot found: {}\ncode: {:?}\nmessage: {:?}\nraw text: {:?}\nrequest id: {:?}\nshown: {error}",
+        api.operation(),
+        api.status(),
+        error.is_not_found(),
+        api.code(),
+        api.message(),
+        api.raw_text(),
+        api.request_id(),
+    )
+}
+
+/// What the fixtures of row `operation` lack for `half`: for what it sends, a request
+/// (`request*`) if the row has a body; for what it reads, a success (`ok*`), an error
+/// (`<status>_*`) and a name that says what each file is.
+fn fixture_gaps(operation: &Operation, fixtures: &[OperationFixture], half: Half) -> Vec<String> {
+    let folder = format!("fixtures/operations/{}", operation.name);
+    let has = |wanted: fn(Role) -> bool| fixtures.iter().any(|fixture| fixture.role.is_some_and(wanted));
     let mut gaps = Vec::new();
-    if !has(|name| name.starts_with("ok")) {
-        gaps.push(format!("no success fixture ({}/ok*.json)", folder));
+    if half == Half::Sends {
+        if operation.request.is_some() && !has(|role| role == Role::Request) {
+            gaps.push(format!("no request body fixture ({folder}/request*.json)"));
+        }
+        return gaps;
     }
-    if !has(|name| name.get(..3).is_some_and(|status| status.parse::<u16>().is_ok())) {
-        gaps.push(format!("no error fixture ({}/<status>_*.json)", folder));
+    if !has(|role| role == Role::Success) {
+        gaps.push(format!("no success fixture ({folder}/ok*.json)"));
     }
-    if operation.request.is_some() && !has(|name| name.starts_with("request")) {
-        gaps.push(format!("no request body fixture ({}/request*.json)", folder));
+    if !has(|role| matches!(role, Role::Error(_))) {
+        gaps.push(format!("no error fixture ({folder}/<status>_*.json)"));
+    }
+    for fixture in fixtures.iter().filter(|fixture| fixture.role.is_none()) {
+        gaps.push(format!("{folder}/{}: named neither request*, ok* nor <status>_*", fixture.stem));
     }
     gaps
 }
 
-#[test]
-fn every_row_has_its_fixtures_and_request_snapshot() {
-    // What a new row of the table must bring (the steps in `operations.rs`), named per row; the
-    // fake's own tests name a row it has no handler or grant for.
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    let requests = snapshotted_requests(root);
-    let mut missing = Vec::new();
-    for operation in OPERATIONS {
-        let mut gaps = fixture_gaps(operation, root);
-        if !snapshotted(operation, &requests) {
-            gaps.push(format!("no request snapshot of {} {}", operation.method, operation.path));
-        }
-        missing.extend(gaps.into_iter().map(|gap| format!("{}: {gap}", operation.name)));
+/// The snapshots of row `name` on disk (`snapshots/operations/<name>/*.snap`), by name.
+fn snapshots_on_disk(name: &str) -> Vec<String> {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/snapshots/operations").join(name);
+    let Ok(entries) = std::fs::read_dir(folder) else { return Vec::new() };
+    entries
+        .filter_map(|entry| entry.unwrap().file_name().to_string_lossy().strip_suffix(".snap").map(str::to_owned))
+        .collect()
+}
+
+/// What a row's test checks: the requests it sends, or the answers it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Half {
+    /// Each request fixture built (the sample endpoint, for a row without a body).
+    Sends,
+    /// Each answer fixture read.
+    Reads,
+}
+
+/// Two tests per row of the table, named after it (`every_operation::row::<name>::sends` and
+/// `::reads`), each running [`matches_its_fixtures_and_snapshots`]: a new row is tested with no
+/// line here.
+mod row {
+    macro_rules! tests_per_row {
+        ($({ docs: $docs:tt, name: $name:ident, $($more:tt)* })*) => {
+            $(
+                mod $name {
+                    use super::super::{Half, matches_its_fixtures_and_snapshots};
+
+                    #[test]
+                    fn sends() {
+                        matches_its_fixtures_and_snapshots(stringify!($name), Half::Sends);
+                    }
+
+                    #[test]
+                    fn reads() {
+                        matches_its_fixtures_and_snapshots(stringify!($name), Half::Reads);
+                    }
+                }
+            )*
+        };
     }
-    assert!(missing.is_empty(), "rows of the table lack:\n{}", missing.join("\n"));
+
+    pipe_api_proto::operations!(tests_per_row);
+}
+
+/// The checks of row `name`, from its folder `fixtures/operations/<name>/`. What it sends: each
+/// request fixture (`request*.json`) is the body of the endpoint built with the sample ids, and
+/// the request it builds is snapshotted (the sample endpoint's, for a row without a body). What
+/// it reads: each success (`ok*`) is read, its whole output snapshotted; each error
+/// (`<status>_*`) reads as an API error of that status, snapshotted. A row missing a fixture or
+/// a snapshot, or whose snapshot differs, fails one of its two tests, naming what it lacks; a
+/// new row needs only its fixtures and, once reviewed, their snapshots
+/// (`snapshots/operations/<name>/`).
+fn matches_its_fixtures_and_snapshots(name: &str, half: Half) {
+    let operation = pipe_api_proto::operations::operation(name).expect("a row of the table");
+    let fixtures = operation_fixtures(operation.name).unwrap_or_default();
+    let gaps = fixture_gaps(operation, &fixtures, half);
+    let mut row = Row { half, request: None, answers: &fixtures, shown: Vec::new(), gaps };
+    let requests: Vec<_> = fixtures.iter().filter(|fixture| fixture.role == Some(Role::Request)).collect();
+    if half == Half::Reads || operation.request.is_none() || requests.is_empty() {
+        assert!(visit(operation.name, &mut row), "{}: visit reaches every row", operation.name);
+    } else {
+        for fixture in requests {
+            let json = serde_json::from_slice(&fixture.bytes)
+                .unwrap_or_else(|error| panic!("{}/{}: {error}", operation.name, fixture.stem));
+            row.request = Some((&fixture.stem, json));
+            visit(operation.name, &mut row);
+        }
+    }
+    // The snapshots of this half: a request's are named `request*`, as its fixtures are.
+    let mut on_disk: Vec<String> = snapshots_on_disk(operation.name)
+        .into_iter()
+        .filter(|stem| (Role::of(stem) == Some(Role::Request)) == (half == Half::Sends))
+        .collect();
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(format!("snapshots/operations/{}", operation.name));
+    settings.set_prepend_module_to_snapshot(false);
+    for (stem, text) in &row.shown {
+        let compare =
+            || catch_unwind(AssertUnwindSafe(|| settings.bind(|| insta::assert_snapshot!(stem.as_str(), text))));
+        match on_disk.iter().position(|name| name == stem) {
+            Some(at) => {
+                on_disk.swap_remove(at);
+                if compare().is_err() {
+                    row.gaps.push(format!("{stem}: differs from its snapshot (above)"));
+                }
+            }
+            None => {
+                row.gaps.push(format!("no snapshot snapshots/operations/{}/{stem}.snap", operation.name));
+                // Written as `.snap.new`, to review and accept, unless INSTA_UPDATE says otherwise.
+                let _ = compare();
+            }
+        }
+    }
+    for stale in on_disk {
+        row.gaps.push(format!("snapshot {stale}.snap: of no fixture (remove it)"));
+    }
+    assert!(row.gaps.is_empty(), "{} lacks:\n{}", operation.name, row.gaps.join("\n"));
+}
+
+#[test]
+fn a_fixture_is_named_for_what_it_is() {
+    for (stem, role) in [
+        ("request", Some(Role::Request)),
+        ("request_tile", Some(Role::Request)),
+        ("ok", Some(Role::Success)),
+        ("ok_older_server", Some(Role::Success)),
+        ("404", Some(Role::Error(404))),
+        ("400_already_running", Some(Role::Error(400))),
+        ("4040", None),
+        ("40", None),
+        ("error_404", None),
+    ] {
+        assert_eq!(Role::of(stem), role, "{stem}");
+    }
+}
+
+#[test]
+fn every_snapshot_folder_is_of_a_row() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/snapshots/operations");
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(pipe_api_proto::operations::operation(&name).is_some(), "snapshots/operations/{name}: of no row");
+    }
 }
 
 #[test]

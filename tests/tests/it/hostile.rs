@@ -6,8 +6,9 @@
 //! 5,000 cases in all by default, so the suite stays quick; `PIPE_API_HOSTILE_FULL=1` runs the
 //! full 100,000 (the README says so). `PROPTEST_CASES` does not apply.
 
-use http::{Method, Response, StatusCode};
+use http::Method;
 use pipe_api_proto::operations::OPERATIONS;
+use pipe_api_proto::test_util::{response, response_with};
 use pipe_api_proto::{Alerting, EndpointExt, Error, GetPipe, ListAlerts, ListPipes, Management, Raw};
 use pipe_api_tests::every_operation;
 use pipe_api_tests::workloads::{self, Novelty};
@@ -25,16 +26,6 @@ fn cases(full: u32) -> ProptestConfig {
 /// The longest `Display` any error may have: bodies are truncated, never printed whole.
 const MAX_DISPLAY: usize = 4096;
 
-fn response(status: u16, headers: &[(&str, String)], body: Vec<u8>) -> Response<Vec<u8>> {
-    let mut builder = Response::builder().status(StatusCode::from_u16(status).unwrap());
-    for (name, value) in headers {
-        if let Ok(value) = http::HeaderValue::from_str(value) {
-            builder = builder.header(*name, value);
-        }
-    }
-    builder.body(body).unwrap()
-}
-
 /// Runs every operation's parser (every row of the table, and the escape hatch on both
 /// interfaces) on the same response; each must end in a value or a typed, printable error.
 fn parse_everywhere(status: u16, headers: &[(&str, String)], body: &[u8]) {
@@ -46,7 +37,7 @@ fn parse_everywhere(status: u16, headers: &[(&str, String)], body: &[u8]) {
         }
     }
     let ops = operations();
-    let make = || response(status, headers, body.to_vec());
+    let make = || response_with(status, headers, body.to_vec());
     for operation in OPERATIONS {
         check(every_operation::parse(operation.name, make()).expect("an operation of the table"));
     }
@@ -279,7 +270,7 @@ fn minimal_elements_cannot_multiply_memory() {
         body.extend_from_slice(br#"{"id":""}"#);
     }
     body.extend_from_slice(b"]}");
-    let error = ListAlerts::new().parse_response(&pipe_api_tests::alerting(), response(200, &[], body)).unwrap_err();
+    let error = ListAlerts::new().parse_response(&pipe_api_tests::alerting(), response(200, body)).unwrap_err();
     let Error::Decode(decode) = &error else { panic!("expected a decode error, got {error:?}") };
     assert!(decode.message().contains("times its size"), "{decode}");
 
@@ -293,10 +284,7 @@ fn minimal_elements_cannot_multiply_memory() {
     }
     body.extend_from_slice(b"]}");
     let list = ListPipes::new(ids().0, ids().1);
-    assert!(matches!(
-        list.parse_response(&pipe_api_tests::management(), response(200, &[], body)),
-        Err(Error::Decode(_))
-    ));
+    assert!(matches!(list.parse_response(&pipe_api_tests::management(), response(200, body)), Err(Error::Decode(_))));
 }
 
 /// Real answers stay far inside the budget.
@@ -304,12 +292,9 @@ fn minimal_elements_cannot_multiply_memory() {
 fn realistic_lists_decode_within_the_budget() {
     let body = workloads::list_pipes_body(2_000, Novelty::WithUnknowns);
     let list = ListPipes::new(ids().0, ids().1);
-    assert_eq!(
-        list.parse_response(&pipe_api_tests::management(), response(200, &[], body)).unwrap().value.len(),
-        2_000
-    );
+    assert_eq!(list.parse_response(&pipe_api_tests::management(), response(200, body)).unwrap().value.len(), 2_000);
     let alerts = ListAlerts::new()
-        .parse_response(&pipe_api_tests::alerting(), response(200, &[], workloads::list_alerts_body(1_000)))
+        .parse_response(&pipe_api_tests::alerting(), response(200, workloads::list_alerts_body(1_000)))
         .unwrap();
     assert_eq!(alerts.value.alerts.len(), 1_000);
 }
@@ -324,10 +309,7 @@ fn deep_nesting_is_an_error() {
     body.push(b'}');
     parse_everywhere(200, &[], &body);
     let list = ListPipes::new(ids().0, ids().1);
-    assert!(matches!(
-        list.parse_response(&pipe_api_tests::management(), response(200, &[], body)),
-        Err(Error::Decode(_))
-    ));
+    assert!(matches!(list.parse_response(&pipe_api_tests::management(), response(200, body)), Err(Error::Decode(_))));
 }
 
 /// Checks that `error`'s `Display` and `Debug` are at most [`MAX_DISPLAY`] bytes each.
@@ -360,7 +342,7 @@ fn every_error_stays_small_whatever_the_body() {
     let ops = operations();
     for (what, statuses, headers, body) in cases {
         for status in statuses {
-            let make = || response(status, &headers, body.clone());
+            let make = || response_with(status, &headers, body.clone());
             assert_small(&ops.list_pipes.parse_response(&pipe_api_tests::management(), make()).unwrap_err(), what);
             assert_small(&ops.list_alerts.parse_response(&pipe_api_tests::alerting(), make()).unwrap_err(), what);
         }
@@ -380,13 +362,12 @@ fn a_decode_error_never_quotes_a_secret() {
         let body = format!(
             r#"{{"status":200,"result":{{"id":"{PIPE}","source":{{"kafka":{{"credentials":{credentials}}}}}}}}}"#
         );
-        let read = get.parse_response(&pipe_api_tests::management(), response(200, &[], body.into_bytes())).unwrap();
+        let read = get.parse_response(&pipe_api_tests::management(), response(200, body.into_bytes())).unwrap();
         assert!(!format!("{read:?}").contains("hunter2-secret"), "a secret in {read:?}");
     }
     for body in bodies {
-        let error = get
-            .parse_response(&pipe_api_tests::management(), response(200, &[], body.clone().into_bytes()))
-            .unwrap_err();
+        let error =
+            get.parse_response(&pipe_api_tests::management(), response(200, body.clone().into_bytes())).unwrap_err();
         let Error::Decode(decode) = &error else { panic!("expected a decode error for {body}, got {error:?}") };
         for shown in [error.to_string(), format!("{error:?}"), decode.message().to_owned()] {
             assert!(!shown.contains("hunter2-secret"), "a secret in {shown}");
@@ -395,7 +376,7 @@ fn a_decode_error_never_quotes_a_secret() {
     // A long value that fails the read (an object's own id) gives a short message.
     let long = "y".repeat(10_000);
     let body = format!(r#"{{"status":200,"result":{{"id":"{long}"}}}}"#);
-    let error = get.parse_response(&pipe_api_tests::management(), response(200, &[], body.into_bytes())).unwrap_err();
+    let error = get.parse_response(&pipe_api_tests::management(), response(200, body.into_bytes())).unwrap_err();
     let Error::Decode(decode) = &error else { panic!("{error:?}") };
     assert!(decode.message().len() <= 512, "{}", decode.message());
     assert!(decode.message().contains("UUID"), "says what failed: {}", decode.message());
@@ -415,7 +396,7 @@ fn a_password_in_a_url_is_never_shown() {
     let location = vec![("location", "https://user:SECRET@elsewhere.example.com/path".to_owned())];
     let error = operations()
         .list_pipes
-        .parse_response(&pipe_api_tests::management(), response(302, &location, Vec::new()))
+        .parse_response(&pipe_api_tests::management(), response_with(302, &location, Vec::new()))
         .unwrap_err();
     let shown = format!("{error} {error:?}");
     assert!(!shown.contains("SECRET") && shown.contains("elsewhere.example.com"), "{shown}");

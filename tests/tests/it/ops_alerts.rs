@@ -2,15 +2,12 @@
 //! an older alerting server: create, get, update (a full replace), delete, a typed 404 after;
 //! and an alert read and written back keeps the fields this crate does not model.
 
-use pipe_api_fake::{AlertingVersion, DEMO_ALERTS_TOKEN, Fake};
-use pipe_api_ureq::Client;
+use pipe_api_fake::{AlertingVersion, Fake};
 use pipe_api_ureq::types::{
     Alert, AlertChannel, AlertId, AlertInterval, AlertRequest, AlertSource, AlertState, ThresholdType,
 };
 
-fn client(server: &pipe_api_fake::FakeServer) -> Client {
-    Client::builder().alerting(&server.base_url(), DEMO_ALERTS_TOKEN).build().unwrap()
-}
+use crate::clients::*;
 
 fn tile_alert() -> AlertRequest {
     AlertRequest::tile(
@@ -31,7 +28,7 @@ fn an_alert_lives_and_dies_on_both_generations() {
         let fake = Fake::demo();
         fake.set_alerting_version(version);
         let server = fake.serve().unwrap();
-        let client = client(&server);
+        let client = demo_client(&server);
 
         let created = client.create_alert(tile_alert()).unwrap();
         assert_eq!(created.source, Some(AlertSource::Tile), "{version:?}");
@@ -77,7 +74,7 @@ fn several_channels_go_only_when_set_and_each_generation_keeps_what_it_knows() {
         let fake = Fake::demo();
         fake.set_alerting_version(version);
         let server = fake.serve().unwrap();
-        let client = client(&server);
+        let client = demo_client(&server);
 
         let created = client.create_alert(tile_alert().channels([ops.clone(), pager.clone()])).unwrap();
         match version {
@@ -120,7 +117,7 @@ fn a_put_round_trip_keeps_what_this_crate_does_not_model() {
     .unwrap();
     fake.seed_alert(seeded);
     let server = fake.serve().unwrap();
-    let client = client(&server);
+    let client = demo_client(&server);
     let id = AlertId::new("65f1a2b3c4d5e6f708192aff");
 
     let read = client.get_alert(id.clone()).unwrap();
@@ -159,7 +156,7 @@ fn the_server_refuses_what_the_client_cannot_know_and_an_invalid_alert_is_never_
     let fake = Fake::demo();
     fake.set_alerting_version(AlertingVersion::Older);
     let server = fake.serve().unwrap();
-    let client = client(&server);
+    let client = demo_client(&server);
     // Older servers want a threshold of at least 0; only the server knows which it is.
     let error = client.create_alert(tile_alert().threshold(-1)).unwrap_err();
     let api = error.as_api().unwrap();

@@ -3,9 +3,7 @@
 //! model), schema discovery, and the CDC scaling that exists once a database pipe does. Then the
 //! fake's own checks, reached with raw requests that skip the client's validation.
 
-use pipe_api_fake::{
-    DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake, FakeServer,
-};
+use pipe_api_fake::{DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
 use pipe_api_proto::{Error, Management, Raw};
 use pipe_api_tests::requests::create_pipe_requests;
 use pipe_api_types::{
@@ -15,13 +13,11 @@ use pipe_api_types::{
 use pipe_api_ureq::Client;
 use serde_json::{Value, json};
 
+use crate::clients::*;
+
 /// The demo's Kafka pipe and its object-storage pipe.
 const KAFKA_PIPE: &str = "2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19001";
 const STORAGE_PIPE: &str = "2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19002";
-
-fn admin(server: &FakeServer) -> Client {
-    Client::builder().management(&server.base_url(), DEMO_KEY_ID, DEMO_KEY_SECRET).build().expect("valid configuration")
-}
 
 fn id(text: &str) -> PipeId {
     text.parse().unwrap()
@@ -34,7 +30,8 @@ fn stored(fake: &Fake, pipe: PipeId) -> Value {
     pipes.into_iter().find(|p| p["id"] == pipe.to_string()).expect("the pipe is stored")
 }
 
-fn api_error(error: Error) -> (u16, String) {
+/// An API error's status and its `CODE: message` text.
+fn status_and_text(error: Error) -> (u16, String) {
     let api = error.as_api().unwrap_or_else(|| panic!("not an API error: {error}"));
     (api.status().as_u16(), format!("{}: {}", api.code().unwrap_or_default(), api.message().unwrap_or_default()))
 }
@@ -42,7 +39,7 @@ fn api_error(error: Error) -> (u16, String) {
 #[test]
 fn scaling_shows_in_the_next_get() {
     let server = Fake::demo().serve().unwrap();
-    let (client, fake) = (admin(&server), server.fake());
+    let (client, fake) = (demo_client(&server), server.fake());
     let scaling = Scaling::default().replicas(5u32).replica_cpu_millicores(1000u32).replica_memory_gb(4.0);
     let answered = client.update_pipe_scaling(ORG, SERVICE, id(KAFKA_PIPE), scaling).unwrap();
     let read = client.get_pipe(ORG, SERVICE, id(KAFKA_PIPE)).unwrap();
@@ -61,13 +58,16 @@ fn scaling_shows_in_the_next_get() {
 
     let missing =
         client.update_pipe_scaling(ORG, SERVICE, id("2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19999"), Scaling::default());
-    assert_eq!(api_error(missing.unwrap_err()), (404, "NOT_FOUND: 2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19999".to_owned()));
+    assert_eq!(
+        status_and_text(missing.unwrap_err()),
+        (404, "NOT_FOUND: 2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19999".to_owned())
+    );
 }
 
 #[test]
 fn settings_change_one_and_read_again() {
     let server = Fake::demo().serve().unwrap();
-    let (client, fake) = (admin(&server), server.fake());
+    let (client, fake) = (demo_client(&server), server.fake());
     let pipe = id(STORAGE_PIPE);
     let before = client.get_pipe_settings(ORG, SERVICE, pipe).unwrap();
     assert_eq!(before, PipeSettings::default(), "the demo pipe has no settings yet");
@@ -97,7 +97,7 @@ fn settings_change_one_and_read_again() {
 #[test]
 fn settings_round_trip_keeps_unknown_fields() {
     let server = Fake::demo().serve().unwrap();
-    let (client, fake) = (admin(&server), server.fake());
+    let (client, fake) = (demo_client(&server), server.fake());
     // A pipe whose settings hold what a newer server (or another tool) set.
     let seeded: Pipe = serde_json::from_value(json!({
         "id": "2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19003",
@@ -142,7 +142,7 @@ fn settings_round_trip_keeps_unknown_fields() {
 #[test]
 fn schema_discovery_follows_the_source() {
     let server = Fake::demo().serve().unwrap();
-    let client = admin(&server);
+    let client = demo_client(&server);
     // MSK: the Kafka flavour that authenticates with an IAM role (PipePostKafkaSource).
     let kafka = KafkaSource::new(
         KafkaType::Msk,
@@ -181,9 +181,9 @@ fn schema_discovery_follows_the_source() {
 #[test]
 fn cdc_scaling_exists_once_a_database_pipe_was_provisioned() {
     let server = Fake::demo().serve().unwrap();
-    let (client, fake) = (admin(&server), server.fake());
+    let (client, fake) = (demo_client(&server), server.fake());
     let not_yet = |error: Error| {
-        let (status, text) = api_error(error);
+        let (status, text) = status_and_text(error);
         assert_eq!(status, 404);
         assert!(text.starts_with("NOT_FOUND: CDC scaling of service"), "{text}");
     };
@@ -209,15 +209,15 @@ fn cdc_scaling_exists_once_a_database_pipe_was_provisioned() {
     // Only the CPU: the memory it leads to breaks 4 GiB per core, which the service sees.
     let lopsided =
         client.update_pipes_cdc_scaling(ORG, SERVICE, PipesCdcScaling::default().replica_cpu_millicores(8000u32));
-    let (status, text) = api_error(lopsided.unwrap_err());
+    let (status, text) = status_and_text(lopsided.unwrap_err());
     assert_eq!(status, 400);
     assert!(text.starts_with("BAD_REQUEST: invalid request: replicaMemoryGb: must be 4 per CPU core"), "{text}");
 
     // A database pipe is scaled with the service, and has no ingestion settings.
     let (status, text) =
-        api_error(client.update_pipe_scaling(ORG, SERVICE, created.id, Scaling::default()).unwrap_err());
+        status_and_text(client.update_pipe_scaling(ORG, SERVICE, created.id, Scaling::default()).unwrap_err());
     assert_eq!(status, 400, "{text}");
-    let (status, text) = api_error(client.get_pipe_settings(ORG, SERVICE, created.id).unwrap_err());
+    let (status, text) = status_and_text(client.get_pipe_settings(ORG, SERVICE, created.id).unwrap_err());
     assert_eq!((status, text), (404, format!("NOT_FOUND: ingestion for pipe \"{}\" not found", created.id)));
 }
 
@@ -226,7 +226,7 @@ fn raw(client: &Client, method: http::Method, path: &str, body: Value) -> (u16, 
     let request = Raw::<Management>::new(method, path).unwrap().json(&body).unwrap();
     match client.call(&request) {
         Ok(reply) => (200, reply.value.to_string()),
-        Err(error) => api_error(error),
+        Err(error) => status_and_text(error),
     }
 }
 
@@ -234,7 +234,7 @@ fn raw(client: &Client, method: http::Method, path: &str, body: Value) -> (u16, 
 #[test]
 fn the_fake_refuses_what_the_contract_forbids() {
     let server = Fake::demo().serve().unwrap();
-    let client = admin(&server);
+    let client = demo_client(&server);
     let pipe = format!("/v1/organizations/{ORG}/services/{SERVICE}/pipes/{KAFKA_PIPE}");
     let cases: Vec<(http::Method, String, Value, &str)> = vec![
         (http::Method::PATCH, format!("{pipe}/scaling"), json!({ "replicas": 41 }), "replicas"),
@@ -306,7 +306,7 @@ fn the_fake_refuses_what_the_contract_forbids() {
 #[test]
 fn an_idle_service_answers_424_to_every_tuning_call() {
     let server = Fake::demo().serve().unwrap();
-    let (client, fake) = (admin(&server), server.fake());
+    let (client, fake) = (demo_client(&server), server.fake());
     fake.set_service_idle(ORG, SERVICE, true);
     let pipe = id(KAFKA_PIPE);
     let kafka = KafkaSource::new(KafkaType::Msk, DataFormat::JsonEachRow, "b:9092", "t", Authentication::IamRole)
@@ -319,7 +319,7 @@ fn an_idle_service_answers_424_to_every_tuning_call() {
         client.get_pipes_cdc_scaling(ORG, SERVICE).map(drop),
     ];
     for error in errors {
-        let (status, text) = api_error(error.unwrap_err());
+        let (status, text) = status_and_text(error.unwrap_err());
         assert_eq!(status, 424, "{text}");
         assert!(text.starts_with("FAILED_DEPENDENCY: "), "{text}");
     }

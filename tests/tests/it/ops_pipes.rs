@@ -5,8 +5,7 @@
 
 use std::time::Duration;
 
-use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
-use pipe_api_tests::fast_retries;
+use pipe_api_fake::{DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
 use pipe_api_tests::requests::create_pipe_requests;
 use pipe_api_types::{
     Authentication, Credentials, FieldMapping, KafkaSourcePatch, PipeSettings, PipeSourcePatch, PipeState,
@@ -14,6 +13,8 @@ use pipe_api_types::{
 };
 use pipe_api_ureq::types::{PipeCommand, UpdatePipeRequest};
 use pipe_api_ureq::{Client, Verdict, WaitPolicy, pipe_settled, pipe_stopped};
+
+use crate::clients::*;
 
 /// The demo's Kafka pipe, seeded `Running`.
 const DEMO_KAFKA_PIPE: &str = "2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19001";
@@ -25,11 +26,7 @@ const DEMO_S3_PIPE: &str = "2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19002";
 fn served() -> (pipe_api_fake::FakeServer, Client) {
     let server = Fake::demo().serve().unwrap();
     server.fake().advance_per_request(Duration::from_secs(10));
-    let client = Client::builder()
-        .management(&server.base_url(), DEMO_KEY_ID, DEMO_KEY_SECRET)
-        .retry_policy(fast_retries())
-        .build()
-        .unwrap();
+    let client = demo_client(&server);
     (server, client)
 }
 

@@ -4,16 +4,14 @@
 
 use std::time::Duration;
 
-use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
+use pipe_api_fake::{DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
 use pipe_api_ureq::types::{
     CreateReversePrivateEndpointRequest, CustomPrivateDnsMapping, MskAuthentication, ReversePrivateEndpointStatus,
     ReversePrivateEndpointType, UpdateReversePrivateEndpointRequest,
 };
-use pipe_api_ureq::{Client, Error, WaitPolicy, reverse_private_endpoint_ready};
+use pipe_api_ureq::{Error, WaitPolicy, reverse_private_endpoint_ready};
 
-fn client(server: &pipe_api_fake::FakeServer) -> Client {
-    Client::builder().management(&server.base_url(), DEMO_KEY_ID, DEMO_KEY_SECRET).build().unwrap()
-}
+use crate::clients::*;
 
 /// Quick polls: the fake's clock, not the wall clock, decides when the endpoint is ready.
 fn quick() -> WaitPolicy {
@@ -30,7 +28,7 @@ fn an_endpoint_is_created_waited_for_updated_and_deleted() {
     fake.set_reverse_private_endpoint_durations(Duration::from_secs(60), Duration::from_secs(30));
     fake.advance_per_request(Duration::from_secs(20));
     let server = fake.serve().unwrap();
-    let client = client(&server);
+    let client = demo_client(&server);
 
     let request = CreateReversePrivateEndpointRequest::gcp_psc_service_attachment(
         "projects/demo/regions/europe-west1/serviceAttachments/orders",
@@ -94,7 +92,7 @@ fn an_endpoint_is_created_waited_for_updated_and_deleted() {
 #[test]
 fn every_type_is_accepted_and_an_invalid_one_is_never_sent() {
     let server = Fake::demo().serve().unwrap();
-    let client = client(&server);
+    let client = demo_client(&server);
     for request in [
         CreateReversePrivateEndpointRequest::vpc_endpoint_service("com.amazonaws.vpce.eu-west-1.vpce-svc-1"),
         CreateReversePrivateEndpointRequest::vpc_resource("rcfg-1", "arn:aws:ram:eu-west-1:1:resource-share/share-1"),
@@ -117,7 +115,7 @@ fn every_type_is_accepted_and_an_invalid_one_is_never_sent() {
 #[test]
 fn the_server_refuses_a_name_another_endpoint_holds() {
     let server = Fake::demo().serve().unwrap();
-    let client = client(&server);
+    let client = demo_client(&server);
     let with_name = |name: &str| {
         CreateReversePrivateEndpointRequest::vpc_endpoint_service("com.amazonaws.vpce.eu-west-1.vpce-svc-2")
             .custom_private_dns_mappings([CustomPrivateDnsMapping::new(name)])

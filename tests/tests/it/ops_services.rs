@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use http::Method;
 use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
-use pipe_api_tests::fast_retries;
 use pipe_api_ureq::proto::wait::IdleRecovery;
 use pipe_api_ureq::types::{
     AutoscalingMode, CloudProvider, CreateServiceRequest, EndpointProtocol, IpAccessEntry, IpAccessListPatch, MemoryGb,
@@ -17,23 +16,10 @@ use pipe_api_ureq::types::{
 };
 use pipe_api_ureq::{Client, Error, WaitError, WaitPolicy, pipe_settled};
 
+use crate::clients::*;
+
 /// The demo's running pipe.
 const RUNNING_PIPE: &str = "2a6f0c1e-9d8b-4a7c-b6e5-d4c3b2a19001";
-
-fn admin(server: &pipe_api_fake::FakeServer) -> Client {
-    Client::builder()
-        .management(&server.base_url(), DEMO_KEY_ID, DEMO_KEY_SECRET)
-        .retry_policy(fast_retries())
-        .build()
-        .unwrap()
-}
-
-fn status(error: &Error) -> Option<(u16, Option<String>)> {
-    match error {
-        Error::Api(api) => Some((api.status().as_u16(), api.message().map(str::to_owned))),
-        _ => None,
-    }
-}
 
 #[test]
 fn a_key_finds_its_ids_with_no_id_copied_from_a_console() {
@@ -42,7 +28,7 @@ fn a_key_finds_its_ids_with_no_id_copied_from_a_console() {
         "tags": [{"key": "Environment", "value": "Production"}]});
     fake.seed_service_json(ORG, tagged);
     let server = fake.serve().unwrap();
-    let client = admin(&server);
+    let client = demo_client(&server);
     // The first call a user makes: which organization does this key belong to?
     let organizations = client.organizations().list_organizations().unwrap();
     let [organization] = organizations.as_slice() else { panic!("{organizations:?}") };
@@ -63,7 +49,7 @@ fn a_key_finds_its_ids_with_no_id_copied_from_a_console() {
 #[test]
 fn an_update_shows_in_the_next_get() {
     let server = Fake::demo().serve().unwrap();
-    let client = admin(&server);
+    let client = demo_client(&server);
     let request = UpdateServiceRequest::new()
         .name("demo-renamed")
         .release_channel(ReleaseChannel::Slow)
@@ -95,7 +81,7 @@ fn an_update_shows_in_the_next_get() {
 fn stop_start_and_awake_walk_the_states() {
     let fake = Fake::demo();
     let server = fake.serve().unwrap();
-    let client = admin(&server);
+    let client = demo_client(&server);
     let state = || client.get_service(ORG, SERVICE).unwrap().state.unwrap();
 
     assert_eq!(
@@ -106,14 +92,14 @@ fn stop_start_and_awake_walk_the_states() {
     fake.advance(Duration::from_secs(30));
     assert_eq!(state(), ServiceState::Stopped);
     let error = client.list_pipes(ORG, SERVICE).unwrap_err();
-    assert_eq!(status(&error), Some((424, Some("Service is not running. Current state: stopped".to_owned()))));
+    assert_eq!(api_status(&error), Some((424, Some("Service is not running. Current state: stopped".to_owned()))));
 
     assert_eq!(
         client.update_service_state(ORG, SERVICE, ServiceCommand::Start).unwrap().state,
         Some(ServiceState::Starting)
     );
     let error = client.update_service_state(ORG, SERVICE, ServiceCommand::Stop).unwrap_err();
-    assert_eq!(status(&error).map(|s| s.0), Some(409), "a transition is in progress: {error}");
+    assert_eq!(api_status(&error).map(|s| s.0), Some(409), "a transition is in progress: {error}");
     fake.advance(Duration::from_secs(30));
     assert_eq!(state(), ServiceState::Running);
     assert_eq!(client.list_pipes(ORG, SERVICE).unwrap().len(), 2);
@@ -127,14 +113,35 @@ fn stop_start_and_awake_walk_the_states() {
     assert_eq!(state(), ServiceState::Running);
 }
 
+/// The service notes: a delete is accepted only for a stopped service; the deletion then runs
+/// on its own (`terminating`), and the service is gone (404) when it ends.
 #[test]
-fn delete_removes_the_service() {
-    let server = Fake::demo().serve().unwrap();
-    let client = admin(&server);
+fn delete_is_refused_until_the_service_is_stopped_then_it_terminates_and_is_gone() {
+    let fake = Fake::demo();
+    let server = fake.serve().unwrap();
+    let client = demo_client(&server);
+    let state = || client.get_service(ORG, SERVICE).unwrap().state.unwrap();
+
+    let error = client.delete_service(ORG, SERVICE).unwrap_err();
+    let refused = "cannot delete the service: it must be stopped first. Current state: running";
+    assert_eq!(api_status(&error), Some((400, Some(refused.to_owned()))), "{error}");
+    assert_eq!(state(), ServiceState::Running, "a refused delete changes nothing");
+
+    client.update_service_state(ORG, SERVICE, ServiceCommand::Stop).unwrap();
+    let error = client.delete_service(ORG, SERVICE).unwrap_err();
+    assert_eq!(api_status(&error).map(|s| s.0), Some(400), "still stopping: {error}");
+    fake.advance(Duration::from_secs(30));
+    assert_eq!(state(), ServiceState::Stopped);
+
     client.delete_service(ORG, SERVICE).unwrap();
+    assert_eq!(state(), ServiceState::Terminating);
+    let listed = client.list_all_services(ORG).unwrap();
+    assert!(listed.iter().any(|service| service.id == SERVICE), "listed while it terminates");
+    fake.advance(Duration::from_secs(30));
     let error = client.get_service(ORG, SERVICE).unwrap_err();
-    assert_eq!(status(&error), Some((404, Some(SERVICE.to_string()))));
-    assert_eq!(status(&client.delete_service(ORG, SERVICE).unwrap_err()).map(|s| s.0), Some(404));
+    assert_eq!(api_status(&error), Some((404, Some(SERVICE.to_string()))));
+    assert!(client.list_all_services(ORG).unwrap().iter().all(|service| service.id != SERVICE), "listed no more");
+    assert_eq!(api_status(&client.delete_service(ORG, SERVICE).unwrap_err()).map(|s| s.0), Some(404));
 }
 
 /// Short real pauses: the fake's clock, not the wall, drives the service's lifecycle.
@@ -154,7 +161,7 @@ fn a_wait_with_idle_recovery_wakes_the_service_and_resumes() {
     // Each request moves the fake's clock 10 s, so the service wakes after a few polls.
     fake.advance_per_request(Duration::from_secs(10));
     let server = fake.serve().unwrap();
-    let client = admin(&server);
+    let client = demo_client(&server);
 
     let mut recovery = IdleRecovery::new(ORG, SERVICE);
     recovery.interval = Duration::from_millis(5);
@@ -185,11 +192,11 @@ fn a_wait_without_idle_recovery_fails_with_the_424() {
     let fake = Fake::demo();
     fake.set_service_idle(ORG, SERVICE, true);
     let server = fake.serve().unwrap();
-    let client = admin(&server);
+    let client = demo_client(&server);
     let pipe: PipeId = RUNNING_PIPE.parse().unwrap();
     let error = client.wait_for_pipe(ORG, SERVICE, pipe, pipe_settled, quick_wait()).unwrap_err();
     let WaitError::Call { error, last: None, .. } = error else { panic!("{error:?}") };
-    assert_eq!(status(&error), Some((424, Some("Service is not running. Current state: idle".to_owned()))));
+    assert_eq!(api_status(&error), Some((424, Some("Service is not running. Current state: idle".to_owned()))));
     assert_eq!(fake.request_count(), 1, "nothing woke the service");
     assert_eq!(client.get_service(ORG, SERVICE).unwrap().state, Some(ServiceState::Idle));
 }
@@ -202,11 +209,7 @@ fn developer(fake: &Fake, server: &pipe_api_fake::FakeServer) -> Client {
         "dev_secret_of_the_fake_only_0002",
         [pipe_api_ureq::types::KeyRole::Developer],
     );
-    Client::builder()
-        .management(&server.base_url(), "DevKeyId0PipeApiFake2", "dev_secret_of_the_fake_only_0002")
-        .retry_policy(fast_retries())
-        .build()
-        .unwrap()
+    client_as(server, "DevKeyId0PipeApiFake2", "dev_secret_of_the_fake_only_0002")
 }
 
 #[test]
@@ -214,7 +217,7 @@ fn a_created_service_shows_its_password_once_and_provisions_on_the_clock() {
     let fake = Fake::demo();
     fake.set_service_transition_time(Duration::from_secs(120));
     let server = fake.serve().unwrap();
-    let client = admin(&server);
+    let client = demo_client(&server);
     let request = CreateServiceRequest::new("analytics-eu", CloudProvider::Aws, ServiceRegion::AwsEuWest1)
         .min_replica_memory_gb(MemoryGb::gigabytes(16.0))
         .max_replica_memory_gb(MemoryGb::gigabytes(64.0))
@@ -256,7 +259,7 @@ fn a_create_the_server_refuses_names_the_member_and_a_developer_may_not_create()
         "name": "x", "provider": "aws", "region": "eu-west-1", "numReplicas": 2, "minReplicas": 1, "maxReplicas": 3
     }))
     .unwrap();
-    let error = admin(&server).create_service(ORG, unchecked.clone()).unwrap_err();
+    let error = demo_client(&server).create_service(ORG, unchecked.clone()).unwrap_err();
     assert!(matches!(error, Error::Build(_)), "the client refuses it first: {error}");
     let raw = fake.handle(
         http::Request::post(format!("http://127.0.0.1/v1/organizations/{ORG}/services"))
@@ -269,7 +272,7 @@ fn a_create_the_server_refuses_names_the_member_and_a_developer_may_not_create()
 
     let request = CreateServiceRequest::new("by-a-developer", CloudProvider::Gcp, ServiceRegion::GcpEuropeWest4);
     let error = developer(&fake, &server).create_service(ORG, request).unwrap_err();
-    assert_eq!(status(&error).map(|s| s.0), Some(403), "{error}");
+    assert_eq!(api_status(&error).map(|s| s.0), Some(403), "{error}");
 }
 
 fn basic(key_id: &str, key_secret: &str) -> String {
@@ -282,7 +285,7 @@ fn a_scaling_change_is_reported_once_applied_on_the_clock() {
     let fake = Fake::demo();
     fake.set_service_transition_time(Duration::from_secs(60));
     let server = fake.serve().unwrap();
-    let client = admin(&server);
+    let client = demo_client(&server);
     let scope = client.service(ORG, SERVICE);
     let request = UpdateServiceReplicaScalingRequest::new()
         .min_replica_memory_gb(MemoryGb::gigabytes(24.0))
@@ -326,14 +329,14 @@ fn a_scaling_change_is_reported_once_applied_on_the_clock() {
     let error = developer(&fake, &server)
         .update_service_replica_scaling(ORG, SERVICE, UpdateServiceReplicaScalingRequest::new().num_replicas(2u32))
         .unwrap_err();
-    assert_eq!(status(&error).map(|s| s.0), Some(403), "{error}");
+    assert_eq!(api_status(&error).map(|s| s.0), Some(403), "{error}");
 }
 
 #[test]
 fn a_password_set_by_hash_answers_no_secret_and_a_generated_one_answers_it_once() {
     let fake = Fake::demo();
     let server = fake.serve().unwrap();
-    let client = admin(&server);
+    let client = demo_client(&server);
     let scope = client.service(ORG, SERVICE);
     // `correct horse battery staple`: its SHA-256 in base64, and its double SHA-1 in hex.
     let (sha256, double_sha1) =
@@ -356,14 +359,14 @@ fn a_password_set_by_hash_answers_no_secret_and_a_generated_one_answers_it_once(
     let error = developer(&fake, &server)
         .update_service_password(ORG, SERVICE, UpdateServicePasswordRequest::generate())
         .unwrap_err();
-    assert_eq!(status(&error).map(|s| s.0), Some(403), "{error}");
+    assert_eq!(api_status(&error).map(|s| s.0), Some(403), "{error}");
 }
 
 #[test]
 fn an_organization_is_updated_by_an_admin_key_only() {
     let fake = Fake::demo();
     let server = fake.serve().unwrap();
-    let client = admin(&server);
+    let client = demo_client(&server);
     let request = UpdateOrganizationRequest::new().name("Acme Analytics").enable_core_dumps(false);
     let updated = client.organization(ORG).update_organization(request.clone()).unwrap();
     assert_eq!(updated.name.as_deref(), Some("Acme Analytics"));
@@ -373,6 +376,6 @@ fn an_organization_is_updated_by_an_admin_key_only() {
     let developer = developer(&fake, &server);
     assert_eq!(developer.get_organization(ORG).unwrap().name.as_deref(), Some("Acme Analytics"), "it may read");
     let error = developer.update_organization(ORG, request.name("by a developer")).unwrap_err();
-    assert_eq!(status(&error).map(|s| s.0), Some(403), "{error}");
+    assert_eq!(api_status(&error).map(|s| s.0), Some(403), "{error}");
     assert_eq!(client.get_organization(ORG).unwrap().name.as_deref(), Some("Acme Analytics"));
 }

@@ -74,7 +74,7 @@ fn every_message_of_pipes_as_code_is_cut_whatever_it_holds() {
     let planned = plan(org, service, &desired, &current_of(&[pipe_json("orders", "Running")]), &PlanOptions::default());
     let saved = planned.unwrap().saved();
     let now = current_of(&[pipe_json("orders", &huge)]);
-    let stale = saved.confirm(org, service, &desired, &now).unwrap_err();
+    let stale = saved.confirm(org, Some(service), &desired, &now).unwrap_err();
     let text = cut("a stale saved plan", &stale);
     assert!(text.contains("state Running -> xxx"), "{text}");
     for change in stale.changes() {
@@ -115,7 +115,7 @@ fn a_stale_refusal_names_the_change_it_found_with_both_values() {
     let planned = plan(org, service, &desired, &current_of(&[pipe_json("x", "Running")]), &PlanOptions::default());
     let saved = planned.unwrap().saved();
     let now = current_of(&[pipe_json("x", "Rebalancing")]);
-    let text = saved.confirm(org, service, &desired, &now).unwrap_err().to_string();
+    let text = saved.confirm(org, Some(service), &desired, &now).unwrap_err().to_string();
     assert!(text.contains(r#"pipe "x" changed since the plan (state Running -> Rebalancing)"#), "{text}");
 }
 

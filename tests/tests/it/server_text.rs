@@ -27,13 +27,9 @@ use pipe_api_proto::{
     TransportError,
 };
 use pipe_api_tests::every_operation::{Visit, visit};
+use pipe_api_tests::fixtures::Role;
 use pipe_api_tests::requests::create_pipe_requests;
-use pipe_api_types::{
-    AlertChannel, AlertInterval, AlertRequest, ChangePipeStateRequest, CloudProvider, CreateKeyRequest,
-    CreateReversePrivateEndpointRequest, CreateServiceRequest, CustomPrivateDnsMapping, KeyRole, PipeCommand,
-    PipeSchemaDiscoveryRequest, ServiceCommand, ServiceRegion, ThresholdType, UpdateReversePrivateEndpointRequest,
-    UpdateServiceStateRequest,
-};
+use pipe_api_types::PipeSchemaDiscoveryRequest;
 use pipe_api_ureq::Client;
 
 const KEY_ID: &str = "server-text-key-id";
@@ -334,42 +330,25 @@ impl Routes {
 }
 
 impl Visit for Routes {
-    /// Bodies holding secrets, for the requests that can carry them; a valid body for the
-    /// requests whose default is not.
-    fn body<B: Default + 'static>(&mut self, _operation: &'static str) -> B {
+    /// The operation's own valid body (its fixture `request.json`), or, for the requests that
+    /// can carry secrets, one holding the marker secret.
+    fn body<B: Default + serde::de::DeserializeOwned + 'static>(&mut self, operation: &'static str) -> B {
         /// Puts `value` in `slot` when the slot holds its type.
         fn put<T: 'static>(slot: &mut dyn Any, value: impl FnOnce() -> T) {
             if let Some(slot) = slot.downcast_mut::<Option<T>>() {
                 *slot = Some(value());
             }
         }
-        let mut body = Some(B::default());
+        let fixture = pipe_api_tests::fixtures::operation_fixtures(operation)
+            .and_then(|fixtures| fixtures.into_iter().find(|fixture| fixture.role == Some(Role::Request)));
+        let mut body = Some(fixture.map_or_else(B::default, |fixture| {
+            serde_json::from_slice(&fixture.bytes).unwrap_or_else(|error| panic!("{operation}/request.json: {error}"))
+        }));
         let requests = create_pipe_requests(MARKER);
         let kafka = requests[0].source.as_ref().unwrap().kafka.as_deref().unwrap().clone();
         let slot: &mut dyn Any = &mut body;
         put(slot, || requests[0].clone());
         put(slot, || PipeSchemaDiscoveryRequest::kafka(kafka));
-        put(slot, || CreateKeyRequest::new("server-text", [KeyRole::Developer]));
-        put(slot, || ChangePipeStateRequest::from(PipeCommand::Stop));
-        put(slot, || UpdateServiceStateRequest::from(ServiceCommand::Stop));
-        put(slot, || CreateServiceRequest::new("server-text", CloudProvider::Aws, ServiceRegion::AwsEuWest1));
-        put(slot, || {
-            CreateReversePrivateEndpointRequest::vpc_endpoint_service("com.amazonaws.vpce.eu-west-1.vpce-svc-1")
-        });
-        put(slot, || {
-            UpdateReversePrivateEndpointRequest::new([CustomPrivateDnsMapping::new("db.internal.example.com")])
-        });
-        put(slot, || {
-            let channel = AlertChannel::webhook("65f1a2b3c4d5e6f708190002");
-            AlertRequest::tile(
-                "65f1a2b3c4d5e6f708190300",
-                "t",
-                ThresholdType::Above,
-                1.0,
-                AlertInterval::FifteenMinutes,
-                channel,
-            )
-        });
         body.unwrap()
     }
 

@@ -11,13 +11,11 @@ use pipe_api_tests::{RawServer, fast_retries, ids};
 use pipe_api_types::{CreatePipeRequest, KeyRole, Pipe, PipeState, Service};
 use pipe_api_ureq::Client;
 
+use crate::clients::*;
+
 fn client(fake: &Fake) -> (pipe_api_fake::FakeServer, Client) {
     let server = fake.clone().serve().unwrap();
-    let client = Client::builder()
-        .management(&server.base_url(), "key-id", "key-secret")
-        .retry_policy(fast_retries())
-        .build()
-        .unwrap();
+    let client = client_as(&server, "key-id", "key-secret");
     (server, client)
 }
 

@@ -49,10 +49,12 @@ fn ctrl_c_stops_between_steps_and_says_what_was_done() {
     let file = std::fs::read_to_string(setup.path("desired.json")).unwrap();
     // Step 1 stops the Kafka pipe and waits; step 2 would create a pipe.
     let mut desired: serde_json::Value = serde_json::from_str(&file).unwrap();
-    let mut late = desired["pipes"][0].clone();
+    // The export declares the service, with its pipes under it.
+    let pipes = &mut desired["services"][0]["pipes"];
+    let mut late = pipes[0].clone();
     late["name"] = "late".into();
-    desired["pipes"][0]["state"] = "stopped".into();
-    desired["pipes"].as_array_mut().unwrap().push(late);
+    pipes[0]["state"] = "stopped".into();
+    pipes.as_array_mut().unwrap().push(late);
     std::fs::write(setup.path("two.json"), desired.to_string()).unwrap();
 
     let mut child = setup
@@ -64,7 +66,7 @@ fn ctrl_c_stops_between_steps_and_says_what_was_done() {
     let (stdout, stdout_reader) = lines(child.stdout.take().unwrap());
     let (stderr, stderr_reader) = lines(child.stderr.take().unwrap());
     // In step 1's wait: Ctrl-C (SIGINT, as a terminal sends it).
-    await_line(&stdout, r#"pipe "orders-from-kafka" is Stopping"#);
+    await_line(&stdout, r#"pipe "orders-from-kafka" of service "demo-warehouse" is Stopping"#);
     let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(status.success());
     await_line(&stderr, "Ctrl-C: stopping after the step under way");
@@ -75,8 +77,11 @@ fn ctrl_c_stops_between_steps_and_says_what_was_done() {
     assert_no_secret(&run.stdout);
     assert_no_secret(&run.stderr);
     run.exits(1);
-    assert!(run.stdout.contains(r#"pipe "orders-from-kafka": wait done after"#), "{}", run.stdout);
-    let said = r#"error: interrupted by Ctrl-C: 1 of 2 steps done (1. change_pipe_state pipe "orders-from-kafka"); not started: 2. create_pipe pipe "late"; plan again to go on"#;
+    let kafka = r#"pipe "orders-from-kafka" of service "demo-warehouse""#;
+    assert!(run.stdout.contains(&format!("{kafka}: wait done after")), "{}", run.stdout);
+    let said = format!(
+        r#"error: interrupted by Ctrl-C: 1 of 2 steps done (1. change_pipe_state {kafka}); not started: 2. create_pipe pipe "late" of service "demo-warehouse"; plan again to go on"#
+    );
     assert!(run.stderr.lines().any(|line| line == said), "{}", run.stderr);
     assert_eq!(setup.pipe("orders-from-kafka").unwrap()["state"], "Stopped");
     assert!(setup.pipe("late").is_none(), "step 2 was sent");

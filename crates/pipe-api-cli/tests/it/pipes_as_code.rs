@@ -10,7 +10,11 @@ fn exported(setup: &Setup) -> String {
     // The variables the user must set, each named.
     assert!(run.stderr.contains(USERNAME_VARIABLE) && run.stderr.contains(PASSWORD_VARIABLE), "{}", run.stderr);
     // The demo pipe the desired state cannot hold is left out, and said.
-    assert!(run.stderr.contains(r#"note: pipe "events-from-s3""#), "{}", run.stderr);
+    assert!(run.stderr.contains(r#"note: service "demo-warehouse": pipe "events-from-s3""#), "{}", run.stderr);
+    // The file declares the service, with its pipes under it.
+    let declared: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(setup.path("desired.json")).unwrap()).unwrap();
+    assert_eq!(declared["services"][0]["name"], "demo-warehouse");
     let file = std::fs::read_to_string(setup.path("desired.json")).expect("the export's file");
     assert!(file.contains(&format!(r#""env": "{PASSWORD_VARIABLE}""#)), "{file}");
     file
@@ -33,7 +37,9 @@ fn an_export_plans_empty_a_changed_replica_count_plans_2_and_its_saved_plan_appl
     let run = setup.run(&["plan", "-f", "changed.json", "-o", "plan.json", "--detailed-exitcode"]);
     run.exits(2);
     assert!(
-        run.stdout.contains(r#"1. update_pipe_scaling pipe "orders-from-kafka": scaling differs"#),
+        run.stdout.contains(
+            r#"1. update_pipe_scaling pipe "orders-from-kafka" of service "demo-warehouse": scaling differs"#
+        ),
         "{}",
         run.stdout
     );
@@ -46,7 +52,8 @@ fn an_export_plans_empty_a_changed_replica_count_plans_2_and_its_saved_plan_appl
     // The saved plan, applied: each step as it goes through.
     let run = setup.run(&["apply", "plan.json", "-f", "changed.json"]);
     run.exits(0);
-    assert!(run.stdout.contains(r#"[1/1] update_pipe_scaling pipe "orders-from-kafka": changed"#), "{}", run.stdout);
+    let step = r#"[1/1] update_pipe_scaling pipe "orders-from-kafka" of service "demo-warehouse": changed"#;
+    assert!(run.stdout.contains(step), "{}", run.stdout);
     assert!(run.stdout.contains("applied 1 step"), "{}", run.stdout);
     assert_eq!(setup.pipe("orders-from-kafka").unwrap()["scaling"]["replicas"], 3);
 
@@ -76,10 +83,11 @@ fn a_stopped_state_plans_2_and_applies_at_once_waiting_until_it_is_stopped() {
     let run = setup.run(&["apply", "-f", "stopped.json", "--auto-approve"]);
     run.exits(0);
     // The step, then its wait, a line per state seen (not a terminal: no spinner).
-    let step = r#"[1/1] change_pipe_state pipe "orders-from-kafka": changed; then wait until it is Stopped or Paused"#;
-    assert!(run.stdout.contains(step), "{}", run.stdout);
-    assert!(run.stdout.contains(r#"pipe "orders-from-kafka" is Stopped"#), "{}", run.stdout);
-    assert!(run.stdout.contains(r#"pipe "orders-from-kafka": wait done after"#), "{}", run.stdout);
+    let kafka = r#"pipe "orders-from-kafka" of service "demo-warehouse""#;
+    let step = format!("[1/1] change_pipe_state {kafka}: changed; then wait until it is Stopped or Paused");
+    assert!(run.stdout.contains(&step), "{}", run.stdout);
+    assert!(run.stdout.contains(&format!("{kafka} is Stopped")), "{}", run.stdout);
+    assert!(run.stdout.contains(&format!("{kafka}: wait done after")), "{}", run.stdout);
     assert_eq!(setup.pipe("orders-from-kafka").unwrap()["state"], "Stopped");
     setup.run(&["plan", "-f", "stopped.json", "--detailed-exitcode"]).exits(0);
 }

@@ -3,28 +3,18 @@
 //! service notes), never from the client's models or validator: a client rule or wire name that
 //! is wrong cannot hide behind them. Each check names the field the way the service does.
 //!
-//! One file per resource, as `routes/` has; this file holds the helpers they share.
+//! One file per resource, as `routes/` has, whose handlers name each check by its file
+//! (`checks::services::create_service`); this file holds the helpers they share.
 
 use serde_json::{Map, Value};
 
-mod alerts;
-mod keys;
-mod organizations;
-mod pipe_settings;
-mod pipes;
-mod reverse_private_endpoints;
-mod services;
-
-pub(crate) use alerts::alert;
-pub(crate) use keys::{create_key, update_key};
-pub(crate) use organizations::update_organization;
-pub(crate) use pipe_settings::{cdc_memory_per_core, cdc_scaling, pipe_settings, scale_pipe};
-pub(crate) use pipes::{
-    DATABASE_KINDS, TABLE_MAPPING_NAMES, change_pipe_state, create_pipe, patched_authentication, schema_discovery,
-    update_pipe,
-};
-pub(crate) use reverse_private_endpoints::{create_reverse_private_endpoint, update_reverse_private_endpoint};
-pub(crate) use services::{create_service, replica_scaling, service_password, service_state, update_service};
+pub(crate) mod alerts;
+pub(crate) mod keys;
+pub(crate) mod organizations;
+pub(crate) mod pipe_settings;
+pub(crate) mod pipes;
+pub(crate) mod reverse_private_endpoints;
+pub(crate) mod services;
 
 /// A refused body: the field's path and what is wrong with it.
 pub(crate) struct Problem(pub String);

@@ -8,6 +8,8 @@
 //! models.
 
 use http::HeaderValue;
+use pipe_api_proto::operations::Operation;
+use pipe_api_proto::{CreateAlert, DeleteAlert, GetAlert, ListAlerts, UpdateAlert};
 use pipe_api_types::Alert;
 use serde_json::{Map, Value, json};
 use time::format_description::well_known::Rfc3339;
@@ -61,15 +63,15 @@ const NULLED_BY_PUT: &[&str] = &["name", "message", "note", "numConsecutiveWindo
 const SERVER_FIELDS: &[&str] = &["id", "teamId", "state", "silenced", "executionErrors", "createdAt"];
 
 /// The rows answered here.
-pub(super) const HANDLERS: &[(&str, AlertingHandler)] = &[
-    ("list_alerts", |state, request, _| list(state, request.uri().query())),
-    ("create_alert", |state, request, _| create(state, request.body())),
-    ("get_alert", |state, _, path| match position(state, path.text("alert_id")) {
+pub(super) const HANDLERS: &[(&Operation, AlertingHandler)] = &[
+    (ListAlerts::OPERATION, |state, request, _| list(state, request.uri().query())),
+    (CreateAlert::OPERATION, |state, request, _| create(state, request.body())),
+    (GetAlert::OPERATION, |state, _, path| match position(state, path.text("alert_id")) {
         Some(i) => data(state, &state.alerts[i]),
         None => not_found(state),
     }),
-    ("update_alert", |state, request, path| update(state, path.text("alert_id"), request.body())),
-    ("delete_alert", |state, _, path| delete(state, path.text("alert_id"))),
+    (UpdateAlert::OPERATION, |state, request, path| update(state, path.text("alert_id"), request.body())),
+    (DeleteAlert::OPERATION, |state, _, path| delete(state, path.text("alert_id"))),
 ];
 
 /// A seeded alert as the server keeps it: the older servers' names become the newer ones.
@@ -150,7 +152,7 @@ fn checked_body(state: &State, body: &[u8]) -> Result<Map<String, Value>, String
         return Err("the body must be a JSON object".to_owned());
     };
     let as_value = Value::Object(body);
-    crate::checks::alert(&as_value, newer).map_err(|problem| problem.0)?;
+    crate::checks::alerts::alert(&as_value, newer).map_err(|problem| problem.0)?;
     let Value::Object(body) = as_value else { unreachable!("checked as an object") };
     if newer {
         // The notes: at most 1 year ahead and 10 years back.

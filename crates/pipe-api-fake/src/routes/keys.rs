@@ -1,10 +1,12 @@
 //! `/v1/organizations/{organizationId}/keys`: list, create, and get, update, delete one key
 //! (by its management id).
 
+use pipe_api_proto::{CreateKey, DeleteKey, GetKey, ListKeys, UpdateKey};
 use pipe_api_types::{KeyId, OrganizationId};
 use serde_json::{Map, Value, json};
 
-use super::{Call, Handler};
+use super::{Call, Served};
+use crate::permissions::Resource::Keys;
 use crate::reply::{self, Answer, Refusal};
 use crate::state::{KEY_ID_ALPHABET, KEY_SECRET_ALPHABET, KeyCredential, Record, State, StoredKey, date_time};
 
@@ -12,12 +14,12 @@ use crate::state::{KEY_ID_ALPHABET, KEY_SECRET_ALPHABET, KeyCredential, Record, 
 const MAX_KEYS_PER_ORGANIZATION: usize = 100;
 
 /// The rows answered here.
-pub(super) const HANDLERS: &[(&str, Handler)] = &[
-    ("list_keys", |call, _| list(call)),
-    ("create_key", |call, _| create(call)),
-    ("get_key", |call, path| get(call, path.id("key_id")?)),
-    ("update_key", |call, path| update(call, path.id("key_id")?)),
-    ("delete_key", |call, path| delete(call, path.id("key_id")?)),
+pub(super) const HANDLERS: &[Served] = &[
+    (ListKeys::OPERATION, Keys, |call, _| list(call)),
+    (CreateKey::OPERATION, Keys, |call, _| create(call)),
+    (GetKey::OPERATION, Keys, |call, path| get(call, path.id("key_id")?)),
+    (UpdateKey::OPERATION, Keys, |call, path| update(call, path.id("key_id")?)),
+    (DeleteKey::OPERATION, Keys, |call, path| delete(call, path.id("key_id")?)),
 ];
 
 fn list(call: &mut Call<'_>) -> Result<Answer, Refusal> {
@@ -41,7 +43,7 @@ fn get(call: &mut Call<'_>, key: KeyId) -> Result<Answer, Refusal> {
 /// Applies what the body sets (`ApiKeyPatchRequest`) to the key's record, by the wire names
 /// written here, so a wrong wire name in a client model cannot pass.
 fn update(call: &mut Call<'_>, key: KeyId) -> Result<Answer, Refusal> {
-    let body: Map<String, Value> = call.body(crate::checks::update_key)?;
+    let body: Map<String, Value> = call.body(crate::checks::keys::update_key)?;
     let request_id = call.request_id;
     let record = &mut find(call.state, call.organization, key)?.record;
     // `null` changes nothing: a patch names what changes.
@@ -93,7 +95,7 @@ fn delete(call: &mut Call<'_>, key: KeyId) -> Result<Answer, Refusal> {
 /// with what the server owns (`id`, `keySuffix`, `createdAt`, the default `state` and
 /// `ipAccessList`); the answer is `ApiKeyPostResponse` (`key`, and `keyId`, `keySecret` once).
 fn create(call: &mut Call<'_>) -> Result<Answer, Refusal> {
-    let body: Map<String, Value> = call.body(crate::checks::create_key)?;
+    let body: Map<String, Value> = call.body(crate::checks::keys::create_key)?;
     let organization = call.organization;
     if call.state.organizations[&organization].keys.len() >= MAX_KEYS_PER_ORGANIZATION {
         return Err(Refusal::bad_request(format!("an organization has at most {MAX_KEYS_PER_ORGANIZATION} keys")));

@@ -2,10 +2,12 @@
 //! list (`.../services`, narrowed by repeated `filter=tag:Key[=Value]` parameters): how a key
 //! finds the ids every other call needs.
 
+use pipe_api_proto::{CreateService, GetOrganization, ListOrganizations, ListServices, UpdateOrganization};
 use pipe_api_types::OrganizationId;
 use serde_json::{Map, Value, json};
 
-use super::{Call, Handler, percent_decode};
+use super::{Call, Served, percent_decode};
+use crate::permissions::Resource::Organization;
 use crate::reply::{self, Answer, Refusal};
 use crate::state::{KEY_SECRET_ALPHABET, State, StoredService, date_time};
 
@@ -27,12 +29,14 @@ fn record(state: &State, organization: OrganizationId) -> Value {
 }
 
 /// The rows answered here.
-pub(super) const HANDLERS: &[(&str, Handler)] = &[
-    ("list_organizations", |call, _| Ok(list(call))),
-    ("get_organization", |call, _| Ok(reply::management_ok(call.request_id, &record(call.state, call.organization)))),
-    ("list_services", |call, _| list_services(call)),
-    ("create_service", |call, _| create_service(call)),
-    ("update_organization", |call, _| update(call)),
+pub(super) const HANDLERS: &[Served] = &[
+    (ListOrganizations::OPERATION, Organization, |call, _| Ok(list(call))),
+    (GetOrganization::OPERATION, Organization, |call, _| {
+        Ok(reply::management_ok(call.request_id, &record(call.state, call.organization)))
+    }),
+    (ListServices::OPERATION, Organization, |call, _| list_services(call)),
+    (CreateService::OPERATION, Organization, |call, _| create_service(call)),
+    (UpdateOrganization::OPERATION, Organization, |call, _| update(call)),
 ];
 
 /// `GET /v1/organizations`: the one organization the key belongs to (service notes); the
@@ -64,8 +68,9 @@ fn list_services(call: &mut Call<'_>) -> Result<Answer, Refusal> {
             tag["key"].as_str() == Some(key) && value.as_ref().is_none_or(|value| tag["value"].as_str() == Some(value))
         })
     };
+    // Each service as a read of it would show it now (its lifecycle moved on with the clock).
     let organization =
-        call.state.organizations.get(&call.organization).ok_or_else(|| Refusal::not_found(call.organization))?;
+        call.state.services_settled(call.organization).ok_or_else(|| Refusal::not_found(call.organization))?;
     let services: Vec<&Map<String, Value>> = organization
         .services
         .values()
@@ -109,7 +114,7 @@ const KEPT_ON_CREATE: &[&str] = &[
 /// `running` after the fake's service transition time; the answer is `{service, password}`,
 /// the default user's password shown this once (the fake keeps no copy to show again).
 fn create_service(call: &mut Call<'_>) -> Result<Answer, Refusal> {
-    let body: Map<String, Value> = call.body(crate::checks::create_service)?;
+    let body: Map<String, Value> = call.body(crate::checks::services::create_service)?;
     let organization = call.organization;
     let (now, takes) = (call.state.now, call.state.service_transition_time);
     let id = call.state.sequence.uuid();
@@ -149,7 +154,7 @@ fn create_service(call: &mut Call<'_>) -> Result<Answer, Refusal> {
 /// `PATCH /v1/organizations/{org}` (`organizationUpdate`, admin keys only: `permissions.rs`):
 /// `name` and `enableCoreDumps` as sent; `privateEndpoints` removes by id, then adds.
 fn update(call: &mut Call<'_>) -> Result<Answer, Refusal> {
-    let body: Map<String, Value> = call.body(crate::checks::update_organization)?;
+    let body: Map<String, Value> = call.body(crate::checks::organizations::update_organization)?;
     let organization = call.organization;
     let mut current = record(call.state, organization);
     for name in ["name", "enableCoreDumps"] {

@@ -4,32 +4,39 @@
 //! Stored pipes are records in the wire names written here, so a wrong name in a client model
 //! shows as a missing value, not as a change the fake agreed with.
 
+use pipe_api_proto::{
+    DiscoverPipeSchema, GetPipeSettings, GetPipesCdcScaling, UpdatePipeScaling, UpdatePipeSettings,
+    UpdatePipesCdcScaling,
+};
 use pipe_api_types::{PipeId, ServiceId};
 use serde_json::{Map, Value, json};
 
-use super::{Call, Handler};
+use super::{Call, Served};
 use crate::checks;
+use crate::permissions::Resource::Pipes;
 use crate::reply::{self, Answer, Refusal};
 use crate::state::{Record, date_time, text};
 
 /// The rows answered here.
-pub(super) const HANDLERS: &[(&str, Handler)] = &[
-    ("discover_pipe_schema", |call, path| discover_schema(call, path.id("service_id")?)),
-    ("update_pipe_scaling", |call, path| scale(call, path.id("service_id")?, path.id("pipe_id")?)),
-    ("get_pipe_settings", |call, path| settings(call, path.id("service_id")?, path.id("pipe_id")?)),
-    ("update_pipe_settings", |call, path| replace_settings(call, path.id("service_id")?, path.id("pipe_id")?)),
-    ("get_pipes_cdc_scaling", |call, path| cdc_scaling(call, path.id("service_id")?, None)),
-    ("update_pipes_cdc_scaling", |call, path| {
+pub(super) const HANDLERS: &[Served] = &[
+    (DiscoverPipeSchema::OPERATION, Pipes, |call, path| discover_schema(call, path.id("service_id")?)),
+    (UpdatePipeScaling::OPERATION, Pipes, |call, path| scale(call, path.id("service_id")?, path.id("pipe_id")?)),
+    (GetPipeSettings::OPERATION, Pipes, |call, path| settings(call, path.id("service_id")?, path.id("pipe_id")?)),
+    (UpdatePipeSettings::OPERATION, Pipes, |call, path| {
+        replace_settings(call, path.id("service_id")?, path.id("pipe_id")?)
+    }),
+    (GetPipesCdcScaling::OPERATION, Pipes, |call, path| cdc_scaling(call, path.id("service_id")?, None)),
+    (UpdatePipesCdcScaling::OPERATION, Pipes, |call, path| {
         let service = path.id("service_id")?;
-        call.body(checks::cdc_scaling).and_then(|patch| cdc_scaling(call, service, Some(patch)))
+        call.body(checks::pipe_settings::cdc_scaling).and_then(|patch| cdc_scaling(call, service, Some(patch)))
     }),
 ];
 
-/// Database (CDC) pipes ([`checks::DATABASE_KINDS`]) scale together and have no ingestion
+/// Database (CDC) pipes ([`checks::pipes::DATABASE_KINDS`]) scale together and have no ingestion
 /// settings (management OpenAPI, `pipeCdcScalingGet`).
 fn is_database(pipe: &Record) -> bool {
     let source = pipe.get("source").and_then(Value::as_object);
-    source.is_some_and(|source| checks::DATABASE_KINDS.iter().any(|kind| source.contains_key(*kind)))
+    source.is_some_and(|source| checks::pipes::DATABASE_KINDS.iter().any(|kind| source.contains_key(*kind)))
 }
 
 /// Database pipes have no ingestion settings: the service answers as if there were none
@@ -39,7 +46,7 @@ fn no_ingestion(id: PipeId) -> Refusal {
 }
 
 fn scale(call: &mut Call<'_>, service: ServiceId, id: PipeId) -> Result<Answer, Refusal> {
-    let patch: Map<String, Value> = call.body(checks::scale_pipe)?;
+    let patch: Map<String, Value> = call.body(checks::pipe_settings::scale_pipe)?;
     let (now, request_id) = (date_time(call.state.now), call.request_id);
     let pipe = call.stored_pipe(service, id)?;
     if is_database(pipe) {
@@ -73,7 +80,7 @@ fn settings(call: &mut Call<'_>, service: ServiceId, id: PipeId) -> Result<Answe
 }
 
 fn replace_settings(call: &mut Call<'_>, service: ServiceId, id: PipeId) -> Result<Answer, Refusal> {
-    let settings: Map<String, Value> = call.body(checks::pipe_settings)?;
+    let settings: Map<String, Value> = call.body(checks::pipe_settings::pipe_settings)?;
     let (now, request_id) = (date_time(call.state.now), call.request_id);
     let pipe = call.stored_pipe(service, id)?;
     if is_database(pipe) {
@@ -114,7 +121,7 @@ fn cdc_scaling(call: &mut Call<'_>, service: ServiceId, patch: Option<Map<String
     if let Some(patch) = patch {
         let mut next = scaling.clone();
         next.extend(patch.into_iter().filter(|(_, value)| !value.is_null()));
-        checks::cdc_memory_per_core(&next)
+        checks::pipe_settings::cdc_memory_per_core(&next)
             .map_err(|problem| Refusal::bad_request(format!("invalid request: {}", problem.0)))?;
         *scaling = next;
     }
@@ -125,7 +132,7 @@ fn cdc_scaling(call: &mut Call<'_>, service: ServiceId, patch: Option<Map<String
 /// its format (JSON gives only JSON's types, Avro and Protobuf their declared ones), and what
 /// was read (topic or stream) in `meta`.
 fn discover_schema(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
-    let body: Value = call.body(checks::schema_discovery)?;
+    let body: Value = call.body(checks::pipes::schema_discovery)?;
     let request_id = call.request_id;
     call.running_service(service)?;
     let source = &body["source"];

@@ -15,21 +15,23 @@
 //! * resync, database pipes only, from any state: `Resync`, `Snapshot`, then `Running` (or
 //!   `Completed`).
 
+use pipe_api_proto::{ChangePipeState, CreatePipe, DeletePipe, GetPipe, ListPipes, UpdatePipe};
 use pipe_api_types::{PipeId, ServiceId};
 use serde_json::{Map, Value, json};
 
-use super::{Call, Handler};
+use super::{Call, Served};
+use crate::permissions::Resource::Pipes;
 use crate::reply::{self, Answer, Refusal};
 use crate::state::{Record, State, date_time, text};
 
 /// The rows answered here.
-pub(super) const HANDLERS: &[(&str, Handler)] = &[
-    ("list_pipes", |call, path| list(call, path.id("service_id")?)),
-    ("create_pipe", |call, path| create(call, path.id("service_id")?)),
-    ("get_pipe", |call, path| get(call, path.id("service_id")?, path.id("pipe_id")?)),
-    ("update_pipe", |call, path| update(call, path.id("service_id")?, path.id("pipe_id")?)),
-    ("delete_pipe", |call, path| delete(call, path.id("service_id")?, path.id("pipe_id")?)),
-    ("change_pipe_state", |call, path| change_state(call, path.id("service_id")?, path.id("pipe_id")?)),
+pub(super) const HANDLERS: &[Served] = &[
+    (ListPipes::OPERATION, Pipes, |call, path| list(call, path.id("service_id")?)),
+    (CreatePipe::OPERATION, Pipes, |call, path| create(call, path.id("service_id")?)),
+    (GetPipe::OPERATION, Pipes, |call, path| get(call, path.id("service_id")?, path.id("pipe_id")?)),
+    (UpdatePipe::OPERATION, Pipes, |call, path| update(call, path.id("service_id")?, path.id("pipe_id")?)),
+    (DeletePipe::OPERATION, Pipes, |call, path| delete(call, path.id("service_id")?, path.id("pipe_id")?)),
+    (ChangePipeState::OPERATION, Pipes, |call, path| change_state(call, path.id("service_id")?, path.id("pipe_id")?)),
 ];
 
 fn list(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
@@ -175,7 +177,7 @@ const SCALING_FIELDS: &[&str] = &["replicas", "concurrency", "replicaCpuMillicor
 /// in the contract's names, with what the server owns added; credentials are never kept where
 /// an answer would show them (service notes, "Credentials are never echoed back in responses").
 fn create(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
-    let body: Record = call.body(crate::checks::create_pipe)?;
+    let body: Record = call.body(crate::checks::pipes::create_pipe)?;
     call.running_service(service)?;
     let now = date_time(call.state.now);
     let id = call.state.sequence.uuid().to_string();
@@ -248,7 +250,7 @@ fn delete(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result<Answe
 /// `PATCH .../pipes/{pipeId}/state` with `{"command": "start" | "stop" | "resync"}`, by the
 /// pipe states of the notes (PascalCase; one the fake does not know is taken as `Unknown`).
 fn change_state(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result<Answer, Refusal> {
-    let body: Value = call.body(crate::checks::change_pipe_state)?;
+    let body: Value = call.body(crate::checks::pipes::change_pipe_state)?;
     let command = body["command"].as_str().unwrap_or_default().to_owned();
     let now = call.state.now;
     let request_id = call.request_id;
@@ -291,7 +293,7 @@ fn change_state(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result
 /// `PATCH .../pipes/{pipeId}` (`PipePatchRequest`): applied to the pipe as JSON, with the wire
 /// names written here, so a client model with a wrong name changes nothing and a test notices.
 fn update(call: &mut Call<'_>, service: ServiceId, pipe: PipeId) -> Result<Answer, Refusal> {
-    let patch: Value = call.body(crate::checks::update_pipe)?;
+    let patch: Value = call.body(crate::checks::pipes::update_pipe)?;
     let now = call.state.now;
     let request_id = call.request_id;
     let found = call.stored_pipe(service, pipe)?;
@@ -366,7 +368,7 @@ fn patch_source(
         }
         let patch = patch.as_object().expect("filtered on objects");
         let target = member(member(pipe, "source"), kind);
-        crate::checks::patched_authentication(kind, target.get("type"), patch)
+        crate::checks::pipes::patched_authentication(kind, target.get("type"), patch)
             .map_err(|problem| Refusal::bad_request(format!("invalid request: {}", problem.0)))?;
         merge(target, patch, fields);
         if let Some((_, settings)) = PATCHABLE_SETTINGS.iter().find(|(name, _)| name == kind) {
@@ -395,7 +397,7 @@ fn patch_tables(
     if !matches!(state, Some("Paused" | "Stopped" | "Failed")) {
         return Err(Refusal::bad_request("pipe must be paused to edit table mappings"));
     }
-    let Some((_, keys)) = crate::checks::TABLE_MAPPING_NAMES.iter().find(|(name, _)| *name == kind) else {
+    let Some((_, keys)) = crate::checks::pipes::TABLE_MAPPING_NAMES.iter().find(|(name, _)| *name == kind) else {
         return Ok(());
     };
     let names = |m: &Value| keys.map(|k| m.get(k).cloned());
@@ -451,14 +453,14 @@ enum Flow {
 }
 
 impl Flow {
-    /// A pipe is a database pipe when its source is one of [`checks::DATABASE_KINDS`]; its
+    /// A pipe is a database pipe when its source is one of [`checks::pipes::DATABASE_KINDS`]; its
     /// `settings.replicationMode` (`cdc`, `snapshot`, `cdc_only`; `cdc` when absent, and
     /// always `snapshot` for BigQuery, which only snapshots) says which.
     ///
-    /// [`checks::DATABASE_KINDS`]: crate::checks::DATABASE_KINDS
+    /// [`checks::pipes::DATABASE_KINDS`]: crate::checks::pipes::DATABASE_KINDS
     fn of(pipe: &Record) -> Flow {
         let source = pipe.get("source");
-        let Some((kind, database)) = crate::checks::DATABASE_KINDS
+        let Some((kind, database)) = crate::checks::pipes::DATABASE_KINDS
             .iter()
             .find_map(|kind| source.and_then(|source| source.get(*kind)).map(|database| (*kind, database)))
         else {

@@ -3,10 +3,15 @@
 //! passed on the fake's clock; after delete it is `Deleting` until its deleting time has passed,
 //! then gone (`404 NOT_FOUND: <id>`). Transitions settle when the endpoint is next read.
 
+use pipe_api_proto::{
+    CreateReversePrivateEndpoint, DeleteReversePrivateEndpoint, GetReversePrivateEndpoint, ListReversePrivateEndpoints,
+    UpdateReversePrivateEndpoint,
+};
 use pipe_api_types::{ReversePrivateEndpointId, ServiceId};
 use serde_json::{Map, Value, json};
 
-use super::{Call, Handler};
+use super::{Call, Served};
+use crate::permissions::Resource::Pipes;
 use crate::reply::{self, Answer, Refusal};
 use crate::state::{StoredEndpoint, StoredService};
 
@@ -24,12 +29,18 @@ const CREATE_FIELDS: &[&str] = &[
 ];
 
 /// The rows answered here.
-pub(super) const HANDLERS: &[(&str, Handler)] = &[
-    ("list_reverse_private_endpoints", |call, path| list(call, path.id("service_id")?)),
-    ("create_reverse_private_endpoint", |call, path| create(call, path.id("service_id")?)),
-    ("get_reverse_private_endpoint", |call, path| get(call, path.id("service_id")?, path.id("endpoint_id")?)),
-    ("update_reverse_private_endpoint", |call, path| update(call, path.id("service_id")?, path.id("endpoint_id")?)),
-    ("delete_reverse_private_endpoint", |call, path| delete(call, path.id("service_id")?, path.id("endpoint_id")?)),
+pub(super) const HANDLERS: &[Served] = &[
+    (ListReversePrivateEndpoints::OPERATION, Pipes, |call, path| list(call, path.id("service_id")?)),
+    (CreateReversePrivateEndpoint::OPERATION, Pipes, |call, path| create(call, path.id("service_id")?)),
+    (GetReversePrivateEndpoint::OPERATION, Pipes, |call, path| {
+        get(call, path.id("service_id")?, path.id("endpoint_id")?)
+    }),
+    (UpdateReversePrivateEndpoint::OPERATION, Pipes, |call, path| {
+        update(call, path.id("service_id")?, path.id("endpoint_id")?)
+    }),
+    (DeleteReversePrivateEndpoint::OPERATION, Pipes, |call, path| {
+        delete(call, path.id("service_id")?, path.id("endpoint_id")?)
+    }),
 ];
 
 /// The service's endpoints with every transition due by now applied, the gone ones removed.
@@ -59,7 +70,7 @@ fn find(stored: &mut StoredService, id: ReversePrivateEndpointId) -> Result<&mut
 }
 
 fn create(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
-    let body: Value = call.body(crate::checks::create_reverse_private_endpoint)?;
+    let body: Value = call.body(crate::checks::reverse_private_endpoints::create_reverse_private_endpoint)?;
     let id = call.state.sequence.uuid();
     let endpoint_number = call.state.sequence.text(17, b"0123456789abcdef");
     let (now, timings) = (call.state.now, call.state.endpoint_timings);
@@ -92,7 +103,7 @@ fn create(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
 }
 
 fn update(call: &mut Call<'_>, service: ServiceId, id: ReversePrivateEndpointId) -> Result<Answer, Refusal> {
-    let body: Value = call.body(crate::checks::update_reverse_private_endpoint)?;
+    let body: Value = call.body(crate::checks::reverse_private_endpoints::update_reverse_private_endpoint)?;
     let request_id = call.request_id;
     let stored = settled(call, service)?;
     let endpoint = find(stored, id)?;

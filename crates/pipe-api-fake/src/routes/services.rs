@@ -1,21 +1,25 @@
 //! `/v1/organizations/{organizationId}/services/{serviceId}`: get, update, delete, and the
 //! lifecycle commands of `.../state`, driven by the fake's clock.
 
+use pipe_api_proto::{
+    DeleteService, GetService, UpdateService, UpdateServicePassword, UpdateServiceReplicaScaling, UpdateServiceState,
+};
 use pipe_api_types::ServiceId;
 use serde_json::{Value, json};
 
-use super::{Call, Handler};
+use super::{Call, Served};
+use crate::permissions::Resource::Services;
 use crate::reply::{self, Answer, Refusal};
 use crate::state::StoredService;
 
 /// The rows answered here.
-pub(super) const HANDLERS: &[(&str, Handler)] = &[
-    ("get_service", |call, path| get(call, path.id("service_id")?)),
-    ("update_service", |call, path| update(call, path.id("service_id")?)),
-    ("delete_service", |call, path| delete(call, path.id("service_id")?)),
-    ("update_service_state", |call, path| change_state(call, path.id("service_id")?)),
-    ("update_service_replica_scaling", |call, path| scale(call, path.id("service_id")?)),
-    ("update_service_password", |call, path| set_password(call, path.id("service_id")?)),
+pub(super) const HANDLERS: &[Served] = &[
+    (GetService::OPERATION, Services, |call, path| get(call, path.id("service_id")?)),
+    (UpdateService::OPERATION, Services, |call, path| update(call, path.id("service_id")?)),
+    (DeleteService::OPERATION, Services, |call, path| delete(call, path.id("service_id")?)),
+    (UpdateServiceState::OPERATION, Services, |call, path| change_state(call, path.id("service_id")?)),
+    (UpdateServiceReplicaScaling::OPERATION, Services, |call, path| scale(call, path.id("service_id")?)),
+    (UpdateServicePassword::OPERATION, Services, |call, path| set_password(call, path.id("service_id")?)),
 ];
 
 fn found<'c>(call: &'c mut Call<'_>, service: ServiceId) -> Result<&'c mut StoredService, Refusal> {
@@ -34,7 +38,7 @@ type Identity = fn(&Value) -> Value;
 
 /// Applies a `ServicePatchRequest` by the wire names written here, to the service's record.
 fn update(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
-    let body: Value = call.body(crate::checks::update_service)?;
+    let body: Value = call.body(crate::checks::services::update_service)?;
     let request_id = call.request_id;
     let stored = found(call, service)?;
     let mut json = Value::Object(std::mem::take(&mut stored.record));
@@ -78,11 +82,20 @@ fn update(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
     Ok(reply::management_ok(request_id, &stored.record))
 }
 
+/// `DELETE` (the service notes): accepted only for a `stopped` service, which is then
+/// `terminating` for the fake's transition time, then gone (404). Any other state is refused
+/// with a 400 naming it, as the state commands refuse what their state does not allow.
 fn delete(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
-    found(call, service)?;
-    let organization = call.state.organizations.get_mut(&call.organization).expect("found above");
-    organization.services.remove(&service);
-    Ok(reply::management_ok_empty(call.request_id))
+    let (now, takes, request_id) = (call.state.now, call.state.service_transition_time, call.request_id);
+    let stored = found(call, service)?;
+    match stored.state() {
+        "stopped" => stored.begin("terminating", crate::state::TERMINATED, now, takes),
+        state => {
+            let why = format!("cannot delete the service: it must be stopped first. Current state: {state}");
+            return Err(Refusal::bad_request(why));
+        }
+    }
+    Ok(reply::management_ok_empty(request_id))
 }
 
 /// `start`, `stop`, `awake`: the service passes through `starting`, `stopping` or `awaking`
@@ -90,7 +103,7 @@ fn delete(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
 /// asks for what is already so changes nothing; one against a transition under way is a 409;
 /// a stopped service is started, not woken.
 fn change_state(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
-    let body: Value = call.body(crate::checks::service_state)?;
+    let body: Value = call.body(crate::checks::services::service_state)?;
     let (now, takes, request_id) = (call.state.now, call.state.service_transition_time, call.request_id);
     let stored = found(call, service)?;
     let command = body["command"].as_str().unwrap_or_default();
@@ -117,7 +130,7 @@ fn change_state(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refus
 /// the first and restarts its time); the answer is the service as it is, with the scaling in
 /// effect (`currentScaling`), which a read shows changed once the change is applied.
 fn scale(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
-    let body: crate::state::Record = call.body(crate::checks::replica_scaling)?;
+    let body: crate::state::Record = call.body(crate::checks::services::replica_scaling)?;
     let (now, takes, request_id) = (call.state.now, call.state.service_transition_time, call.request_id);
     let stored = found(call, service)?;
     let mut change = stored.scaling_change.take().map(|(change, _)| change).unwrap_or_default();
@@ -132,7 +145,7 @@ fn scale(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
 /// and nothing secret is answered (`{}`); without, a password is generated and answered this
 /// once (the fake keeps only its hash).
 fn set_password(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
-    let body: crate::state::Record = call.body(crate::checks::service_password)?;
+    let body: crate::state::Record = call.body(crate::checks::services::service_password)?;
     let hash = body.get("newPasswordHash").and_then(Value::as_str).map(str::to_owned);
     let (answer, hash) = match hash {
         Some(hash) => (json!({}), hash),

@@ -87,6 +87,17 @@ pub fn service_running(service: &Service) -> Verdict {
     }
 }
 
+/// A service is `stopped`: what a stopped service is waited for before it is deleted (the
+/// service notes: a delete is accepted only then). `failed` is a failure; anything else
+/// (`stopping`, a state of another transition under way) goes on.
+pub fn service_stopped(service: &Service) -> Verdict {
+    match service.state {
+        Some(ServiceState::Stopped) => Verdict::Done,
+        Some(ServiceState::Failed) => Verdict::Failed,
+        _ => Verdict::Continue,
+    }
+}
+
 /// A reverse private endpoint has left `Provisioning` (the service notes: a client polls until
 /// it is anything else). `Ready` and `PendingAcceptance` (to be accepted on the cloud side) are
 /// done; `Failed`, `Rejected` and `Expired` are failures; `Provisioning`, `Unknown` and a status

@@ -61,7 +61,7 @@ mod wake;
 
 pub use conditions::{
     Condition, Verdict, pipe_running, pipe_settled, pipe_stopped, reverse_private_endpoint_ready,
-    reverse_private_endpoint_settled, service_running,
+    reverse_private_endpoint_settled, service_running, service_stopped,
 };
 pub use wake::{Wake, WakeError};
 

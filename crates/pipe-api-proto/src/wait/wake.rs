@@ -12,8 +12,9 @@ use super::{IdleRecovery, Verdict, service_running};
 use crate::api::Management;
 use crate::attempts::AttemptRecord;
 use crate::call::{Call, Machine, Next};
-use crate::endpoints::{GetService, Raw};
 use crate::error::{Error, TransportError};
+use crate::operations::endpoints::GetService;
+use crate::raw::Raw;
 use crate::retry::{Pacer, RetryPolicy};
 
 /// Wakes an idle service: `PATCH .../services/{id}/state {"command":"awake"}`, then reads the

@@ -1,6 +1,0 @@
-//! The integration tests of this package, built as one binary (linking one per file took most
-//! of a fresh `cargo test`).
-
-mod export;
-mod plan;
-mod strict_desired;
