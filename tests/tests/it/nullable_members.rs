@@ -538,6 +538,14 @@ fn the_fake_refuses_null_where_the_contract_does_not_allow_it() {
         assert_eq!(api.status().as_u16(), 400, "{named}");
         assert!(api.message().unwrap_or_default().contains(&format!("{named}: must not be null")), "{error}");
     }
+    // The CDC scaling of a service's database pipes (`PipesCdcScalingPatchRequest`) has no
+    // nullable member, unlike a pipe's own scaling patch.
+    let cdc = format!("/v1/organizations/{ORG}/services/{SERVICE}/pipesCdcScaling");
+    let request = Raw::<Management>::new(http::Method::PATCH, &cdc).unwrap().json(&json!({ "replicaMemoryGb": null }));
+    let error = client.call(&request.unwrap()).expect_err("a null CDC memory");
+    let api = error.as_api().expect("an API error");
+    assert_eq!(api.status().as_u16(), 400);
+    assert!(api.message().unwrap_or_default().contains("replicaMemoryGb: must not be null"), "{error}");
     // And accepts one it does allow, past the client too.
     let allowed = json!({ "source": { "postgres": { "tlsHost": null } } });
     let request = Raw::<Management>::new(http::Method::PATCH, &path).unwrap().json(&allowed).unwrap();
