@@ -11,10 +11,7 @@
 //! Then a `null` for a member the contract does not let be `null` is refused, by the client
 //! naming the whole path, and by the fake on its own.
 
-use pipe_api_fake::{
-    DEMO_ALERTS_TOKEN, DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake,
-    FakeServer,
-};
+use pipe_api_fake::{DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
 use pipe_api_proto::{Error, Management, Raw};
 use pipe_api_types::{
     AlertChannel, AlertId, AlertInterval, AlertRequest, Authentication, CreatePipeRequest, KafkaSourcePatch,
@@ -27,6 +24,9 @@ use pipe_api_ureq::Client;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+
+use crate::clients::{api_status, demo_client};
+use crate::ops_alerts::tile_alert;
 
 /// A request of one of the operations whose bodies have nullable members.
 // One at a time, built and dropped per row: the size of a variant costs nothing here.
@@ -148,18 +148,6 @@ fn scaling(scaling: UpdatePipeScalingRequest) -> Body {
 
 fn put_settings(settings: PipeSettings) -> Body {
     Body::Settings(settings)
-}
-
-/// An alert on a tile, as the fake's alerting server takes it.
-fn tile_alert() -> AlertRequest {
-    AlertRequest::tile(
-        "65f1a2b3c4d5e6f708190300",
-        "tile-errors",
-        ThresholdType::Above,
-        100.0,
-        AlertInterval::FifteenMinutes,
-        AlertChannel::webhook("65f1a2b3c4d5e6f708190002"),
-    )
 }
 
 /// An alert on a saved search.
@@ -375,14 +363,6 @@ fn sent<T: Serialize + DeserializeOwned + Validate + PartialEq + std::fmt::Debug
     json
 }
 
-fn admin(server: &FakeServer) -> Client {
-    Client::builder()
-        .management(&server.base_url(), DEMO_KEY_ID, DEMO_KEY_SECRET)
-        .alerting(&server.base_url(), DEMO_ALERTS_TOKEN)
-        .build()
-        .unwrap()
-}
-
 /// A pipe made from `fixtures/create_pipe/<name>.json`.
 fn create(client: &Client, name: &str) -> PipeId {
     let path = format!("{}/tests/it/fixtures/create_pipe/{name}.json", env!("CARGO_MANIFEST_DIR"));
@@ -444,7 +424,7 @@ fn every_nullable_member_sends_null_and_the_fake_applies_it() {
         assert_eq!(json.pointer(&pointer(row.path)), Some(&Value::Null), "{at}: {json}");
 
         let server = Fake::demo().serve().unwrap();
-        let (client, fake) = (admin(&server), server.fake());
+        let (client, fake) = (demo_client(&server), server.fake());
         // Where the member is kept: the scaling and the settings are a pipe's members.
         let kept_at = match body {
             Body::Scaling(_) => format!("scaling.{}", row.path),
@@ -523,7 +503,7 @@ fn null_for_a_member_that_is_not_nullable_is_refused_naming_its_path() {
 #[test]
 fn the_fake_refuses_null_where_the_contract_does_not_allow_it() {
     let server = Fake::demo().serve().unwrap();
-    let client = admin(&server);
+    let client = demo_client(&server);
     let pipe = create(&client, POSTGRES);
     let path = format!("/v1/organizations/{ORG}/services/{SERVICE}/pipes/{pipe}");
     for (body, named) in [
@@ -533,19 +513,17 @@ fn the_fake_refuses_null_where_the_contract_does_not_allow_it() {
         (json!({ "destination": { "columns": null } }), "destination.columns"),
     ] {
         let request = Raw::<Management>::new(http::Method::PATCH, &path).unwrap().json(&body).unwrap();
-        let error = client.call(&request).expect_err(named);
-        let api = error.as_api().expect("an API error");
-        assert_eq!(api.status().as_u16(), 400, "{named}");
-        assert!(api.message().unwrap_or_default().contains(&format!("{named}: must not be null")), "{error}");
+        let (status, message) = api_status(&client.call(&request).expect_err(named)).expect("an API error");
+        assert_eq!(status, 400, "{named}");
+        assert!(message.unwrap_or_default().contains(&format!("{named}: must not be null")), "{named}");
     }
     // The CDC scaling of a service's database pipes (`PipesCdcScalingPatchRequest`) has no
     // nullable member, unlike a pipe's own scaling patch.
     let cdc = format!("/v1/organizations/{ORG}/services/{SERVICE}/pipesCdcScaling");
     let request = Raw::<Management>::new(http::Method::PATCH, &cdc).unwrap().json(&json!({ "replicaMemoryGb": null }));
-    let error = client.call(&request.unwrap()).expect_err("a null CDC memory");
-    let api = error.as_api().expect("an API error");
-    assert_eq!(api.status().as_u16(), 400);
-    assert!(api.message().unwrap_or_default().contains("replicaMemoryGb: must not be null"), "{error}");
+    let (status, message) = api_status(&client.call(&request.unwrap()).expect_err("a null CDC memory")).unwrap();
+    assert_eq!(status, 400);
+    assert!(message.unwrap_or_default().contains("replicaMemoryGb: must not be null"));
     // And accepts one it does allow, past the client too.
     let allowed = json!({ "source": { "postgres": { "tlsHost": null } } });
     let request = Raw::<Management>::new(http::Method::PATCH, &path).unwrap().json(&allowed).unwrap();
