@@ -285,7 +285,7 @@ impl DesiredState {
             service.resources.check_resources(&format!("{SERVICES}[{index}]."))?;
             self.alerts.append(&mut service.resources.alerts);
         }
-        check_kind(KINDS[2], "name", self.alerts.iter().map(|a| (a.name.as_deref(), a as &dyn Validate)))
+        check_kind(KINDS[2], "name", self.alerts.iter().map(|a| (alert_name(a), a as &dyn Validate)))
     }
 
     /// [`DesiredState::check`] of the endpoints, pipes and alerts of the lists at `at`.
@@ -294,7 +294,7 @@ impl DesiredState {
         check_kind(&format!("{at}{}", KINDS[0]), "description", endpoints)?;
         let pipes = self.pipes.iter().map(|p| (p.pipe.name.as_deref(), &p.pipe as &dyn Validate));
         check_kind(&format!("{at}{}", KINDS[1]), "name", pipes)?;
-        let alerts = self.alerts.iter().map(|a| (a.name.as_deref(), a as &dyn Validate));
+        let alerts = self.alerts.iter().map(|a| (alert_name(a), a as &dyn Validate));
         check_kind(&format!("{at}{}", KINDS[2]), "name", alerts)?;
         self.check_endpoint_references(at)
     }
@@ -596,4 +596,9 @@ impl std::error::Error for DesiredStateError {
             _ => None,
         }
     }
+}
+
+/// An alert's name, the name it is planned by: none when absent or `null`.
+pub(crate) fn alert_name(alert: &AlertRequest) -> Option<&str> {
+    alert.name.as_ref().and_then(pipe_api_types::Nullable::value).map(|name| name.as_str())
 }

@@ -22,7 +22,7 @@ use pipe_api_proto::{
 };
 
 use crate::current::Current;
-use crate::desired::{DesiredPipe, DesiredPipeState, DesiredService, DesiredState};
+use crate::desired::{DesiredPipe, DesiredPipeState, DesiredService, DesiredState, alert_name};
 use crate::json::{compared, read_model, to_json};
 use crate::planned::{Awaited, Plan, PlanOptions, PlanStep, PlannedRequest};
 use crate::resource::{Id, Kind, Resource};
@@ -630,7 +630,8 @@ impl Planner<'_> {
             self.step(resource, UpdatePipe::OPERATION, &id, Some(&request), reason)?;
         }
         if let Some(scaling) = changes.scaling {
-            let request: pipe_api_types::Scaling = from_json(resource, UpdatePipeScaling::OPERATION, scaling)?;
+            let request: pipe_api_types::UpdatePipeScalingRequest =
+                from_json(resource, UpdatePipeScaling::OPERATION, scaling)?;
             self.step(resource, UpdatePipeScaling::OPERATION, &id, Some(&request), "scaling differs")?;
         }
         let stopping = matches!(state, Some(PipeState::Stopping | PipeState::Pausing));
@@ -723,7 +724,7 @@ impl Planner<'_> {
             return if self.desired.alerts.is_empty() { Ok(()) } else { Err(PlanError::AlertsNotRead) };
         };
         for desired in &self.desired.alerts {
-            let resource = Resource::new(Kind::Alert, desired.name.as_deref().unwrap_or_default());
+            let resource = Resource::new(Kind::Alert, alert_name(desired).unwrap_or_default());
             let found = unique(&resource, current, |a| a.name.as_deref(), |a| a.id.to_string())?;
             let Some(alert) = found else {
                 self.step(&resource, CreateAlert::OPERATION, &[], Some(desired), "not on the server")?;
@@ -769,7 +770,7 @@ impl Planner<'_> {
             let id = [("alert_id", Id::Known(alert.id.to_string()))];
             self.step(&resource, UpdateAlert::OPERATION, &id, Some(&request), differ(&differing))?;
         }
-        let named: Vec<&str> = self.desired.alerts.iter().filter_map(|a| a.name.as_deref()).collect();
+        let named: Vec<&str> = self.desired.alerts.iter().filter_map(alert_name).collect();
         for alert in current {
             let name = alert.name.as_deref().unwrap_or_default();
             if !named.contains(&name) {

@@ -4,8 +4,8 @@
 use http::Method;
 
 /// One operation as data: an endpoint's metadata ([`Endpoint::METADATA`](crate::Endpoint::METADATA)).
-/// The table's are its rows, listed in [`OPERATIONS`]; a user's own endpoint makes its own with
-/// [`Operation::new`].
+/// The table's are its rows, listed in [`OPERATIONS`](crate::operations::OPERATIONS); a user's
+/// own endpoint makes its own with [`Operation::new`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Operation {

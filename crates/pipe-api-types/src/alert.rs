@@ -5,8 +5,10 @@
 use time::OffsetDateTime;
 
 use crate::AlertId;
+use crate::Nullable;
 use crate::Text;
-use crate::codec::{decimal, rfc3339};
+use crate::codec::{decimal, nullable_decimal, nullable_rfc3339, rfc3339};
+use crate::nullable::set;
 use crate::validate::{Checker, Rule, Validate, ValidationErrors};
 
 open_enum! {
@@ -249,31 +251,32 @@ impl AlertInterval {
 model! {
     /// The body of both the create-alert (`POST`) and the update-alert (`PUT`) requests. A `PUT`
     /// replaces the whole alert: a field left out is cleared (`scheduleStartAt` excepted, which
-    /// is kept), so update from the alert as read: `AlertRequest::from(alert)` keeps every field,
-    /// those this crate does not model included.
+    /// is kept: send [`Nullable::Null`] to clear it), so update from the alert as read:
+    /// `AlertRequest::from(alert)` keeps every field, those this crate does not model included.
+    /// The members the contract's `Alert` schema lets be `null` are [`Nullable`].
     pub struct AlertRequest {
         /// What the alert watches.
         "source" source: AlertSource,
         /// The saved search (`saved_search`).
-        "savedSearchId" saved_search_id: Text,
+        "savedSearchId" saved_search_id: Nullable<Text>,
         /// The dashboard (`tile`).
-        "dashboardId" dashboard_id: Text,
+        "dashboardId" dashboard_id: Nullable<Text>,
         /// The tile of the dashboard (`tile`).
-        "tileId" tile_id: Text,
+        "tileId" tile_id: Nullable<Text>,
         /// The column results are grouped by (saved searches).
-        "groupBy" group_by: Text,
+        "groupBy" group_by: Nullable<Text>,
         /// The threshold (the lower bound for `between` and `not_between`).
         "threshold" threshold: f64 as decimal,
         /// The upper bound for `between` and `not_between`.
-        "thresholdMax" threshold_max: f64 as decimal,
+        "thresholdMax" threshold_max: Nullable<f64> as nullable_decimal,
         /// How the value is compared with the threshold.
         "thresholdType" threshold_type: ThresholdType,
         /// How often the alert is evaluated.
         "interval" interval: AlertInterval,
         /// Minutes to offset the schedule by (0 to 1439, below the interval).
-        "scheduleOffsetMinutes" schedule_offset_minutes: u32,
+        "scheduleOffsetMinutes" schedule_offset_minutes: Nullable<u32>,
         /// When the schedule starts.
-        "scheduleStartAt" schedule_start_at: OffsetDateTime as rfc3339,
+        "scheduleStartAt" schedule_start_at: Nullable<OffsetDateTime> as nullable_rfc3339,
         /// Where it notifies: the one channel, which every server reads (older servers know
         /// only this one). When `channels` is sent too, it must equal `channels[0]`.
         "channel" channel: AlertChannel,
@@ -281,13 +284,13 @@ model! {
         /// `channel` mirroring `channels[0]`).
         "channels" channels: Vec<AlertChannel>,
         /// The alert's name (1 to 512 characters).
-        "name" name: Text,
+        "name" name: Nullable<Text>,
         /// The notification message (1 to 4096 characters).
-        "message" message: Text,
+        "message" message: Nullable<Text>,
         /// A free-text note, markdown (1 to 4096 characters).
-        "note" note: Text,
+        "note" note: Nullable<Text>,
         /// Consecutive firing windows before notifying (at least 1).
-        "numConsecutiveWindows" num_consecutive_windows: u32,
+        "numConsecutiveWindows" num_consecutive_windows: Nullable<u32>,
     }
 }
 
@@ -319,8 +322,11 @@ impl AlertRequest {
         interval: AlertInterval,
         channel: AlertChannel,
     ) -> Self {
-        AlertRequest { saved_search_id: Some(saved_search_id.into()), ..Self::condition(AlertSource::SavedSearch) }
-            .watch(threshold_type, threshold, interval, channel)
+        AlertRequest {
+            saved_search_id: Some(Nullable::Value(saved_search_id.into())),
+            ..Self::condition(AlertSource::SavedSearch)
+        }
+        .watch(threshold_type, threshold, interval, channel)
     }
 
     /// An alert on the tile `tile_id` of the dashboard `dashboard_id`; the rest, `channel`
@@ -334,8 +340,8 @@ impl AlertRequest {
         channel: AlertChannel,
     ) -> Self {
         AlertRequest {
-            dashboard_id: Some(dashboard_id.into()),
-            tile_id: Some(tile_id.into()),
+            dashboard_id: Some(Nullable::Value(dashboard_id.into())),
+            tile_id: Some(Nullable::Value(tile_id.into())),
             ..Self::condition(AlertSource::Tile)
         }
         .watch(threshold_type, threshold, interval, channel)
@@ -371,23 +377,23 @@ impl AlertRequest {
 impl From<Alert> for AlertRequest {
     fn from(alert: Alert) -> Self {
         AlertRequest {
-            dashboard_id: alert.dashboard_id.or(alert.dashboard),
-            saved_search_id: alert.saved_search_id.or(alert.saved_search),
+            dashboard_id: alert.dashboard_id.or(alert.dashboard).map(Nullable::Value),
+            saved_search_id: alert.saved_search_id.or(alert.saved_search).map(Nullable::Value),
             source: alert.source,
-            tile_id: alert.tile_id,
-            group_by: alert.group_by,
+            tile_id: alert.tile_id.map(Nullable::Value),
+            group_by: alert.group_by.map(Nullable::Value),
             threshold: alert.threshold,
-            threshold_max: alert.threshold_max,
+            threshold_max: alert.threshold_max.map(Nullable::Value),
             threshold_type: alert.threshold_type,
             interval: alert.interval,
-            schedule_offset_minutes: alert.schedule_offset_minutes,
-            schedule_start_at: alert.schedule_start_at,
+            schedule_offset_minutes: alert.schedule_offset_minutes.map(Nullable::Value),
+            schedule_start_at: alert.schedule_start_at.map(Nullable::Value),
             channel: alert.channel,
             channels: alert.channels,
-            name: alert.name,
-            message: alert.message,
-            note: alert.note,
-            num_consecutive_windows: alert.num_consecutive_windows,
+            name: alert.name.map(Nullable::Value),
+            message: alert.message.map(Nullable::Value),
+            note: alert.note.map(Nullable::Value),
+            num_consecutive_windows: alert.num_consecutive_windows.map(Nullable::Value),
             unknown: alert.unknown,
         }
     }
@@ -408,11 +414,15 @@ impl Validate for AlertRequest {
             // `dashboardId` and `tileId`, each non-empty.
             c.present("source", &self.source, Rule::Required, |_, _| {});
             c.known("source", &self.source);
-            let needs = |c: &mut Checker, name: &'static str, value: &Option<Text>, why: &'static str| match value {
-                None => c.fail_at(name, Rule::RequiredBecause(why)),
-                Some(text) if text.is_empty() => c.fail_at(name, Rule::NotBlank),
-                Some(_) => {}
-            };
+            // `null` names no search, dashboard or tile: as good as absent here.
+            let needs =
+                |c: &mut Checker, name: &'static str, value: &Option<Nullable<Text>>, why: &'static str| match set(
+                    value,
+                ) {
+                    None => c.fail_at(name, Rule::RequiredBecause(why)),
+                    Some(text) if text.is_empty() => c.fail_at(name, Rule::NotBlank),
+                    Some(_) => {}
+                };
             match &self.source {
                 Some(AlertSource::SavedSearch) => {
                     needs(c, "savedSearchId", &self.saved_search_id, "when source is saved_search");
@@ -438,7 +448,7 @@ impl Validate for AlertRequest {
             // The contract: `thresholdMax` is "Required when thresholdType is between or
             // not_between, must be >= threshold".
             let bounded = matches!(self.threshold_type, Some(ThresholdType::Between | ThresholdType::NotBetween));
-            match (self.threshold_max, self.threshold) {
+            match (set(&self.threshold_max).copied(), self.threshold) {
                 (None, _) if bounded => {
                     c.fail_at("thresholdMax", Rule::RequiredBecause("when thresholdType is between or not_between"))
                 }
@@ -448,10 +458,10 @@ impl Validate for AlertRequest {
             }
             // Notes: `scheduleOffsetMinutes` 0-1439 and below the interval's length in minutes,
             // and 0 when `scheduleStartAt` is set.
-            if let Some(offset) = self.schedule_offset_minutes {
+            if let Some(&offset) = set(&self.schedule_offset_minutes) {
                 let below_interval = self.interval.as_ref().and_then(AlertInterval::minutes).map(|m| m - 1);
                 let max = below_interval.map_or(MAX_SCHEDULE_OFFSET_MINUTES, |m| m.min(MAX_SCHEDULE_OFFSET_MINUTES));
-                let max = if self.schedule_start_at.is_some() { 0 } else { max };
+                let max = if set(&self.schedule_start_at).is_some() { 0 } else { max };
                 if offset > max {
                     c.fail_at("scheduleOffsetMinutes", Rule::Range { min: 0, max: i64::from(max) });
                 }
@@ -462,7 +472,7 @@ impl Validate for AlertRequest {
             check_chars(c, "message", &self.message, 4096);
             check_chars(c, "note", &self.note, 4096);
             // The contract: `numConsecutiveWindows` has minimum 1.
-            if self.num_consecutive_windows == Some(0) {
+            if set(&self.num_consecutive_windows) == Some(&0) {
                 c.fail_at("numConsecutiveWindows", Rule::Min(1));
             }
         })
@@ -511,8 +521,8 @@ fn check_channels(c: &mut Checker, request: &AlertRequest) {
 }
 
 /// A text, when present, from 1 to `max` characters.
-fn check_chars(c: &mut Checker, name: &'static str, value: &Option<Text>, max: usize) {
-    if let Some(text) = value {
+fn check_chars(c: &mut Checker, name: &'static str, value: &Option<Nullable<Text>>, max: usize) {
+    if let Some(text) = set(value) {
         if text.is_empty() || (text.len() > max && text.chars().count() > max) {
             c.fail_at(name, Rule::CharsBetween { min: 1, max });
         }

@@ -3,7 +3,8 @@
 //! A [`model!`](crate::macros) field names its codec with `as`: a module holding a serde
 //! `serialize`/`deserialize` pair, like `#[serde(with = "...")]`; the default is [`plain`], which
 //! reads through the type's [`Field`] impl. Every codec reads a [`Read`], so that `null` means
-//! "absent" the same way everywhere, and so that a value that does not fit its field's type (a
+//! "absent" the same way everywhere (but for a [`Nullable`](crate::Nullable) member, where it
+//! is the value), and so that a value that does not fit its field's type (a
 //! date that is not RFC 3339, `port: 8443.5`, a number where text was expected, `"state": 3`)
 //! never fails a response: the field reads as absent and the model keeps the value's JSON among
 //! its unknown fields, writing it back (as it came, or as the same JSON value: see [`Field`]).
@@ -21,8 +22,12 @@ use time::{OffsetDateTime, PrimitiveDateTime};
 
 /// What reading one field gave.
 pub(crate) enum Read<T> {
-    /// Absent: `null` (or, for dates, `""`).
+    /// Absent: for dates, `""`.
     Absent,
+    /// `null`: absent too, but a model notes it, so that a request a user wrote refuses `null`
+    /// for a member the contract does not let be `null` (one that does is a
+    /// [`Nullable`](crate::Nullable), which reads `null` as its value).
+    Null,
     /// A value of the field's type.
     Value(T),
     /// A value that does not fit the field's type, kept as its JSON text.
@@ -41,6 +46,7 @@ impl<T> Read<T> {
         match self {
             Read::Value(value) => f(value).into(),
             Read::Absent => Read::Absent,
+            Read::Null => Read::Null,
             Read::Kept(raw) => Read::Kept(raw),
         }
     }
@@ -56,7 +62,7 @@ pub(crate) fn lenient<'de, D: Deserializer<'de>, T>(
 ) -> Result<Read<T>, D::Error> {
     let raw = Box::<RawValue>::deserialize(d)?;
     if raw.get() == "null" {
-        return Ok(Read::Absent);
+        return Ok(Read::Null);
     }
     Ok(parse(raw.get()).unwrap_or(Read::Kept(raw)))
 }
@@ -190,7 +196,7 @@ fn made<T: Field, E: serde::de::Error>(scalar: Scalar<'_>) -> Result<Read<T>, E>
         Scalar::U64(value) => T::from_u64(*value),
         Scalar::I64(value) => T::from_i64(*value),
         Scalar::F64(value) => T::from_f64(*value),
-        Scalar::Absent => return Ok(Read::Absent),
+        Scalar::Null => return Ok(Read::Null),
         Scalar::Kept(_) => None,
     };
     match value {
@@ -207,7 +213,7 @@ enum Scalar<'de> {
     U64(u64),
     I64(i64),
     F64(f64),
-    Absent,
+    Null,
     Kept(Box<serde_json::value::RawValue>),
 }
 
@@ -220,25 +226,24 @@ impl Scalar<'_> {
             Scalar::U64(value) => serde_json::value::to_raw_value(&value),
             Scalar::I64(value) => serde_json::value::to_raw_value(&value),
             Scalar::F64(value) => serde_json::value::to_raw_value(&value),
-            Scalar::Absent => serde_json::value::to_raw_value(&()),
+            Scalar::Null => serde_json::value::to_raw_value(&()),
             Scalar::Kept(raw) => Ok(raw),
         }
     }
 }
 
-/// A scalar member an update may send as `null` ([`Nullable`](crate::Nullable)): `null` reads
-/// as `Null` rather than as absent; the rest as the scalar's own type reads it.
+/// A member an update may send as `null` ([`Nullable`](crate::Nullable)), a scalar or an
+/// object: `null` reads as `Null` rather than as absent; the rest as the member's own type reads
+/// it.
 impl<T: Field> Field for crate::Nullable<T> {
     const EXPECTED: &'static str = T::EXPECTED;
 
     fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Self>, D::Error> {
-        Ok(match d.deserialize_any(ScalarVisitor)? {
-            Scalar::Absent => Read::Value(crate::Nullable::Null),
-            scalar => match made::<T, D::Error>(scalar)? {
-                Read::Value(value) => Read::Value(crate::Nullable::Value(value)),
-                Read::Absent => Read::Value(crate::Nullable::Null),
-                Read::Kept(raw) => Read::Kept(raw),
-            },
+        Ok(match T::read(d)? {
+            Read::Value(value) => Read::Value(crate::Nullable::Value(value)),
+            Read::Null => Read::Value(crate::Nullable::Null),
+            Read::Absent => Read::Absent,
+            Read::Kept(raw) => Read::Kept(raw),
         })
     }
 }
@@ -282,11 +287,11 @@ impl<'de> Visitor<'de> for ScalarVisitor {
     }
 
     fn visit_unit<E: serde::de::Error>(self) -> Result<Scalar<'de>, E> {
-        Ok(Scalar::Absent)
+        Ok(Scalar::Null)
     }
 
     fn visit_none<E: serde::de::Error>(self) -> Result<Scalar<'de>, E> {
-        Ok(Scalar::Absent)
+        Ok(Scalar::Null)
     }
 
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Scalar<'de>, D::Error> {
@@ -341,11 +346,11 @@ impl<'de, T: Field> Visitor<'de> for FieldVisitor<T> {
     }
 
     fn visit_unit<E: serde::de::Error>(self) -> Result<Read<T>, E> {
-        Ok(Read::Absent)
+        Ok(Read::Null)
     }
 
     fn visit_none<E: serde::de::Error>(self) -> Result<Read<T>, E> {
-        Ok(Read::Absent)
+        Ok(Read::Null)
     }
 
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Read<T>, D::Error> {
@@ -426,7 +431,7 @@ fn kept_list<'de, T: Field + Serialize, V, A: SeqAccess<'de>>(
     let to_json = |value: &T| serde_json::to_value(value).map_err(A::Error::custom);
     let element = |read: Read<T>| -> Result<serde_json::Value, A::Error> {
         match read {
-            Read::Absent => Ok(serde_json::Value::Null),
+            Read::Absent | Read::Null => Ok(serde_json::Value::Null),
             Read::Value(value) => to_json(&value),
             Read::Kept(raw) => serde_json::from_str(raw.get()).map_err(A::Error::custom),
         }
@@ -642,3 +647,50 @@ pub(crate) fn parse_decimal(raw: &str) -> Option<f64> {
 pub(crate) fn serialize_number<S: Serializer>(value: f64, s: S) -> Result<S::Ok, S::Error> {
     if value.fract() == 0.0 && value.abs() < 9.0e15 { s.serialize_i64(value as i64) } else { s.serialize_f64(value) }
 }
+
+/// A codec for a member that may also be sent as `null` ([`Nullable`](crate::Nullable)): `null`
+/// reads as `Null` and is written as `null`; anything else as codec `$inner` reads and writes
+/// it.
+macro_rules! nullable_codec {
+    ($(#[$meta:meta])* $name:ident: $inner:ident, $ty:ty) => {
+        $(#[$meta])*
+        pub(crate) mod $name {
+            use super::*;
+            use crate::Nullable;
+
+            pub(crate) const EXPECTED: &str = $inner::EXPECTED;
+
+            pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Nullable<$ty>>, D::Error> {
+                let raw = Box::<RawValue>::deserialize(d)?;
+                if raw.get() == "null" {
+                    return Ok(Read::Value(Nullable::Null));
+                }
+                // Read again from its text (it is JSON): the one copy is of a value that is set.
+                let read = $inner::deserialize(&mut serde_json::Deserializer::from_str(raw.get()))
+                    .map_err(serde::de::Error::custom)?;
+                Ok(match read {
+                    Read::Value(value) => Read::Value(Nullable::Value(value)),
+                    Read::Null => Read::Value(Nullable::Null),
+                    Read::Absent => Read::Absent,
+                    Read::Kept(raw) => Read::Kept(raw),
+                })
+            }
+
+            pub(crate) fn serialize<S: Serializer>(value: &Nullable<$ty>, s: S) -> Result<S::Ok, S::Error> {
+                match value {
+                    Nullable::Value(value) => $inner::serialize(value, s),
+                    Nullable::Null => s.serialize_none(),
+                }
+            }
+        }
+    };
+}
+
+nullable_codec!(
+    /// [`rfc3339`], or `null`.
+    nullable_rfc3339: rfc3339, OffsetDateTime
+);
+nullable_codec!(
+    /// [`decimal`], or `null`.
+    nullable_decimal: decimal, f64
+);

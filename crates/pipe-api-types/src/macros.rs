@@ -215,6 +215,12 @@ macro_rules! model {
                                         $( if key.as_str() == $other { unknown.mark_other_names(); } )?
                                         $field = match next_field_value!([$($codec)?] map, $ty)? {
                                             $crate::codec::Read::Absent => None,
+                                            // Absent too, noted: a request refuses it (`null`
+                                            // is no value of this field; a `Nullable` reads it).
+                                            $crate::codec::Read::Null => {
+                                                unknown.insert_null(key.as_str());
+                                                None
+                                            }
                                             $crate::codec::Read::Value(value) => Some(value),
                                             // Does not fit the type: absent, and kept among the unknown fields.
                                             $crate::codec::Read::Kept(raw) => {

@@ -6,13 +6,22 @@ use crate::IntoField;
 use crate::into_field::{NullableValue, Plain};
 use crate::validate::{CheckMembers, Checker};
 
-/// A member of an update request that may be sent as `null`: a value, or `null` to clear what
-/// was set before. Only members that the contract's patch schemas mark nullable (`"type":
-/// ["string", "null"]`) and that are optional settings of their source have this type: the IAM
-/// role, CA certificate and TLS host of a source, an object storage pipe's `startAfter` and
-/// `path`, a MySQL `serverId` and a Pub/Sub `ackDeadline`. Absent (`None`) leaves the member as
-/// it is. A setter takes the value itself (`.iam_role("arn:...")`) or [`Nullable::Null`]; JSON
-/// `null` reads as `Null`.
+/// A member of a request that may be sent as `null`: a value, or `null` to clear what was set
+/// before. Every request member the contracts mark nullable (`"type": ["string", "null"]`,
+/// `"nullable": true`, `oneOf` with `{"type": "null"}`) has this type: in a pipe update
+/// (`PipePatchRequest`) the name, source, destination and settings, each source kind but
+/// Postgres and most members of each kind's patch; each of a pipe's settings
+/// ([`PipeSettings`](crate::PipeSettings), one schema in the contract for reads, creates,
+/// updates and the settings `PUT`); each member of the scaling patch
+/// ([`UpdatePipeScalingRequest`](crate::UpdatePipeScalingRequest)); and an alert's optional
+/// members ([`AlertRequest`](crate::AlertRequest)). (A key's `expireAt` has its own
+/// [`KeyExpiry`](crate::KeyExpiry).) Absent (`None`) leaves the member as it is. A setter takes
+/// the value itself (`.iam_role("arn:...")`) or [`Nullable::Null`]; JSON `null` reads as `Null`
+/// (where a member that is not `Nullable` refuses it, in a request read from JSON).
+///
+/// What `null` does is the service's: for an optional setting it clears it, returning it to its
+/// default; the contract does not say what it does to a member a pipe cannot go without (its
+/// name, a host), and the fake keeps what the pipe has.
 ///
 /// ```
 /// use pipe_api_types::{KafkaSourcePatch, Nullable};
@@ -34,6 +43,15 @@ pub enum Nullable<T> {
 impl<T> Nullable<T> {
     /// The value, unless this is `Null`.
     pub fn value(&self) -> Option<&T> {
+        match self {
+            Nullable::Value(value) => Some(value),
+            Nullable::Null => None,
+        }
+    }
+
+    /// The value, unless this is `Null`, taken out: a member that may be absent or `null` read
+    /// as an `Option` (`settings.engine_max_threads.and_then(Nullable::into_value)`).
+    pub fn into_value(self) -> Option<T> {
         match self {
             Nullable::Value(value) => Some(value),
             Nullable::Null => None,

@@ -1,21 +1,58 @@
-//! Tuning a pipe after it exists: its scaling (the body of `PATCH .../pipes/{id}/scaling` is a
-//! [`Scaling`]), its settings (`GET`/`PUT .../pipes/{id}/settings`, a [`PipeSettings`] replaced
-//! whole), the schema discovery of a streaming source, and the scaling shared by a service's
-//! database (CDC) pipes ([`PipesCdcScaling`]).
+//! Tuning a pipe after it exists: its scaling (read as a [`Scaling`]; the body of
+//! `PATCH .../pipes/{id}/scaling` is an [`UpdatePipeScalingRequest`]), its settings
+//! (`GET`/`PUT .../pipes/{id}/settings`, a [`PipeSettings`] replaced whole), the schema discovery
+//! of a streaming source, and the scaling shared by a service's database (CDC) pipes
+//! ([`PipesCdcScaling`]).
 
+use crate::Nullable;
+use crate::nullable::set;
 use crate::quantity::{CpuMillicores, MemoryGb, Quantity};
 use crate::validate::{Checker, Rule, Validate, ValidationErrors};
 
-/// The body of `PATCH .../pipes/{pipeId}/scaling` (management OpenAPI,
-/// `PipeScalingPatchRequest`): every field optional, each within the bounds of `PipeScaling`
-/// (the create request's rule, the same function), and the deprecated `concurrency` 0 to 34.
-impl Validate for Scaling {
+model! {
+    /// The body of `PATCH .../pipes/{pipeId}/scaling` (management OpenAPI,
+    /// `PipeScalingPatchRequest`): what changes of a pipe's [`Scaling`]. Its own model, not
+    /// [`Scaling`], because the contract lets each member of the patch be `null` (`["integer",
+    /// "null"]`), and not those of the scaling a pipe is read with (`PipeScaling`).
+    pub struct UpdatePipeScalingRequest {
+        /// Number of replicas (1 to 40; Kafka-style pipes).
+        "replicas" replicas: Nullable<u32>,
+        /// Concurrency (0 to 34; object storage; deprecated).
+        "concurrency" concurrency: Nullable<u32>,
+        /// CPU per replica, in millicores (125 to 2000; streaming pipes).
+        "replicaCpuMillicores" replica_cpu_millicores: Nullable<CpuMillicores>,
+        /// Memory per replica, in GB (0.5 to 8; streaming pipes).
+        "replicaMemoryGb" replica_memory_gb: Nullable<MemoryGb>,
+    }
+}
+
+/// A scaling as read (or declared) becomes the patch that sets each of its members.
+impl From<Scaling> for UpdatePipeScalingRequest {
+    fn from(scaling: Scaling) -> Self {
+        UpdatePipeScalingRequest {
+            replicas: scaling.replicas.map(Nullable::Value),
+            concurrency: scaling.concurrency.map(Nullable::Value),
+            replica_cpu_millicores: scaling.replica_cpu_millicores.map(Nullable::Value),
+            replica_memory_gb: scaling.replica_memory_gb.map(Nullable::Value),
+            unknown: scaling.unknown,
+        }
+    }
+}
+
+/// Every member optional, each within the bounds of `PipeScaling` (the create request's rule,
+/// the same function) unless `null`, and the deprecated `concurrency` 0 to 34.
+impl Validate for UpdatePipeScalingRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
         Checker::run(self, |c| {
-            check_scaling(c, self);
+            check_scaling_values(
+                c,
+                set(&self.replicas).copied(),
+                set(&self.replica_cpu_millicores).map(Quantity::value),
+                set(&self.replica_memory_gb).map(Quantity::value),
+            );
             // PipeScalingPatchRequest.concurrency: minimum 0, maximum 34 (only on the patch;
             // the create request's `PipeScaling.concurrency` states no bound).
-            if self.concurrency.is_some_and(|concurrency| concurrency > 34) {
+            if set(&self.concurrency).is_some_and(|concurrency| *concurrency > 34) {
                 c.fail_at("concurrency", Rule::Range { min: 0, max: 34 });
             }
         })
@@ -27,16 +64,21 @@ impl Validate for Scaling {
 type SettingRange = (&'static str, fn(&PipeSettings) -> Option<u64>, i64, i64);
 
 const SETTING_RANGES: [SettingRange; 10] = [
-    ("streaming_max_insert_wait_ms", |s| s.streaming_max_insert_wait_ms, 500, 60_000),
-    ("object_storage_concurrency", |s| s.object_storage_concurrency, 1, 35),
-    ("object_storage_polling_interval_ms", |s| s.object_storage_polling_interval_ms, 100, 3_600_000),
-    ("object_storage_max_insert_bytes", |s| s.object_storage_max_insert_bytes, 10_485_760, 53_687_091_200),
-    ("object_storage_max_file_count", |s| s.object_storage_max_file_count, 1, 10_000),
-    ("engine_max_threads", |s| s.engine_max_threads, 0, 64),
-    ("engine_max_insert_threads", |s| s.engine_max_insert_threads, 0, 16),
-    ("engine_min_insert_block_size_bytes", |s| s.engine_min_insert_block_size_bytes, 0, 10_737_418_240),
-    ("engine_max_download_threads", |s| s.engine_max_download_threads, 0, 32),
-    ("engine_parallel_distributed_insert_select", |s| s.engine_parallel_distributed_insert_select, 0, 2),
+    ("streaming_max_insert_wait_ms", |s| set(&s.streaming_max_insert_wait_ms).copied(), 500, 60_000),
+    ("object_storage_concurrency", |s| set(&s.object_storage_concurrency).copied(), 1, 35),
+    ("object_storage_polling_interval_ms", |s| set(&s.object_storage_polling_interval_ms).copied(), 100, 3_600_000),
+    (
+        "object_storage_max_insert_bytes",
+        |s| set(&s.object_storage_max_insert_bytes).copied(),
+        10_485_760,
+        53_687_091_200,
+    ),
+    ("object_storage_max_file_count", |s| set(&s.object_storage_max_file_count).copied(), 1, 10_000),
+    ("engine_max_threads", |s| set(&s.engine_max_threads).copied(), 0, 64),
+    ("engine_max_insert_threads", |s| set(&s.engine_max_insert_threads).copied(), 0, 16),
+    ("engine_min_insert_block_size_bytes", |s| set(&s.engine_min_insert_block_size_bytes).copied(), 0, 10_737_418_240),
+    ("engine_max_download_threads", |s| set(&s.engine_max_download_threads).copied(), 0, 32),
+    ("engine_parallel_distributed_insert_select", |s| set(&s.engine_parallel_distributed_insert_select).copied(), 0, 2),
 ];
 
 /// Every settings range the contract states (management OpenAPI, `PipeSettings`), each at its
@@ -133,46 +175,59 @@ model! {
 }
 
 model! {
-    /// Pipe-level tuning settings.
+    /// Pipe-level tuning settings (the management OpenAPI's `PipeSettings`, which a pipe is
+    /// read with and a create and an update send, and `PipeSettingsPutRequest`): each member is
+    /// `["integer", "null"]` or `["boolean", "null"]` in all of them, so each is
+    /// [`Nullable`](crate::Nullable): `null` returns a setting to its default.
     pub struct PipeSettings {
         /// Longest wait before an insert, in ms.
-        "streaming_max_insert_wait_ms" streaming_max_insert_wait_ms: u64,
+        "streaming_max_insert_wait_ms" streaming_max_insert_wait_ms: Nullable<u64>,
         /// Files processed concurrently.
-        "object_storage_concurrency" object_storage_concurrency: u64,
+        "object_storage_concurrency" object_storage_concurrency: Nullable<u64>,
         /// Polling interval of continuous ingestion, in ms.
-        "object_storage_polling_interval_ms" object_storage_polling_interval_ms: u64,
+        "object_storage_polling_interval_ms" object_storage_polling_interval_ms: Nullable<u64>,
         /// Bytes per insert batch.
-        "object_storage_max_insert_bytes" object_storage_max_insert_bytes: u64,
+        "object_storage_max_insert_bytes" object_storage_max_insert_bytes: Nullable<u64>,
         /// Files per insert batch.
-        "object_storage_max_file_count" object_storage_max_file_count: u64,
+        "object_storage_max_file_count" object_storage_max_file_count: Nullable<u64>,
         /// Threads for file processing.
-        "engine_max_threads" engine_max_threads: u64,
+        "engine_max_threads" engine_max_threads: Nullable<u64>,
         /// Insert threads.
-        "engine_max_insert_threads" engine_max_insert_threads: u64,
+        "engine_max_insert_threads" engine_max_insert_threads: Nullable<u64>,
         /// Smallest insert block, in bytes.
-        "engine_min_insert_block_size_bytes" engine_min_insert_block_size_bytes: u64,
+        "engine_min_insert_block_size_bytes" engine_min_insert_block_size_bytes: Nullable<u64>,
         /// Download threads.
-        "engine_max_download_threads" engine_max_download_threads: u64,
+        "engine_max_download_threads" engine_max_download_threads: Nullable<u64>,
         /// Parallel distributed insert-select mode.
-        "engine_parallel_distributed_insert_select" engine_parallel_distributed_insert_select: u64,
+        "engine_parallel_distributed_insert_select" engine_parallel_distributed_insert_select: Nullable<u64>,
         /// Whether to use the cluster function.
-        "object_storage_use_cluster_function" object_storage_use_cluster_function: bool,
+        "object_storage_use_cluster_function" object_storage_use_cluster_function: Nullable<bool>,
         /// Whether attached views are fed in parallel.
-        "engine_parallel_view_processing" engine_parallel_view_processing: bool,
+        "engine_parallel_view_processing" engine_parallel_view_processing: Nullable<bool>,
     }
 }
 
 /// The bounds of the management OpenAPI's `PipeScaling`: replicas 1 to 40, CPU 125 to 2000
 /// millicores, memory 0.5 to 8 GB per replica.
 pub(crate) fn check_scaling(c: &mut Checker, scaling: &Scaling) {
-    if scaling.replicas.is_some_and(|replicas| !(1..=40).contains(&replicas)) {
+    check_scaling_values(
+        c,
+        scaling.replicas,
+        scaling.replica_cpu_millicores.as_ref().map(Quantity::value),
+        scaling.replica_memory_gb.as_ref().map(Quantity::value),
+    );
+}
+
+/// [`check_scaling`]'s bounds on the values given, from a scaling or its patch.
+fn check_scaling_values(c: &mut Checker, replicas: Option<u32>, cpu: Option<f64>, memory: Option<f64>) {
+    if replicas.is_some_and(|replicas| !(1..=40).contains(&replicas)) {
         c.fail_at("replicas", Rule::Range { min: 1, max: 40 });
     }
     let outside = |value: Option<f64>, min: f64, max: f64| value.is_some_and(|v| !(min..=max).contains(&v));
-    if outside(scaling.replica_cpu_millicores.as_ref().map(Quantity::value), 125.0, 2000.0) {
+    if outside(cpu, 125.0, 2000.0) {
         c.fail_at("replicaCpuMillicores", Rule::Range { min: 125, max: 2000 });
     }
-    if outside(scaling.replica_memory_gb.as_ref().map(Quantity::value), 0.5, 8.0) {
+    if outside(memory, 0.5, 8.0) {
         c.fail_at("replicaMemoryGb", Rule::DecimalRange { min: "0.5", max: "8" });
     }
 }

@@ -61,7 +61,7 @@ model! {
     pub struct KafkaSourcePatch {
         /// How to authenticate: `PLAIN`, `SCRAM-SHA-256`, `SCRAM-SHA-512`, `IAM_ROLE`,
         /// `IAM_USER` or `MUTUAL_TLS`.
-        "authentication" authentication: Authentication,
+        "authentication" authentication: Nullable<Authentication>,
         /// The IAM role for `IAM_ROLE`.
         "iamRole" iam_role: Nullable<Text>,
         /// CA certificates (PEM) to verify the brokers.
@@ -77,23 +77,23 @@ model! {
     /// `source.objectStorage` in an update (`PipePatchObjectStorageSource`).
     pub struct ObjectStorageSourcePatch {
         /// Skip the initial load, ingesting only files announced by the queue.
-        "skipInitialLoad" skip_initial_load: bool,
+        "skipInitialLoad" skip_initial_load: Nullable<bool>,
         /// Skip every file up to and including this object key in the initial load.
         "startAfter" start_after: Nullable<Text>,
         /// How to authenticate: `IAM_ROLE`, `IAM_USER`, `CONNECTION_STRING` or `SERVICE_ACCOUNT`.
-        "authentication" authentication: Authentication,
+        "authentication" authentication: Nullable<Authentication>,
         /// The IAM role for `IAM_ROLE`.
         "iamRole" iam_role: Nullable<Text>,
         /// Connection string for `CONNECTION_STRING` (Azure).
-        "connectionString" connection_string: Secret,
+        "connectionString" connection_string: Nullable<Secret>,
         /// Path inside the Azure container; may contain glob patterns.
         "path" path: Nullable<Text>,
         /// The Azure container.
-        "azureContainerName" azure_container_name: Text,
+        "azureContainerName" azure_container_name: Nullable<Text>,
         /// Access key for `IAM_USER`.
-        "accessKey" access_key: Credentials,
+        "accessKey" access_key: Nullable<Credentials>,
         /// Base64 of a GCP service account JSON key, for `SERVICE_ACCOUNT`.
-        "serviceAccountKey" service_account_key: Secret,
+        "serviceAccountKey" service_account_key: Nullable<Secret>,
     }
 }
 
@@ -101,11 +101,11 @@ model! {
     /// `source.kinesis` in an update (`PipePatchKinesisSource`).
     pub struct KinesisSourcePatch {
         /// How to authenticate: `IAM_ROLE` or `IAM_USER`.
-        "authentication" authentication: Authentication,
+        "authentication" authentication: Nullable<Authentication>,
         /// The IAM role for `IAM_ROLE`.
         "iamRole" iam_role: Nullable<Text>,
         /// Access key for `IAM_USER`.
-        "accessKey" access_key: Credentials,
+        "accessKey" access_key: Nullable<Credentials>,
     }
 }
 
@@ -113,9 +113,9 @@ model! {
     /// `source.postgres.settings` in an update (`PipePatchPostgresPipeSettings`).
     pub struct PostgresSettingsPatch {
         /// Seconds between CDC syncs (at least 1).
-        "syncIntervalSeconds" sync_interval_seconds: u32,
+        "syncIntervalSeconds" sync_interval_seconds: Nullable<u32>,
         /// Rows per pulled batch (at least 1).
-        "pullBatchSize" pull_batch_size: u32,
+        "pullBatchSize" pull_batch_size: Nullable<u32>,
     }
 }
 
@@ -126,19 +126,19 @@ model! {
         /// New user name and password (never echoed back).
         "credentials" credentials: Credentials,
         /// The server's host.
-        "host" host: Text,
+        "host" host: Nullable<Text>,
         /// The server's port.
-        "port" port: u16,
+        "port" port: Nullable<u16>,
         /// The database to replicate.
-        "database" database: Text,
+        "database" database: Nullable<Text>,
         /// The host name the server's TLS certificate names.
         "tlsHost" tls_host: Nullable<Text>,
         /// CA certificate (PEM) to verify the server.
         "caCertificate" ca_certificate: Nullable<Text>,
         /// Connect without TLS.
-        "disableTls" disable_tls: bool,
+        "disableTls" disable_tls: Nullable<bool>,
         /// Do not verify the server's certificate.
-        "skipCertVerification" skip_cert_verification: bool,
+        "skipCertVerification" skip_cert_verification: Nullable<bool>,
         /// Replication settings.
         "settings" settings: PostgresSettingsPatch,
         /// Tables to start replicating.
@@ -153,19 +153,19 @@ model! {
     /// `source` in an update (`PipePatchSource`): at most the one kind the pipe has.
     pub struct PipeSourcePatch {
         /// A Kafka-style stream.
-        "kafka" kafka: KafkaSourcePatch,
+        "kafka" kafka: Nullable<KafkaSourcePatch>,
         /// Object storage.
-        "objectStorage" object_storage: ObjectStorageSourcePatch,
+        "objectStorage" object_storage: Nullable<ObjectStorageSourcePatch>,
         /// A Kinesis-style stream.
-        "kinesis" kinesis: KinesisSourcePatch,
-        /// Postgres replication.
+        "kinesis" kinesis: Nullable<KinesisSourcePatch>,
+        /// Postgres replication (the one kind the contract does not let be `null`).
         "postgres" postgres: PostgresSourcePatch,
         /// A Pub/Sub topic.
-        "pubsub" pubsub: PubSubSourcePatch,
+        "pubsub" pubsub: Nullable<PubSubSourcePatch>,
         /// MySQL replication.
-        "mysql" mysql: MySqlSourcePatch,
+        "mysql" mysql: Nullable<MySqlSourcePatch>,
         /// MongoDB replication.
-        "mongodb" mongodb: MongoDbSourcePatch,
+        "mongodb" mongodb: Nullable<MongoDbSourcePatch>,
         /// Check samples of the data, not only the connection (no effect on database pipes).
         "validateSamples" validate_samples: bool,
     }
@@ -184,34 +184,34 @@ model! {
     /// The body of the update-pipe request (`PipePatchRequest`): only what changes.
     pub struct UpdatePipeRequest {
         /// A new name (1 to 255 characters).
-        "name" name: Text,
+        "name" name: Nullable<Text>,
         /// Changes to the source.
-        "source" source: PipeSourcePatch,
+        "source" source: Nullable<PipeSourcePatch>,
         /// Changes to the destination.
-        "destination" destination: DestinationPatch,
+        "destination" destination: Nullable<DestinationPatch>,
         /// The new field mappings, replacing the old (the table schema is not altered).
         "fieldMappings" field_mappings: Vec<FieldMapping>,
         /// Tuning settings to change.
-        "settings" settings: PipeSettings,
+        "settings" settings: Nullable<PipeSettings>,
     }
 }
 
 impl Validate for UpdatePipeRequest {
     fn validate(&self) -> Result<(), ValidationErrors> {
         Checker::run(self, |c| {
-            if let Some(name) = &self.name {
+            if let Some(name) = set(&self.name) {
                 c.field("name", |c| check_name(c, name));
             }
-            if let Some(source) = &self.source {
+            if let Some(source) = set(&self.source) {
                 c.field("source", |c| check_source(c, source));
             }
-            if let Some(columns) = self.destination.as_ref().and_then(|d| d.columns.as_ref()) {
+            if let Some(columns) = set(&self.destination).and_then(|d| d.columns.as_ref()) {
                 c.field("destination", |c| c.field("columns", |c| c.each(columns, check_column)));
             }
             if let Some(mappings) = &self.field_mappings {
                 c.field("fieldMappings", |c| c.each(mappings, check_field_mapping));
             }
-            if let Some(settings) = &self.settings {
+            if let Some(settings) = set(&self.settings) {
                 c.field("settings", |c| crate::pipe_settings::check_settings(c, settings));
             }
         })
@@ -221,33 +221,35 @@ impl Validate for UpdatePipeRequest {
 fn check_source(c: &mut Checker, source: &PipeSourcePatch) {
     // A pipe has one source kind (service notes, Pipes), so an update edits at most that one;
     // a newer server's kind counts too.
+    // A kind sent as `null` edits nothing.
     let modelled = [
-        source.kafka.is_some(),
-        source.object_storage.is_some(),
-        source.kinesis.is_some(),
+        set(&source.kafka).is_some(),
+        set(&source.object_storage).is_some(),
+        set(&source.kinesis).is_some(),
         source.postgres.is_some(),
-        source.pubsub.is_some(),
-        source.mysql.is_some(),
-        source.mongodb.is_some(),
+        set(&source.pubsub).is_some(),
+        set(&source.mysql).is_some(),
+        set(&source.mongodb).is_some(),
     ];
     let newer = source.unknown.iter().filter(|(_, raw)| raw.trim_start().starts_with('{')).count();
     let found = modelled.iter().filter(|present| **present).count() + newer;
     if found > 1 {
         c.fail(Rule::ExactlyOneSourceKind { found });
     }
-    if let Some(kafka) = &source.kafka {
+    if let Some(kafka) = set(&source.kafka) {
         c.field("kafka", |c| {
-            one_of(c, "authentication", &kafka.authentication, &SourceKind::Kafka.authentication_texts())
+            one_of(c, "authentication", &set(&kafka.authentication).cloned(), &SourceKind::Kafka.authentication_texts())
         });
     }
-    if let Some(storage) = &source.object_storage {
+    if let Some(storage) = set(&source.object_storage) {
         c.field("objectStorage", |c| check_object_storage(c, storage));
     }
-    if let Some(kinesis) = &source.kinesis {
+    if let Some(kinesis) = set(&source.kinesis) {
         c.field("kinesis", |c| {
-            one_of(c, "authentication", &kinesis.authentication, &SourceKind::Kinesis.authentication_texts());
+            let authentication = set(&kinesis.authentication).cloned();
+            one_of(c, "authentication", &authentication, &SourceKind::Kinesis.authentication_texts());
             // PipePatchKinesisSource.iamRole: "Required if IAM_ROLE is used".
-            if kinesis.authentication == Some(Authentication::IamRole) && set(&kinesis.iam_role).is_none() {
+            if authentication == Some(Authentication::IamRole) && set(&kinesis.iam_role).is_none() {
                 c.fail_at("iamRole", Rule::RequiredBecause("when authentication is IAM_ROLE"));
             }
         });
@@ -255,35 +257,36 @@ fn check_source(c: &mut Checker, source: &PipeSourcePatch) {
     if let Some(postgres) = &source.postgres {
         c.field("postgres", |c| check_postgres(c, postgres));
     }
-    if let Some(pubsub) = &source.pubsub {
+    if let Some(pubsub) = set(&source.pubsub) {
         c.field("pubsub", |c| pipe_source::pubsub::check_patch(c, pubsub));
     }
-    if let Some(mysql) = &source.mysql {
+    if let Some(mysql) = set(&source.mysql) {
         c.field("mysql", |c| pipe_source::mysql::check_patch(c, mysql));
     }
-    if let Some(mongodb) = &source.mongodb {
+    if let Some(mongodb) = set(&source.mongodb) {
         c.field("mongodb", |c| pipe_source::mongodb::check_patch(c, mongodb));
     }
 }
 
 /// PipePatchObjectStorageSource's own statements.
 fn check_object_storage(c: &mut Checker, storage: &ObjectStorageSourcePatch) {
-    one_of(c, "authentication", &storage.authentication, &SourceKind::ObjectStorage.authentication_texts());
+    let authentication = set(&storage.authentication).cloned();
+    one_of(c, "authentication", &authentication, &SourceKind::ObjectStorage.authentication_texts());
     // startAfter: "Cannot be provided when skipInitialLoad is true".
-    if storage.skip_initial_load == Some(true) && set(&storage.start_after).is_some() {
+    if set(&storage.skip_initial_load) == Some(&true) && set(&storage.start_after).is_some() {
         c.fail_at("startAfter", Rule::NotAllowedBecause("when skipInitialLoad is true"));
     }
     // connectionString and serviceAccountKey: "Required when authentication is ...".
-    match storage.authentication {
-        Some(Authentication::ConnectionString) if storage.connection_string.is_none() => {
+    match authentication {
+        Some(Authentication::ConnectionString) if set(&storage.connection_string).is_none() => {
             c.fail_at("connectionString", Rule::RequiredBecause("when authentication is CONNECTION_STRING"));
         }
-        Some(Authentication::ServiceAccount) if storage.service_account_key.is_none() => {
+        Some(Authentication::ServiceAccount) if set(&storage.service_account_key).is_none() => {
             c.fail_at("serviceAccountKey", Rule::RequiredBecause("when authentication is SERVICE_ACCOUNT"));
         }
         _ => {}
     }
-    if let Some(container) = &storage.azure_container_name {
+    if let Some(container) = set(&storage.azure_container_name) {
         c.field("azureContainerName", |c| c.text(container));
     }
 }
@@ -291,25 +294,14 @@ fn check_object_storage(c: &mut Checker, storage: &ObjectStorageSourcePatch) {
 /// PipePatchPostgresSource and its settings and table mappings.
 fn check_postgres(c: &mut Checker, postgres: &PostgresSourcePatch) {
     for (name, text) in [("host", &postgres.host), ("database", &postgres.database)] {
-        if let Some(text) = text {
+        if let Some(text) = set(text) {
             c.field(name, |c| c.text(text));
         }
     }
     // port: minimum 1, maximum 65535 (the type holds the maximum).
-    if postgres.port == Some(0) {
-        c.fail_at("port", Rule::Range { min: 1, max: 65535 });
-    }
+    c.port("port", set(&postgres.port).copied());
     if let Some(settings) = &postgres.settings {
-        c.field("settings", |c| {
-            // PipePatchPostgresPipeSettings: both minimum 1.
-            for (name, value) in
-                [("syncIntervalSeconds", settings.sync_interval_seconds), ("pullBatchSize", settings.pull_batch_size)]
-            {
-                if value == Some(0) {
-                    c.fail_at(name, Rule::Min(1));
-                }
-            }
-        });
+        c.field("settings", |c| check_database_settings(c, &settings.sync_interval_seconds, &settings.pull_batch_size));
     }
     if let Some(added) = &postgres.table_mappings_to_add {
         c.field("tableMappingsToAdd", |c| c.each(added, check_table_mapping));
@@ -318,6 +310,20 @@ fn check_postgres(c: &mut Checker, postgres: &PostgresSourcePatch) {
         // "Only sourceSchemaName, sourceTable, and targetTable are required for removal."
         c.field("tableMappingsToRemove", |c| c.each(removed, check_table_names));
     }
+}
+
+/// The settings every database kind's update shares
+/// (`PipePatch{Postgres,MySQL,MongoDB}PipeSettings`): `syncIntervalSeconds` and
+/// `pullBatchSize`, each minimum 1 when it is not `null`.
+pub(crate) fn check_database_settings(
+    c: &mut Checker,
+    sync_interval_seconds: &Option<Nullable<u32>>,
+    pull_batch_size: &Option<Nullable<u32>>,
+) {
+    c.minimums(&[
+        ("syncIntervalSeconds", set(sync_interval_seconds).copied().map(u64::from), 1),
+        ("pullBatchSize", set(pull_batch_size).copied().map(u64::from), 1),
+    ]);
 }
 
 impl From<PipeCommand> for ChangePipeStateRequest {

@@ -25,7 +25,8 @@ pub struct UnknownFields {
     /// one allocation, where a list of separately allocated texts took two per field, the most
     /// allocations of a decoded list. The name's separator says whether the field was vouched
     /// for when it was kept (`V`) or was read from JSON text (`v`); vouching for it later moves
-    /// `vouched_to` past it instead.
+    /// `vouched_to` past it instead. A name with `n` and an empty value is no field but the
+    /// note of a known field read from `null` ([`UnknownFields::insert_null`]).
     fields: String,
     /// The fields written before this byte of `fields` are all vouched for, whatever their
     /// separators say: vouching for a decoded object's fields moves this mark to the end, where
@@ -51,7 +52,7 @@ impl UnknownFields {
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.fields.is_empty()
+        self.fields.is_empty() || self.entries().next().is_none()
     }
 
     /// How many there are.
@@ -120,27 +121,53 @@ impl UnknownFields {
         }
     }
 
+    /// Notes that the known field `name` was read from `null`, which reads as absent: not a
+    /// field, so neither listed nor written back, only refused by a request nobody vouched for
+    /// ([`nulls`](Self::nulls)), as `null` is no value of that field.
+    pub(crate) fn insert_null(&mut self, name: &str) {
+        self.push_part(name, NULLED);
+        self.push_len(0);
+        self.fields.push(VOUCHED);
+    }
+
+    /// The known fields read from `null` (see [`insert_null`](Self::insert_null)) that no one
+    /// vouched for.
+    pub(crate) fn nulls(&self) -> impl Iterator<Item = &str> {
+        self.parts().filter(|part| part.kind == NULLED && !part.vouched).map(|part| part.name)
+    }
+
     fn push(&mut self, name: &str, value: &str, vouched: bool) {
         // Room for both parts and their lengths at once: one allocation for a first field.
         self.fields.reserve(name.len() + value.len() + 2 * MAX_PREFIX);
-        self.push_len(name.len());
-        self.fields.push(if vouched { VOUCHED } else { UNVOUCHED });
-        self.fields.push_str(name);
+        self.push_part(name, if vouched { VOUCHED } else { UNVOUCHED });
         self.push_len(value.len());
         self.fields.push(VOUCHED);
         self.fields.push_str(value);
     }
 
+    /// Writes a field's name with its separator.
+    fn push_part(&mut self, name: &str, kind: char) {
+        self.push_len(name.len());
+        self.fields.push(kind);
+        self.fields.push_str(name);
+    }
+
     /// Every field as its name, its raw JSON text, and whether it is vouched for.
     pub(crate) fn entries(&self) -> impl Iterator<Item = (&str, &str, bool)> {
+        self.parts().filter(|part| part.kind != NULLED).map(|part| (part.name, part.value, part.vouched))
+    }
+
+    /// Every part kept, fields and notes of a `null` alike.
+    fn parts(&self) -> impl Iterator<Item = Part<'_>> {
         let mut rest = self.fields.as_str();
         std::iter::from_fn(move || {
             if rest.is_empty() {
                 return None;
             }
             let before_vouch = self.fields.len() - rest.len() < self.vouched_to as usize;
-            let (name, vouched) = next_part(&mut rest);
-            Some((name, next_part(&mut rest).0, vouched || before_vouch))
+            let (name, kind) = next_part(&mut rest);
+            let value = next_part(&mut rest).0;
+            Some(Part { name, value, kind, vouched: kind == VOUCHED || before_vouch })
         })
     }
 
@@ -213,15 +240,27 @@ impl<'de> Deserialize<'de> for Members<'de> {
 const VOUCHED: char = 'V';
 /// The separator of a name read from JSON text and not vouched for: [`VOUCHED`] in lower case.
 const UNVOUCHED: char = 'v';
+/// The separator of the name of a known field read from `null` (its value is empty).
+const NULLED: char = 'n';
 
-/// Takes one length-prefixed part off the front of `rest` (see [`UnknownFields`]), and whether
-/// its separator says vouched for.
-fn next_part<'a>(rest: &mut &'a str) -> (&'a str, bool) {
-    let (len, after) = rest.split_at(rest.find([VOUCHED, UNVOUCHED]).expect("a part starts with its length"));
-    let vouched = after.starts_with(VOUCHED);
+/// One part kept: a field, or the note of a known field read from `null`.
+struct Part<'a> {
+    name: &'a str,
+    value: &'a str,
+    /// The name's separator.
+    kind: char,
+    vouched: bool,
+}
+
+/// Takes one length-prefixed part off the front of `rest` (see [`UnknownFields`]), and its
+/// separator.
+fn next_part<'a>(rest: &mut &'a str) -> (&'a str, char) {
+    let at = rest.find([VOUCHED, UNVOUCHED, NULLED]).expect("a part starts with its length");
+    let (len, after) = rest.split_at(at);
+    let kind = after.chars().next().expect("found above");
     let (part, after) = after[1..].split_at(len.parse().expect("a part's length is a number"));
     *rest = after;
-    (part, vouched)
+    (part, kind)
 }
 
 /// Kept JSON text, written as it is.

@@ -293,6 +293,13 @@ impl Checker<'_> {
             };
             self.fail_member(name, rule);
         }
+        // A known member given `null`, which the contract does not let it be (a member it does
+        // is `Nullable`, and reads `null` as its value): as a value of the wrong type.
+        for name in unknown.nulls() {
+            if let Some(expected) = expected(name) {
+                self.fail_member(name, Rule::WrongType { expected, found: "null" });
+            }
+        }
     }
 
     /// Runs `check` with `segment` appended to the path.

@@ -25,9 +25,10 @@ use pipe_api_proto::wait::reverse_private_endpoint_ready;
 use pipe_api_types::{
     AlertChannel, AlertInterval, AlertRequest, Authentication, CreateKeyRequest, CreateKeyResponse, CreatePipeRequest,
     CreateReversePrivateEndpointRequest, Credentials, DataFormat, Destination, DestinationColumn, FieldMapping,
-    IpAccessEntry, IteratorType, KafkaOffset, KafkaSource, KafkaType, KeyRole, KinesisSource, ObjectStorageSource,
-    ObjectStorageType, OffsetStrategy, OrganizationId, Pipe, PipeCommand, PostgresSettings, PostgresSource,
-    PostgresTableMapping, ReplicationMode, ReversePrivateEndpoint, Scaling, ServiceId, ThresholdType,
+    IpAccessEntry, IteratorType, KafkaOffset, KafkaSource, KafkaType, KeyRole, KinesisSource, Nullable,
+    ObjectStorageSource, ObjectStorageType, OffsetStrategy, OrganizationId, Pipe, PipeCommand, PostgresSettings,
+    PostgresSource, PostgresTableMapping, ReplicationMode, ReversePrivateEndpoint, ServiceId, ThresholdType,
+    UpdatePipeScalingRequest,
 };
 use pipe_api_ureq::{Client, WaitPolicy, pipe_settled, pipe_stopped};
 
@@ -102,13 +103,14 @@ fn against_fake() -> Outcome {
     print_pipe(&client.wait_for_pipe(org, service, pipe, pipe_settled, poll.clone())?);
 
     step("scale it to 2 replicas");
-    let scaled = client.update_pipe_scaling(org, service, pipe, Scaling::default().replicas(2))?;
+    let scaled = client.update_pipe_scaling(org, service, pipe, UpdatePipeScalingRequest::default().replicas(2))?;
     println!("  replicas {}", scaled.scaling.as_ref().and_then(|s| s.replicas).unwrap_or_default());
 
     step("change a setting (read, change, replace: unknown settings are kept)");
     let settings = client.get_pipe_settings(org, service, pipe)?;
     let settings = client.update_pipe_settings(org, service, pipe, settings.streaming_max_insert_wait_ms(500))?;
-    println!("  streaming_max_insert_wait_ms {}", settings.streaming_max_insert_wait_ms.unwrap_or_default());
+    let wait = settings.streaming_max_insert_wait_ms.and_then(Nullable::into_value);
+    println!("  streaming_max_insert_wait_ms {}", wait.unwrap_or_default());
 
     step("stop it, and wait until it has stopped");
     print_pipe(&client.change_pipe_state(org, service, pipe, PipeCommand::Stop)?);

@@ -23,6 +23,7 @@ mod fault_matrix;
 mod hostile;
 mod log_capture;
 mod newer_kinds_as_code;
+mod nullable_members;
 mod ops_alerts;
 mod ops_keys;
 mod ops_pipe_settings;

@@ -9,7 +9,8 @@ use pipe_api_ureq::types::{
 
 use crate::clients::*;
 
-fn tile_alert() -> AlertRequest {
+/// An alert on a tile, named, with a message (also the base of `nullable_members.rs`'s).
+pub(crate) fn tile_alert() -> AlertRequest {
     AlertRequest::tile(
         "65f1a2b3c4d5e6f708190300",
         "tile-errors",

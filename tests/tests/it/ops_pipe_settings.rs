@@ -7,7 +7,7 @@ use pipe_api_fake::{DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fak
 use pipe_api_proto::{Error, Management, Raw};
 use pipe_api_tests::requests::create_pipe_requests;
 use pipe_api_types::{
-    Authentication, DataFormat, IteratorType, KafkaSource, KafkaType, KinesisSource, Pipe, PipeId,
+    Authentication, DataFormat, IteratorType, KafkaSource, KafkaType, KinesisSource, Nullable, Pipe, PipeId,
     PipeSchemaDiscoveryRequest, PipeSettings, PipeState, PipesCdcScaling, Scaling, SchemaRegistry, SourceKind,
 };
 use pipe_api_ureq::Client;
@@ -77,7 +77,7 @@ fn settings_change_one_and_read_again() {
     assert_eq!(answered, wanted);
     let after = client.get_pipe_settings(ORG, SERVICE, pipe).unwrap();
     assert_eq!(after, wanted);
-    assert_eq!(after.object_storage_concurrency, Some(4));
+    assert_eq!(after.object_storage_concurrency, Some(Nullable::Value(4)));
     assert_eq!(
         stored(fake, pipe)["settings"],
         json!({ "object_storage_concurrency": 4, "object_storage_use_cluster_function": true })
@@ -118,9 +118,9 @@ fn settings_round_trip_keeps_unknown_fields() {
     fake.seed_pipe(ORG, SERVICE, seeded);
 
     let mut settings = client.get_pipe_settings(ORG, SERVICE, pipe).unwrap();
-    assert_eq!(settings.streaming_max_insert_wait_ms, Some(5000));
+    assert_eq!(settings.streaming_max_insert_wait_ms, Some(Nullable::Value(5000)));
     assert_eq!(settings.unknown.len(), 3);
-    settings.streaming_max_insert_wait_ms = Some(2000);
+    settings.streaming_max_insert_wait_ms = Some(Nullable::Value(2000));
     client.update_pipe_settings(ORG, SERVICE, pipe, settings).unwrap();
 
     let on_server = &stored(fake, pipe)["settings"];

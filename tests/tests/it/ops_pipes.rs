@@ -82,7 +82,10 @@ fn a_kafka_pipe_from_create_to_a_typed_404_after_delete() {
         assert_eq!(kafka.topics.as_deref(), Some("events"), "what the update does not name stays");
         assert!(kafka.credentials.is_none(), "credentials are never echoed back");
         assert_eq!(pipe.field_mappings, Some(vec![FieldMapping::new("event_id", "id")]));
-        assert_eq!(pipe.settings.as_ref().and_then(|s| s.streaming_max_insert_wait_ms), Some(1000));
+        assert_eq!(
+            pipe.settings.as_ref().and_then(|s| s.streaming_max_insert_wait_ms),
+            Some(pipe_api_types::Nullable::Value(1000))
+        );
     }
     assert!(!serde_json::to_string(&got).unwrap().contains("E2E-MARKER"));
 

@@ -56,9 +56,13 @@ pub(super) fn settings_at(members: &Map<String, Value>, path: &str) -> Checked {
 
 /// `PATCH .../pipesCdcScaling` (`PipesCdcScalingPatchRequest`): CPU 1000 to 32000 millicores in
 /// steps of 1000, memory 4 to 128 GiB in steps of 4. The 4 GiB per core is checked on the
-/// scaling the patch leads to ([`cdc_memory_per_core`]).
+/// scaling the patch leads to ([`cdc_memory_per_core`]). Neither member may be `null` (unlike
+/// a pipe's own scaling patch, `PipeScalingPatchRequest`).
 pub(crate) fn cdc_scaling(body: &Value) -> Checked {
     let members = object(body, "body")?;
+    if let Some((name, _)) = members.iter().find(|(_, value)| value.is_null()) {
+        return fail(name, "must not be null");
+    }
     integer_in(members, "", "replicaCpuMillicores", 1000, 32_000)?;
     multiple_of(members, "replicaCpuMillicores", 1000.0)?;
     number_in(members, "", "replicaMemoryGb", 4.0, 128.0)?;

@@ -400,6 +400,7 @@ fn objects_naming(members: &Map<String, Value>, path: &str, name: &str, required
 /// `PipeSettings` within its bounds.
 pub(crate) fn update_pipe(body: &Value) -> Checked {
     let members = object(body, "body")?;
+    nulls_where_allowed(members, "")?;
     match members.get("name") {
         None | Some(Value::Null) => {}
         Some(Value::String(name)) if !name.trim().is_empty() && name.chars().count() <= 255 => {}
@@ -430,17 +431,21 @@ pub(crate) fn update_pipe(body: &Value) -> Checked {
                 "kinesis" => one_of(fields, &path, "authentication", &["IAM_ROLE", "IAM_USER"], false)?,
                 "postgres" | "mysql" | "mongodb" => {
                     match kind {
-                        // PipePatchMySQLSource: `required: [host, port]`.
+                        // PipePatchMySQLSource: `required: [host, port]`, each of which
+                        // may be `null` (`["string", "null"]`, `["integer", "null"]`).
                         "mysql" => {
-                            required_text(fields, &path, "host")?;
-                            required_port(fields, &path)?;
+                            present_or_null(fields, &path, "host", |fields| required_text(fields, &path, "host"))?;
+                            present_or_null(fields, &path, "port", |fields| required_port(fields, &path))?;
                             one_of(fields, &path, "authentication", &["basic", "IAM_ROLE"], false)?;
                             integer_in(fields, &path, "serverId", 1, 4_294_967_295)?;
                         }
-                        // PipePatchMongoDBSource: `required: [uri, readPreference]`.
+                        // PipePatchMongoDBSource: `required: [uri, readPreference]`, each
+                        // of which may be `null`.
                         "mongodb" => {
-                            mongodb_uri(fields)?;
-                            one_of(fields, &path, "readPreference", READ_PREFERENCES, true)?;
+                            present_or_null(fields, &path, "uri", mongodb_uri)?;
+                            present_or_null(fields, &path, "readPreference", |fields| {
+                                one_of(fields, &path, "readPreference", READ_PREFERENCES, true)
+                            })?;
                         }
                         _ => integer_in(fields, &path, "port", 1, 65535)?,
                     }
@@ -453,11 +458,16 @@ pub(crate) fn update_pipe(body: &Value) -> Checked {
                     engines(fields, &path, "tableMappingsToAdd")?;
                     objects_naming(fields, &path, "tableMappingsToRemove", names)?;
                 }
-                // PipePatchPubSubSource: `required: [authentication, serviceAccountKey]`.
+                // PipePatchPubSubSource: `required: [authentication, serviceAccountKey]`, each
+                // of which may be `null`.
                 "pubsub" => {
-                    one_of(fields, &path, "authentication", &["SERVICE_ACCOUNT"], true)?;
+                    present_or_null(fields, &path, "authentication", |fields| {
+                        one_of(fields, &path, "authentication", &["SERVICE_ACCOUNT"], true)
+                    })?;
                     integer_in(fields, &path, "ackDeadline", 10, 600)?;
-                    service_account(fields.get("serviceAccountKey"), "source.pubsub.serviceAccountKey")?;
+                    present_or_null(fields, &path, "serviceAccountKey", |fields| {
+                        service_account(fields.get("serviceAccountKey"), "source.pubsub.serviceAccountKey")
+                    })?;
                 }
                 _ => {}
             }
@@ -471,6 +481,86 @@ pub(crate) fn update_pipe(body: &Value) -> Checked {
         settings_at(object(settings, "settings")?, "settings.")?;
     }
     Ok(())
+}
+
+/// The members of each object of `PipePatchRequest` that the contract lets be `null` (a type
+/// `[..., "null"]`, or a `oneOf` with `{"type": "null"}`), by the object's path. A `null` for any
+/// other member of these objects is refused; the objects of lists (table mappings, columns),
+/// credentials and settings are not walked.
+const NULLABLE_IN_PATCH: &[(&str, &[&str])] = &[
+    ("", &["name", "source", "destination", "settings"]),
+    ("source", &["kafka", "objectStorage", "kinesis", "pubsub", "mysql", "mongodb"]),
+    ("source.kafka", &["authentication", "iamRole", "caCertificate"]),
+    (
+        "source.objectStorage",
+        &[
+            "skipInitialLoad",
+            "startAfter",
+            "authentication",
+            "iamRole",
+            "connectionString",
+            "path",
+            "azureContainerName",
+            "accessKey",
+            "serviceAccountKey",
+        ],
+    ),
+    ("source.kinesis", &["authentication", "iamRole", "accessKey"]),
+    (
+        "source.postgres",
+        &["host", "port", "database", "tlsHost", "caCertificate", "disableTls", "skipCertVerification"],
+    ),
+    ("source.postgres.settings", &["syncIntervalSeconds", "pullBatchSize"]),
+    (
+        "source.mysql",
+        &[
+            "host",
+            "port",
+            "authentication",
+            "iamRole",
+            "tlsHost",
+            "caCertificate",
+            "disableTls",
+            "skipCertVerification",
+            "serverId",
+        ],
+    ),
+    ("source.mysql.settings", &["syncIntervalSeconds", "pullBatchSize", "useCompression"]),
+    ("source.mongodb", &["uri", "readPreference", "tlsHost", "disableTls", "skipCertVerification", "caCertificate"]),
+    ("source.mongodb.settings", &["syncIntervalSeconds", "pullBatchSize"]),
+    ("source.pubsub", &["authentication", "ackDeadline", "serviceAccountKey"]),
+    ("destination", &[]),
+    // `settings`: every setting may be `null` (`PipeSettings`), and so is not walked.
+];
+
+/// Refuses a `null` the contract does not allow in the object at `path` of a patch, and in the
+/// objects below it that [`NULLABLE_IN_PATCH`] lists.
+fn nulls_where_allowed(members: &Map<String, Value>, path: &str) -> Checked {
+    let Some((_, nullable)) = NULLABLE_IN_PATCH.iter().find(|(at, _)| *at == path) else { return Ok(()) };
+    for (name, value) in members {
+        let at = if path.is_empty() { name.clone() } else { format!("{path}.{name}") };
+        match value {
+            Value::Null if !nullable.contains(&name.as_str()) => return fail(&at, "must not be null"),
+            Value::Object(inner) => nulls_where_allowed(inner, &at)?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// A member a schema requires that may be `null` (`required` and `[..., "null"]`): present,
+/// and checked by `check` unless `null`.
+fn present_or_null(
+    fields: &Map<String, Value>,
+    path: &str,
+    name: &str,
+    check: impl FnOnce(&Map<String, Value>) -> Checked,
+) -> Checked {
+    match fields.get(name) {
+        None => fail(&format!("{path}{name}"), "is required"),
+        Some(Value::Null) => Ok(()),
+        Some(_) => check(fields),
+    }
 }
 
 /// `PATCH .../pipes/{pipeId}/state` (`PipeStatePatchRequest`): `command` is one of the three.

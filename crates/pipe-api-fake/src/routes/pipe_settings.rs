@@ -56,8 +56,15 @@ fn scale(call: &mut Call<'_>, service: ServiceId, id: PipeId) -> Result<Answer, 
     }
     let scaling = pipe.entry("scaling").or_insert_with(|| json!({}));
     if let Value::Object(scaling) = scaling {
-        // `null` leaves a field as it is: the patch names only what changes.
-        scaling.extend(patch.into_iter().filter(|(_, value)| !value.is_null()));
+        // `null` returns a member to its default (`PipeScalingPatchRequest`: each member
+        // `["integer", "null"]`): the pipe is read without it.
+        for (name, value) in patch {
+            if value.is_null() {
+                scaling.remove(&name);
+            } else {
+                scaling.insert(name, value);
+            }
+        }
     }
     pipe.insert("updatedAt".to_owned(), now);
     Ok(reply::management_ok(request_id, pipe))
@@ -79,7 +86,9 @@ fn replace_settings(call: &mut Call<'_>, service: ServiceId, id: PipeId) -> Resu
     if is_database(pipe) {
         return Err(no_ingestion(id));
     }
-    // A full replace: the whole object as sent, fields the fake does not know included.
+    // A full replace: the whole object as sent, fields the fake does not know included; a
+    // `null` setting is one returned to its default, and is read without it.
+    let settings: Map<String, Value> = settings.into_iter().filter(|(_, value)| !value.is_null()).collect();
     pipe.insert("settings".to_owned(), Value::Object(settings.clone()));
     pipe.insert("updatedAt".to_owned(), now);
     Ok(reply::management_ok(request_id, &settings))

@@ -409,12 +409,26 @@ fn patch_tables(
     Ok(())
 }
 
+/// What a `null` in a patch leaves as it is: how a pipe reaches and authenticates to its
+/// source, which it cannot go without. (The contract lets them be `null` and does not say what
+/// that does; the name, and the source, destination and settings objects, are kept too.)
+const KEPT_ON_NULL: &[&str] = &["host", "port", "database", "uri", "readPreference", "authentication"];
+
 /// Copies `patch`'s members named in `fields` (all, when `fields` is empty) into `target`; a
-/// `null` changes nothing.
+/// `null` clears the member (returns it to its default), but those in [`KEPT_ON_NULL`].
 fn merge(target: &mut Map<String, Value>, patch: &Map<String, Value>, fields: &[&str]) {
     for (name, value) in patch {
-        if !value.is_null() && (fields.is_empty() || fields.contains(&name.as_str())) {
-            target.insert(name.clone(), value.clone());
+        if !(fields.is_empty() || fields.contains(&name.as_str())) {
+            continue;
+        }
+        match value {
+            Value::Null if KEPT_ON_NULL.contains(&name.as_str()) => {}
+            Value::Null => {
+                target.remove(name);
+            }
+            _ => {
+                target.insert(name.clone(), value.clone());
+            }
         }
     }
 }

@@ -4,6 +4,8 @@
 
 use super::postgres::check_table_engine;
 use super::{Credentials, ReplicationMode, TableEngineType};
+use crate::nullable::set;
+use crate::pipe_update::check_database_settings;
 use crate::validate::{Checker, Rule};
 use crate::{Nullable, Secret, Text};
 
@@ -125,9 +127,9 @@ model! {
     /// `source.mongodb.settings` in an update (`PipePatchMongoDBPipeSettings`).
     pub struct MongoDbSettingsPatch {
         /// Seconds between CDC syncs (at least 1).
-        "syncIntervalSeconds" sync_interval_seconds: u32,
+        "syncIntervalSeconds" sync_interval_seconds: Nullable<u32>,
         /// Documents per pulled batch (at least 1).
-        "pullBatchSize" pull_batch_size: u32,
+        "pullBatchSize" pull_batch_size: Nullable<u32>,
     }
 }
 
@@ -138,16 +140,16 @@ model! {
     pub struct MongoDbSourcePatch {
         /// New user name and password (never echoed back).
         "credentials" credentials: Credentials,
-        /// The connection URI (required).
-        "uri" uri: Secret,
-        /// Which replica set members to read from (required).
-        "readPreference" read_preference: ReadPreference,
+        /// The connection URI (required, though it may be `null`).
+        "uri" uri: Nullable<Secret>,
+        /// Which replica set members to read from (required, though it may be `null`).
+        "readPreference" read_preference: Nullable<ReadPreference>,
         /// The host name the server's TLS certificate names.
         "tlsHost" tls_host: Nullable<Text>,
         /// Connect without TLS.
-        "disableTls" disable_tls: bool,
+        "disableTls" disable_tls: Nullable<bool>,
         /// Do not verify the server's certificate.
-        "skipCertVerification" skip_cert_verification: bool,
+        "skipCertVerification" skip_cert_verification: Nullable<bool>,
         /// CA certificate (PEM) to verify the server.
         "caCertificate" ca_certificate: Nullable<Text>,
         /// Replication settings.
@@ -189,16 +191,12 @@ pub(crate) fn check(c: &mut Checker, mongodb: &MongoDbSource) {
 
 /// `PipePatchMongoDBSource` with its settings and collection mappings.
 pub(crate) fn check_patch(c: &mut Checker, mongodb: &MongoDbSourcePatch) {
+    // `required: [uri, readPreference]`, each may be `null`: present.
     check_uri(c, &mongodb.uri);
     c.present("readPreference", &mongodb.read_preference, Rule::Required, |_, _| {});
-    c.known("readPreference", &mongodb.read_preference);
+    c.known("readPreference", &set(&mongodb.read_preference).cloned());
     if let Some(settings) = &mongodb.settings {
-        c.field("settings", |c| {
-            c.minimums(&[
-                ("syncIntervalSeconds", settings.sync_interval_seconds.map(u64::from), 1),
-                ("pullBatchSize", settings.pull_batch_size.map(u64::from), 1),
-            ])
-        });
+        c.field("settings", |c| check_database_settings(c, &settings.sync_interval_seconds, &settings.pull_batch_size));
     }
     if let Some(added) = &mongodb.table_mappings_to_add {
         c.field("tableMappingsToAdd", |c| c.each(added, check_table_mapping));
@@ -210,7 +208,7 @@ pub(crate) fn check_patch(c: &mut Checker, mongodb: &MongoDbSourcePatch) {
 
 /// `uri`, required on create and update alike. Its form is the server's to judge: a secret is
 /// not read here (a desired state's reference stands in for it until it is filled).
-fn check_uri(c: &mut Checker, uri: &Option<Secret>) {
+fn check_uri<T>(c: &mut Checker, uri: &Option<T>) {
     c.present("uri", uri, Rule::Required, |_, _| {});
 }
 

@@ -6,6 +6,7 @@ use super::postgres::{check_mapping_columns, check_table_engine};
 use super::{Authentication, Credentials, ReplicationMode, SourceKind, TableEngineType};
 use super::{check_allowed, check_credentials};
 use crate::nullable::set;
+use crate::pipe_update::check_database_settings;
 use crate::validate::{Checker, Rule, one_of};
 use crate::{Nullable, Text};
 
@@ -158,11 +159,11 @@ model! {
     /// `source.mysql.settings` in an update (`PipePatchMySQLPipeSettings`).
     pub struct MySqlSettingsPatch {
         /// Seconds between CDC syncs (at least 1).
-        "syncIntervalSeconds" sync_interval_seconds: u32,
+        "syncIntervalSeconds" sync_interval_seconds: Nullable<u32>,
         /// Rows per pulled batch (at least 1).
-        "pullBatchSize" pull_batch_size: u32,
+        "pullBatchSize" pull_batch_size: Nullable<u32>,
         /// Compress the MySQL connection.
-        "useCompression" use_compression: bool,
+        "useCompression" use_compression: Nullable<bool>,
     }
 }
 
@@ -173,12 +174,12 @@ model! {
     pub struct MySqlSourcePatch {
         /// New user name and password (never echoed back).
         "credentials" credentials: Credentials,
-        /// The server's host (required).
-        "host" host: Text,
-        /// The server's port (required).
-        "port" port: u16,
+        /// The server's host (required, though it may be `null`).
+        "host" host: Nullable<Text>,
+        /// The server's port (required, though it may be `null`).
+        "port" port: Nullable<u16>,
         /// How to authenticate (`basic` or `IAM_ROLE`).
-        "authentication" authentication: Authentication,
+        "authentication" authentication: Nullable<Authentication>,
         /// The IAM role for `IAM_ROLE`.
         "iamRole" iam_role: Nullable<Text>,
         /// The host name the server's TLS certificate names.
@@ -186,9 +187,9 @@ model! {
         /// CA certificate (PEM) to verify the server.
         "caCertificate" ca_certificate: Nullable<Text>,
         /// Connect without TLS.
-        "disableTls" disable_tls: bool,
+        "disableTls" disable_tls: Nullable<bool>,
         /// Do not verify the server's certificate.
-        "skipCertVerification" skip_cert_verification: bool,
+        "skipCertVerification" skip_cert_verification: Nullable<bool>,
         /// The `server_id` the pipe replicates as.
         "serverId" server_id: Nullable<u32>,
         /// Replication settings.
@@ -244,22 +245,24 @@ pub(crate) fn check(c: &mut Checker, mysql: &MySqlSource) {
 
 /// `PipePatchMySQLSource` with its settings and table mappings.
 pub(crate) fn check_patch(c: &mut Checker, mysql: &MySqlSourcePatch) {
-    c.required_text("host", &mysql.host);
+    // `required: [host, port]`, each `["string", "null"]` / `["integer", "null"]`: present,
+    // though it may be `null`.
+    c.present("host", &mysql.host, Rule::Required, |c, host| {
+        if let Nullable::Value(host) = host {
+            c.text(host);
+        }
+    });
     c.present("port", &mysql.port, Rule::Required, |_, _| {});
-    c.port("port", mysql.port);
-    one_of(c, "authentication", &mysql.authentication, &SourceKind::Mysql.authentication_texts());
+    c.port("port", set(&mysql.port).copied());
+    let authentication = set(&mysql.authentication).cloned();
+    one_of(c, "authentication", &authentication, &SourceKind::Mysql.authentication_texts());
     // iamRole: "required for IAM_ROLE authentication".
-    if mysql.authentication == Some(Authentication::IamRole) && set(&mysql.iam_role).is_none() {
+    if authentication == Some(Authentication::IamRole) && set(&mysql.iam_role).is_none() {
         c.fail_at("iamRole", Rule::RequiredBecause("when authentication is IAM_ROLE"));
     }
     check_server_id(c, set(&mysql.server_id).copied());
     if let Some(settings) = &mysql.settings {
-        c.field("settings", |c| {
-            c.minimums(&[
-                ("syncIntervalSeconds", settings.sync_interval_seconds.map(u64::from), 1),
-                ("pullBatchSize", settings.pull_batch_size.map(u64::from), 1),
-            ])
-        });
+        c.field("settings", |c| check_database_settings(c, &settings.sync_interval_seconds, &settings.pull_batch_size));
     }
     if let Some(added) = &mysql.table_mappings_to_add {
         c.field("tableMappingsToAdd", |c| c.each(added, check_table_mapping));

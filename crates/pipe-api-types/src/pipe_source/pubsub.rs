@@ -80,12 +80,13 @@ model! {
     /// `source.pubsub` in an update (`PipePatchPubSubSource`): the contract requires
     /// `authentication` and `serviceAccountKey` in every Pub/Sub update.
     pub struct PubSubSourcePatch {
-        /// How to authenticate (`SERVICE_ACCOUNT`; required).
-        "authentication" authentication: Authentication,
+        /// How to authenticate (`SERVICE_ACCOUNT`; required, though it may be `null`).
+        "authentication" authentication: Nullable<Authentication>,
         /// Seconds to acknowledge a message, 10 to 600.
         "ackDeadline" ack_deadline: Nullable<u32>,
-        /// The service account to read with (required; never echoed back).
-        "serviceAccountKey" service_account_key: ServiceAccount,
+        /// The service account to read with (required, though it may be `null`; never echoed
+        /// back).
+        "serviceAccountKey" service_account_key: Nullable<ServiceAccount>,
     }
 }
 
@@ -128,10 +129,15 @@ pub(crate) fn check(c: &mut Checker, pubsub: &PubSubSource) {
 
 /// `PipePatchPubSubSource`.
 pub(crate) fn check_patch(c: &mut Checker, pubsub: &PubSubSourcePatch) {
+    // `required: [authentication, serviceAccountKey]`, each may be `null`: present.
     c.present("authentication", &pubsub.authentication, Rule::Required, |_, _| {});
-    one_of(c, "authentication", &pubsub.authentication, &SourceKind::PubSub.authentication_texts());
+    one_of(c, "authentication", &set(&pubsub.authentication).cloned(), &SourceKind::PubSub.authentication_texts());
     check_ack_deadline(c, set(&pubsub.ack_deadline).copied());
-    c.present("serviceAccountKey", &pubsub.service_account_key, Rule::Required, check_service_account);
+    c.present("serviceAccountKey", &pubsub.service_account_key, Rule::Required, |c, key| {
+        if let Nullable::Value(key) = key {
+            check_service_account(c, key);
+        }
+    });
 }
 
 /// `ackDeadline`: "Must be between 10 and 600".

@@ -40,7 +40,7 @@ fn a_declared_service_reads_with_its_pipes_under_it_and_its_alerts_at_the_top() 
     assert!(service.declares_password());
     assert_eq!(service.resources.pipes[0].name(), "archive");
     assert!(service.resources.alerts.is_empty(), "alerts name no service: they join the top level's");
-    assert_eq!(desired.alerts[0].name.as_deref(), Some("archive stalled"));
+    assert_eq!(desired.alerts[0].name, Some(pipe_api_types::Nullable::Value("archive stalled".into())));
     let shown = format!("{desired:?}");
     assert!(!shown.contains("s3cret-pw-0e1d"), "{shown}");
 }

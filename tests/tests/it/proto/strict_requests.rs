@@ -129,6 +129,11 @@ fn a_value_of_the_wrong_type_is_refused_saying_what_its_field_takes() {
         for path in walk(&json, |_| false).scalars {
             let mut changed = json.clone();
             let value = at(&mut changed, &path);
+            // A `null` (sent where the contract allows it) has no type to be the wrong one of:
+            // `nullable_members.rs` tries it, and a `null` where it is not allowed.
+            if value.is_null() {
+                continue;
+            }
             let (other, found) = match value {
                 Value::String(_) => (Value::from(7), "a number"),
                 _ => (Value::from("seven"), "a string"),
@@ -189,15 +194,16 @@ fn what_the_issue_found_reads_as_a_user_needs() {
 
 #[test]
 fn a_member_newer_than_this_crate_is_sent_when_written_under_not_yet_known() {
-    let scaling: Scaling = serde_json::from_str(r#"{"replicas":2,"$notYetKnown":{"burstReplicas":4}}"#).unwrap();
+    let scaling: UpdatePipeScalingRequest =
+        serde_json::from_str(r#"{"replicas":2,"$notYetKnown":{"burstReplicas":4}}"#).unwrap();
     assert_eq!(scaling.validate(), Ok(()));
     assert_eq!(serde_json::to_string(&scaling).unwrap(), r#"{"replicas":2,"burstReplicas":4}"#);
     // In code: a field set with `insert` is sent too.
-    let mut scaling = Scaling::default().replicas(2);
+    let mut scaling = UpdatePipeScalingRequest::default().replicas(2);
     scaling.unknown.insert("burstReplicas", &4).unwrap();
     assert_eq!(scaling.validate(), Ok(()));
     // `$notYetKnown` holds members: anything else under it is refused.
-    let odd: Scaling = serde_json::from_str(r#"{"$notYetKnown":4}"#).unwrap();
+    let odd: UpdatePipeScalingRequest = serde_json::from_str(r#"{"$notYetKnown":4}"#).unwrap();
     assert!(odd.validate().unwrap_err().contains("$notYetKnown", &Rule::UnknownField { did_you_mean: None }));
 }
 

@@ -113,7 +113,10 @@ fn kafka_pipe() {
     assert_eq!(mappings[0].source_field.as_deref(), Some("order_id"));
     assert_eq!(mappings[0].unknown.names().collect::<Vec<_>>(), ["transform"]);
     let settings = pipe.settings.as_ref().unwrap();
-    assert_eq!((settings.streaming_max_insert_wait_ms, settings.engine_max_threads), (Some(5000), Some(4)));
+    assert_eq!(
+        (settings.streaming_max_insert_wait_ms, settings.engine_max_threads),
+        (Some(pipe_api_types::Nullable::Value(5000)), Some(pipe_api_types::Nullable::Value(4)))
+    );
     assert_eq!(pipe.created_at, Some(datetime!(2025-12-01 08:00:00 UTC)));
     assert_eq!(pipe.updated_at, Some(datetime!(2025-12-02 10:30:00.5 UTC)));
     assert_eq!(pipe.unknown.names().collect::<Vec<_>>(), ["lastError", "labels"]);

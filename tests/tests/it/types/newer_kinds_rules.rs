@@ -242,7 +242,8 @@ fn a_patch_sends_null_where_the_contract_allows_it() {
         "objectStorage": {"startAfter": null, "path": "logs/*.json", "iamRole": null}
     }});
     let read: UpdatePipeRequest = serde_json::from_value(written.clone()).unwrap();
-    let storage = read.source.as_ref().unwrap().object_storage.as_ref().unwrap();
+    let source = read.source.as_ref().and_then(Nullable::value).unwrap();
+    let storage = source.object_storage.as_ref().and_then(Nullable::value).unwrap();
     assert_eq!(storage.start_after, Some(Nullable::Null));
     assert_eq!(storage.path, Some(Nullable::Value("logs/*.json".into())));
     assert_eq!(storage.azure_container_name, None);

@@ -9,7 +9,7 @@ use common::violations;
 use pipe_api_types::{
     Authentication, CreatePipeRequest, DataFormat, Destination, IteratorType, KafkaSource, KafkaType, KinesisSource,
     ObjectStorageSource, PipeSchemaDiscoveryRequest, PipeSettings, PipeSource, PipesCdcScaling, PostgresSource, Rule,
-    Scaling,
+    UpdatePipeScalingRequest,
 };
 
 fn one(path: &str, rule: Rule) -> Vec<(String, Rule)> {
@@ -20,31 +20,43 @@ fn one(path: &str, rule: Rule) -> Vec<(String, Rule)> {
 /// patch's own `concurrency` 0 to 34. An empty patch is valid: every field is optional.
 #[test]
 fn scaling_patch_bounds() {
-    assert_eq!(violations(&Scaling::default()), []);
+    assert_eq!(violations(&UpdatePipeScalingRequest::default()), []);
     let replicas = Rule::Range { min: 1, max: 40 };
-    assert_eq!(violations(&Scaling::default().replicas(0u32)), one("replicas", replicas.clone()));
-    assert_eq!(violations(&Scaling::default().replicas(1u32)), []);
-    assert_eq!(violations(&Scaling::default().replicas(40u32)), []);
-    assert_eq!(violations(&Scaling::default().replicas(41u32)), one("replicas", replicas));
+    assert_eq!(violations(&UpdatePipeScalingRequest::default().replicas(0u32)), one("replicas", replicas.clone()));
+    assert_eq!(violations(&UpdatePipeScalingRequest::default().replicas(1u32)), []);
+    assert_eq!(violations(&UpdatePipeScalingRequest::default().replicas(40u32)), []);
+    assert_eq!(violations(&UpdatePipeScalingRequest::default().replicas(41u32)), one("replicas", replicas));
 
     let cpu = Rule::Range { min: 125, max: 2000 };
     assert_eq!(
-        violations(&Scaling::default().replica_cpu_millicores(124u32)),
+        violations(&UpdatePipeScalingRequest::default().replica_cpu_millicores(124u32)),
         one("replicaCpuMillicores", cpu.clone())
     );
-    assert_eq!(violations(&Scaling::default().replica_cpu_millicores(125u32)), []);
-    assert_eq!(violations(&Scaling::default().replica_cpu_millicores(2000u32)), []);
-    assert_eq!(violations(&Scaling::default().replica_cpu_millicores(2001u32)), one("replicaCpuMillicores", cpu));
+    assert_eq!(violations(&UpdatePipeScalingRequest::default().replica_cpu_millicores(125u32)), []);
+    assert_eq!(violations(&UpdatePipeScalingRequest::default().replica_cpu_millicores(2000u32)), []);
+    assert_eq!(
+        violations(&UpdatePipeScalingRequest::default().replica_cpu_millicores(2001u32)),
+        one("replicaCpuMillicores", cpu)
+    );
 
     let memory = Rule::DecimalRange { min: "0.5", max: "8" };
-    assert_eq!(violations(&Scaling::default().replica_memory_gb(0.49)), one("replicaMemoryGb", memory.clone()));
-    assert_eq!(violations(&Scaling::default().replica_memory_gb(0.5)), []);
-    assert_eq!(violations(&Scaling::default().replica_memory_gb(8.0)), []);
-    assert_eq!(violations(&Scaling::default().replica_memory_gb(8.01)), one("replicaMemoryGb", memory));
+    assert_eq!(
+        violations(&UpdatePipeScalingRequest::default().replica_memory_gb(0.49)),
+        one("replicaMemoryGb", memory.clone())
+    );
+    assert_eq!(violations(&UpdatePipeScalingRequest::default().replica_memory_gb(0.5)), []);
+    assert_eq!(violations(&UpdatePipeScalingRequest::default().replica_memory_gb(8.0)), []);
+    assert_eq!(
+        violations(&UpdatePipeScalingRequest::default().replica_memory_gb(8.01)),
+        one("replicaMemoryGb", memory)
+    );
 
-    assert_eq!(violations(&Scaling::default().concurrency(0u32)), []);
-    assert_eq!(violations(&Scaling::default().concurrency(34u32)), []);
-    assert_eq!(violations(&Scaling::default().concurrency(35u32)), one("concurrency", Rule::Range { min: 0, max: 34 }));
+    assert_eq!(violations(&UpdatePipeScalingRequest::default().concurrency(0u32)), []);
+    assert_eq!(violations(&UpdatePipeScalingRequest::default().concurrency(34u32)), []);
+    assert_eq!(
+        violations(&UpdatePipeScalingRequest::default().concurrency(35u32)),
+        one("concurrency", Rule::Range { min: 0, max: 34 })
+    );
 }
 
 /// Every integer range of `PipeSettings` / `PipeSettingsPutRequest`: the name, the smallest and
