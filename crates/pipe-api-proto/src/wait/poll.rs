@@ -33,7 +33,7 @@ impl fmt::Display for Polled {
 }
 
 /// One poll of a wait that the server answered, for whoever watches a wait go (such as a
-/// progress display): the wait's [`Machine::take_polls`] hands them out, and the blocking
+/// progress display): the wait's [`Machine::take_polls`](crate::call::Machine::take_polls) hands them out, and the blocking
 /// client's `ClientBuilder::on_poll` observer is called with each one. A wait for a state the
 /// resource will not reach shows here poll by poll rather than only at its deadline.
 #[derive(Clone, Debug, PartialEq, Eq)]
