@@ -77,6 +77,20 @@ enum Segment {
     Index(usize),
 }
 
+impl Path {
+    fn enter_value(&self) {
+        let key = self.key.borrow().clone();
+        self.open.borrow_mut().push(key);
+    }
+
+    fn leave_value(&self, failed: bool) {
+        let key = self.open.borrow_mut().pop();
+        if let (true, Some(key)) = (failed, key) {
+            self.segments.borrow_mut().push(Segment::Key(key));
+        }
+    }
+}
+
 /// The budget is spent: the error that ends the reading.
 struct Spent;
 
@@ -108,6 +122,24 @@ impl<'s> Budget<'s> {
         Ok(())
     }
 
+    /// What becomes of a text a visitor is given, as [`Budget::text`], for a visitor that
+    /// keeps its text (`keeps_text`, any but an object's key) or reads a JSON value (`value`).
+    /// Not generic over the visitor: one copy, where it was once one per visitor type (79 in
+    /// all). Most texts, a slice of a clean body, are only charged here, inline, as a call out
+    /// per text cost more than its work.
+    #[inline]
+    fn read_text(&self, text: &str, search: bool, keeps_text: bool, value: bool) -> Result<Option<String>, Spent> {
+        let key = !keeps_text && self.path.is_some();
+        let kept = keeps_text || value;
+        if !search && !key {
+            if kept && !text.is_empty() {
+                self.take(text.len() + ALLOCATION_COST)?;
+            }
+            return Ok(None);
+        }
+        self.text(text, search, kept, key)
+    }
+
     /// What becomes of a text a visitor is given: charged when it is kept, noted when it is a
     /// key and the path is tracked, and, when `search`, scrubbed of what the call sent
     /// (`Some`: the text to pass on instead). Not generic: each visitor's `visit_*str*` only
@@ -133,21 +165,20 @@ impl<'s> Budget<'s> {
         }
     }
 
-    /// Enters the value of the last key read (not generic: compiled once, not per field).
+    /// Enters the value of the last key read, when tracking (inline: the check only; the work
+    /// is compiled once, not per field).
+    #[inline]
     fn enter_value(&self) {
         if let Some(path) = &self.path {
-            let key = path.key.borrow().clone();
-            path.open.borrow_mut().push(key);
+            path.enter_value();
         }
     }
 
-    /// Leaves the value entered last; a failure passed out through its key.
+    /// Leaves the value entered last, when tracking; a failure passed out through its key.
+    #[inline]
     fn leave_value(&self, failed: bool) {
         if let Some(path) = &self.path {
-            let key = path.open.borrow_mut().pop();
-            if let (true, Some(key)) = (failed, key) {
-                path.segments.borrow_mut().push(Segment::Key(key));
-            }
+            path.leave_value(failed);
         }
     }
 
@@ -219,21 +250,6 @@ impl<'b, X> Budgeted<'b, X> {
 
     fn wrap<Y>(&self, inner: Y) -> Budgeted<'b, Y> {
         Budgeted { inner, budget: self.budget, index: 0, keeps_text: self.keeps_text, value: self.value }
-    }
-
-    /// [`Budget::text`] for a text this visitor is given.
-    fn text<E: de::Error>(&self, text: &str, search: bool) -> Result<Option<String>, E> {
-        let key = !self.keeps_text && self.budget.path.is_some();
-        let kept = self.keeps_text || self.value;
-        if !search && !key {
-            // Most texts: a slice of a clean body, only charged. Done here, as a call out per
-            // text cost more than its work.
-            if kept && !text.is_empty() {
-                self.budget.charge(text.len() + ALLOCATION_COST)?;
-            }
-            return Ok(None);
-        }
-        self.budget.text(text, search, kept, key).map_err(E::custom)
     }
 }
 
@@ -334,7 +350,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Budgeted<'_, V> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        match self.text(v, true)? {
+        match self.budget.read_text(v, true, self.keeps_text, self.value).map_err(E::custom)? {
             Some(scrubbed) => self.inner.visit_string(scrubbed),
             None => self.inner.visit_str(v),
         }
@@ -343,14 +359,14 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Budgeted<'_, V> {
     /// A text borrowed from the body is a slice of it, as written: searched only when the
     /// body holds something the call sent.
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        match self.text(v, !self.budget.body_is_clean)? {
+        match self.budget.read_text(v, !self.budget.body_is_clean, self.keeps_text, self.value).map_err(E::custom)? {
             Some(scrubbed) => self.inner.visit_string(scrubbed),
             None => self.inner.visit_borrowed_str(v),
         }
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        match self.text(&v, true)? {
+        match self.budget.read_text(&v, true, self.keeps_text, self.value).map_err(E::custom)? {
             Some(scrubbed) => self.inner.visit_string(scrubbed),
             None => self.inner.visit_string(v),
         }
@@ -436,11 +452,10 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Budgeted<'_, A> {
             self.budget.charge(VALUE_MEMBER_COST)?;
         }
         let seed = Budgeted { keeps_text: true, ..self.wrap(seed) };
-        // The path is tracked only when reading again for a failure's path: the common reading
-        // does not call out for it.
-        if self.budget.path.is_none() {
-            return self.inner.next_value_seed(seed);
-        }
+        // One call of the value's reading, not one for each kind of reading: this is compiled
+        // once per field type. The path is tracked only when reading again for a failure's
+        // path: the common reading does not call out for it (`enter_value` and `leave_value`
+        // are inline checks of that first).
         self.budget.enter_value();
         let value = self.inner.next_value_seed(seed);
         self.budget.leave_value(value.is_err());
