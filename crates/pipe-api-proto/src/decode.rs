@@ -21,10 +21,13 @@
 
 use std::fmt;
 
-use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
+use std::marker::PhantomData;
+
+use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
 
 use crate::budget::{Budget, read};
 use crate::redact::SentSecrets;
+use crate::server_text::Text;
 
 /// Decodes `body` as `T` within the body's budget. Only when that fails does it read the body
 /// again, within the same budget, tracking the JSON path to say where (tracking costs time on
@@ -325,12 +328,81 @@ struct InData<T> {
 
 /// The management envelope. Unknown members are skipped, and `status` is not read: the HTTP
 /// status is the one that counts.
-#[derive(serde::Deserialize)]
 struct Envelope<T> {
-    #[serde(rename = "requestId", default, deserialize_with = "crate::server_text::server_text")]
     request_id: Option<String>,
-    #[serde(default = "Option::default")]
     result: Option<T>,
+}
+
+/// Read from an object only, by hand: serde's derive would also read an envelope written as an
+/// array, in which no answer comes, and compile that reading (and serde_json's reading of
+/// either) once more for every output. A member given twice is refused, as the derive does.
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Envelope<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct EnvelopeVisitor<T>(PhantomData<T>);
+
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for EnvelopeVisitor<T> {
+            type Value = Envelope<T>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("struct Envelope")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope<T>, A::Error> {
+                let (mut request_id, mut result) = (None, None);
+                while let Some(member) = map.next_key::<EnvelopeMember>()? {
+                    match member {
+                        EnvelopeMember::RequestId if request_id.is_some() => {
+                            return Err(de::Error::duplicate_field("requestId"));
+                        }
+                        EnvelopeMember::RequestId => {
+                            request_id = Some(map.next_value_seed(Text(&SentSecrets::NONE))?);
+                        }
+                        EnvelopeMember::Result if result.is_some() => {
+                            return Err(de::Error::duplicate_field("result"));
+                        }
+                        EnvelopeMember::Result => result = Some(map.next_value::<Option<T>>()?),
+                        EnvelopeMember::Other => {
+                            map.next_value::<de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(Envelope { request_id: request_id.flatten(), result: result.flatten() })
+            }
+        }
+
+        deserializer.deserialize_map(EnvelopeVisitor(PhantomData))
+    }
+}
+
+/// A member of the envelope, by its name (not generic: one copy for every output).
+enum EnvelopeMember {
+    RequestId,
+    Result,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for EnvelopeMember {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct NameVisitor;
+
+        impl Visitor<'_> for NameVisitor {
+            type Value = EnvelopeMember;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("field identifier")
+            }
+
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<EnvelopeMember, E> {
+                Ok(match name {
+                    "requestId" => EnvelopeMember::RequestId,
+                    "result" => EnvelopeMember::Result,
+                    _ => EnvelopeMember::Other,
+                })
+            }
+        }
+
+        deserializer.deserialize_identifier(NameVisitor)
+    }
 }
 
 /// Only the request id of an envelope, read when the whole does not decode: through the same
