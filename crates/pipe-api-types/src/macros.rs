@@ -176,7 +176,7 @@ macro_rules! model {
                 )*
                 // A kept value that did not fit its field is written back, unless the field
                 // has been given a value since (then that value is the field's).
-                self.unknown.serialize_entries(&mut map, |name| match name {
+                self.unknown.serialize_entries(&mut map, &|name| match name {
                     $( $json $(| $other)? => self.$field.is_some(), )*
                     _ => false,
                 })?;
