@@ -77,16 +77,15 @@ pub(crate) mod sealed {
 
     /// The decode of one output, compiled here (not generic: see the module's docs).
     pub trait DecodeBody: Sized {
-        /// Decodes a success body of the given shape into the output and the request id,
-        /// every text scrubbed of `secrets`.
+        /// Decodes a success body into the output and the request id, every text scrubbed of
+        /// `secrets`: in the given shape, or, for `None` (a body that says nothing, where an
+        /// operation may answer nothing), the output made of nothing, if this output can be
+        /// nothing (a delete's `()`).
         fn decode_body(
             body: &[u8],
-            shape: Shape,
+            shape: Option<Shape>,
             secrets: &SentSecrets,
         ) -> Result<(Self, Option<String>), SuccessDecodeError>;
-
-        /// The output of a body that says nothing (a delete), if this output can be nothing.
-        fn from_nothing() -> Option<Self>;
 
         /// The state the output is in, for a model that has one (what a wait names when it
         /// stops).
@@ -132,21 +131,18 @@ macro_rules! outputs {
             impl Decode for $output {}
 
             impl sealed::DecodeBody for $output {
-                fn decode_body(body: &[u8], shape: Shape, secrets: &SentSecrets) -> Result<(Self, Option<String>), SuccessDecodeError> {
+                fn decode_body(body: &[u8], shape: Option<Shape>, secrets: &SentSecrets) -> Result<(Self, Option<String>), SuccessDecodeError> {
                     let decoded = match shape {
-                        $( Shape::$shape => decode_as!($shape, body, secrets), )+
+                        None => made_of_nothing(),
+                        $( Some(Shape::$shape) => decode_as!($shape, body, secrets), )+
                         #[allow(unreachable_patterns)]
-                        _ => Err(SuccessDecodeError::at(".", "no operation's answer carries this output in that shape")),
+                        Some(_) => Err(SuccessDecodeError::at(".", "no operation's answer carries this output in that shape")),
                     };
                     // A server sent it: what it holds may be sent back (`Vouch`).
                     decoded.map(|(mut output, request_id)| {
                         pipe_api_types::Vouch::vouch(&mut output);
                         (output, request_id)
                     })
-                }
-
-                fn from_nothing() -> Option<Self> {
-                    nothing()
                 }
 
                 $(
@@ -256,19 +252,16 @@ impl<T: DeserializeOwned + fmt::Debug> Decode for Decoded<T> {}
 impl<T: DeserializeOwned + fmt::Debug> sealed::DecodeBody for Decoded<T> {
     fn decode_body(
         body: &[u8],
-        shape: Shape,
+        shape: Option<Shape>,
         secrets: &SentSecrets,
     ) -> Result<(Self, Option<String>), SuccessDecodeError> {
         let decoded: Result<(T, Option<String>), SuccessDecodeError> = match shape {
-            Shape::Envelope => decode_as!(Envelope, body, secrets),
-            Shape::Data => decode_as!(Data, body, secrets),
-            Shape::Bare => decode_as!(Bare, body, secrets),
+            None => made_of_nothing(),
+            Some(Shape::Envelope) => decode_as!(Envelope, body, secrets),
+            Some(Shape::Data) => decode_as!(Data, body, secrets),
+            Some(Shape::Bare) => decode_as!(Bare, body, secrets),
         };
         decoded.map(|(value, request_id)| (Decoded(value), request_id))
-    }
-
-    fn from_nothing() -> Option<Self> {
-        nothing().map(Decoded)
     }
 }
 
@@ -318,6 +311,13 @@ impl std::error::Error for DocumentError {}
 /// `T` made from nothing (`null`), when it can be (`()`, a JSON value).
 fn nothing<T: DeserializeOwned>() -> Option<T> {
     T::deserialize(de::value::UnitDeserializer::<de::value::Error>::new()).ok()
+}
+
+/// The output of a body that says nothing, when the output can be nothing.
+fn made_of_nothing<T: DeserializeOwned>() -> Result<(T, Option<String>), SuccessDecodeError> {
+    nothing()
+        .map(|output| (output, None))
+        .ok_or_else(|| SuccessDecodeError::at(".", "an empty answer does not make this output"))
 }
 
 /// `{"data": ...}`.
