@@ -154,7 +154,8 @@ pub(crate) trait Field: Sized {
     /// first read by one visitor shared by every scalar type, then made into this one, so that
     /// the deserializer's code is compiled once for all of them rather than once per type. A
     /// type that reads arrays or objects (overriding [`Field::from_seq`] or
-    /// [`Field::from_map`]) reads through [`read_composite`] instead.
+    /// [`Field::from_map`]) reads through [`read_composite`] instead, and is made of no scalar:
+    /// there, every scalar is kept.
     fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Self>, D::Error> {
         read_scalar(d)
     }
@@ -180,9 +181,10 @@ pub(crate) fn read_scalar<'de, T: Field, D: Deserializer<'de>>(d: D) -> Result<R
     made(d.deserialize_any(ScalarVisitor)?)
 }
 
-/// The value `T` makes of a scalar, or the scalar kept when it makes none: the one rule of
-/// both readings ([`read_scalar`], and [`FieldVisitor`]'s scalars). Only the choice of a
-/// `from_*` is generic; keeping a misfit is compiled once ([`Scalar::kept`]).
+/// The value `T` makes of a scalar, or the scalar kept when it makes none: the rule of every
+/// scalar type's reading ([`read_scalar`]; a composite's, [`FieldVisitor`], keeps every
+/// scalar). Only the choice of a `from_*` is generic; keeping a misfit is compiled once
+/// ([`Scalar::kept`]).
 fn made<T: Field, E: serde::de::Error>(scalar: Scalar<'_>) -> Result<Read<T>, E> {
     let value = match &scalar {
         Scalar::Text(text) => T::from_text(text),
@@ -307,6 +309,14 @@ impl<'de> Visitor<'de> for ScalarVisitor {
 /// Reads one field as its [`Field`] type says; see there.
 struct FieldVisitor<T>(PhantomData<T>);
 
+/// A scalar where a composite was expected, kept as its text.
+fn kept_scalar<T, E: serde::de::Error>(scalar: Scalar<'_>) -> Result<Read<T>, E> {
+    match scalar.kept() {
+        Ok(raw) => Ok(Read::Kept(raw)),
+        Err(error) => Err(E::custom(error)),
+    }
+}
+
 /// A JSON value that does not fit, kept as its text. Written from a `Value`, so serde_json's
 /// writer is compiled once for every field type, not once per type that does not fit.
 fn kept<T, E: serde::de::Error>(value: &serde_json::Value) -> Result<Read<T>, E> {
@@ -320,24 +330,26 @@ impl<'de, T: Field> Visitor<'de> for FieldVisitor<T> {
         f.write_str("any JSON value")
     }
 
+    // A composite (a list, an object) is made of no scalar: each is kept, without the
+    // `from_*` choice of `made` compiled once more for every composite type.
     fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Read<T>, E> {
-        made(Scalar::Text(std::borrow::Cow::Borrowed(text)))
+        kept_scalar(Scalar::Text(std::borrow::Cow::Borrowed(text)))
     }
 
     fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<Read<T>, E> {
-        made(Scalar::Bool(value))
+        kept_scalar(Scalar::Bool(value))
     }
 
     fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Read<T>, E> {
-        made(Scalar::I64(value))
+        kept_scalar(Scalar::I64(value))
     }
 
     fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Read<T>, E> {
-        made(Scalar::U64(value))
+        kept_scalar(Scalar::U64(value))
     }
 
     fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Read<T>, E> {
-        made(Scalar::F64(value))
+        kept_scalar(Scalar::F64(value))
     }
 
     fn visit_unit<E: serde::de::Error>(self) -> Result<Read<T>, E> {
