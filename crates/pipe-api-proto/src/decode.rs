@@ -27,7 +27,7 @@ use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Vi
 
 use crate::budget::{Budget, read};
 use crate::redact::SentSecrets;
-use crate::server_text::Text;
+use crate::server_text::{Member, Text};
 
 /// Decodes `body` as `T` within the body's budget. Only when that fails does it read the body
 /// again, within the same budget, tracking the JSON path to say where (tracking costs time on
@@ -349,19 +349,19 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Envelope<T> {
 
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope<T>, A::Error> {
                 let (mut request_id, mut result) = (None, None);
-                while let Some(member) = map.next_key::<EnvelopeMember>()? {
+                while let Some(member) = map.next_key::<Member>()? {
                     match member {
-                        EnvelopeMember::RequestId if request_id.is_some() => {
+                        Member::RequestId if request_id.is_some() => {
                             return Err(de::Error::duplicate_field("requestId"));
                         }
-                        EnvelopeMember::RequestId => {
+                        Member::RequestId => {
                             request_id = Some(map.next_value_seed(Text(&SentSecrets::NONE))?);
                         }
-                        EnvelopeMember::Result if result.is_some() => {
+                        Member::Result if result.is_some() => {
                             return Err(de::Error::duplicate_field("result"));
                         }
-                        EnvelopeMember::Result => result = Some(map.next_value::<Option<T>>()?),
-                        EnvelopeMember::Other => {
+                        Member::Result => result = Some(map.next_value::<Option<T>>()?),
+                        Member::Error | Member::Message | Member::Code | Member::Other => {
                             map.next_value::<de::IgnoredAny>()?;
                         }
                     }
@@ -371,37 +371,6 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Envelope<T> {
         }
 
         deserializer.deserialize_map(EnvelopeVisitor(PhantomData))
-    }
-}
-
-/// A member of the envelope, by its name (not generic: one copy for every output).
-enum EnvelopeMember {
-    RequestId,
-    Result,
-    Other,
-}
-
-impl<'de> Deserialize<'de> for EnvelopeMember {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct NameVisitor;
-
-        impl Visitor<'_> for NameVisitor {
-            type Value = EnvelopeMember;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("field identifier")
-            }
-
-            fn visit_str<E: de::Error>(self, name: &str) -> Result<EnvelopeMember, E> {
-                Ok(match name {
-                    "requestId" => EnvelopeMember::RequestId,
-                    "result" => EnvelopeMember::Result,
-                    _ => EnvelopeMember::Other,
-                })
-            }
-        }
-
-        deserializer.deserialize_identifier(NameVisitor)
     }
 }
 
