@@ -104,6 +104,70 @@ impl<'de, T: Field> serde::de::DeserializeSeed<'de> for FieldSeed<T> {
     }
 }
 
+/// A codec module (`as rfc3339`) as a type, `Codec`, inside it ([`codec_type!`]): so that a
+/// field read or written by a codec goes through one seed type per codec ([`CodecSeed`],
+/// [`Written`]), not one per field, and every generic step between the object and the value
+/// is compiled once per codec.
+pub(crate) trait Codec {
+    /// The type the codec reads and writes.
+    type Value;
+
+    /// Reads the value, as the module's `deserialize`.
+    fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Self::Value>, D::Error>;
+
+    /// Writes the value, as the module's `serialize`.
+    fn serialize<S: Serializer>(value: &Self::Value, s: S) -> Result<S::Ok, S::Error>;
+}
+
+/// Makes the enclosing codec module's `deserialize` and `serialize` of `$value` the [`Codec`]
+/// type `Codec`.
+macro_rules! codec_type {
+    ($value:ty) => {
+        /// This module as a [`Codec`](crate::codec::Codec).
+        pub(crate) struct Codec;
+
+        impl crate::codec::Codec for Codec {
+            type Value = $value;
+
+            fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<crate::codec::Read<$value>, D::Error> {
+                deserialize(d)
+            }
+
+            fn serialize<S: serde::Serializer>(value: &$value, s: S) -> Result<S::Ok, S::Error> {
+                serialize(value, s)
+            }
+        }
+    };
+}
+
+pub(crate) use codec_type;
+
+/// Reads a field by the codec `C`, as the seed of an object's value.
+pub(crate) struct CodecSeed<C>(PhantomData<C>);
+
+impl<C> CodecSeed<C> {
+    pub(crate) fn new() -> Self {
+        CodecSeed(PhantomData)
+    }
+}
+
+impl<'de, C: Codec> serde::de::DeserializeSeed<'de> for CodecSeed<C> {
+    type Value = Read<C::Value>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Read<C::Value>, D::Error> {
+        C::deserialize(d)
+    }
+}
+
+/// Writes a field's value by the codec `C`.
+pub(crate) struct Written<'a, C: Codec>(pub(crate) &'a C::Value);
+
+impl<C: Codec> Serialize for Written<'_, C> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        C::serialize(self.0, s)
+    }
+}
+
 /// A type read by the default codec ([`plain`]) or a codec built on it: it says which JSON
 /// values it is made from (text, a bool, a number, an array or an object); `null` is absent,
 /// and a value of any other JSON type, or one it refuses (`"serviceId": "nope"`, `port: 8443.5`,
@@ -537,6 +601,8 @@ impl Field for DateText<PrimitiveDateTime> {
 pub(crate) mod rfc3339 {
     use super::*;
 
+    codec_type!(OffsetDateTime);
+
     pub(crate) const EXPECTED: &str = "an RFC 3339 date-time string (2024-05-01T10:00:00Z)";
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<OffsetDateTime>, D::Error> {
@@ -557,6 +623,8 @@ pub(crate) fn parse_rfc3339(text: &str) -> Option<OffsetDateTime> {
 /// (`"2021-01-01T00:00"`), as the Kafka `offset.timestamp` is written. It is UTC by contract.
 pub(crate) mod zoneless {
     use super::*;
+
+    codec_type!(PrimitiveDateTime);
 
     pub(crate) const EXPECTED: &str = "a date-time string without zone (2024-05-01T10:00)";
 
@@ -591,6 +659,8 @@ pub(crate) fn format_zoneless(value: &PrimitiveDateTime) -> String {
 /// whole number, reads as absent and is kept.
 pub(crate) mod unix_seconds {
     use super::*;
+
+    codec_type!(OffsetDateTime);
 
     /// A time read from its whole number of seconds.
     struct UnixSeconds(OffsetDateTime);
@@ -628,6 +698,8 @@ pub(crate) mod unix_seconds {
 /// written back is the same JSON. Anything but a number reads as absent and is kept.
 pub(crate) mod decimal {
     use super::*;
+
+    codec_type!(f64);
 
     pub(crate) const EXPECTED: &str = "a number";
 
