@@ -452,10 +452,11 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Budgeted<'_, A> {
             self.budget.charge(VALUE_MEMBER_COST)?;
         }
         let seed = Budgeted { keeps_text: true, ..self.wrap(seed) };
-        // One call of the value's reading, not one for each kind of reading: this is compiled
-        // once per field type. The path is tracked only when reading again for a failure's
-        // path: the common reading does not call out for it (`enter_value` and `leave_value`
-        // are inline checks of that first).
+        // The path is tracked only when reading again for a failure's path: the common reading
+        // does not call out for it.
+        if self.budget.path.is_none() {
+            return self.inner.next_value_seed(seed);
+        }
         self.budget.enter_value();
         let value = self.inner.next_value_seed(seed);
         self.budget.leave_value(value.is_err());
