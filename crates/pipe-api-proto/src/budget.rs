@@ -122,24 +122,6 @@ impl<'s> Budget<'s> {
         Ok(())
     }
 
-    /// What becomes of a text a visitor is given, as [`Budget::text`], for a visitor that
-    /// keeps its text (`keeps_text`, any but an object's key) or reads a JSON value (`value`).
-    /// Not generic over the visitor: one copy, where it was once one per visitor type (79 in
-    /// all). Most texts, a slice of a clean body, are only charged here, inline, as a call out
-    /// per text cost more than its work.
-    #[inline]
-    fn read_text(&self, text: &str, search: bool, keeps_text: bool, value: bool) -> Result<Option<String>, Spent> {
-        let key = !keeps_text && self.path.is_some();
-        let kept = keeps_text || value;
-        if !search && !key {
-            if kept && !text.is_empty() {
-                self.take(text.len() + ALLOCATION_COST)?;
-            }
-            return Ok(None);
-        }
-        self.text(text, search, kept, key)
-    }
-
     /// What becomes of a text a visitor is given: charged when it is kept, noted when it is a
     /// key and the path is tracked, and, when `search`, scrubbed of what the call sent
     /// (`Some`: the text to pass on instead). Not generic: each visitor's `visit_*str*` only
@@ -251,6 +233,21 @@ impl<'b, X> Budgeted<'b, X> {
     fn wrap<Y>(&self, inner: Y) -> Budgeted<'b, Y> {
         Budgeted { inner, budget: self.budget, index: 0, keeps_text: self.keeps_text, value: self.value }
     }
+
+    /// [`Budget::text`] for a text this visitor is given.
+    fn text<E: de::Error>(&self, text: &str, search: bool) -> Result<Option<String>, E> {
+        let key = !self.keeps_text && self.budget.path.is_some();
+        let kept = self.keeps_text || self.value;
+        if !search && !key {
+            // Most texts: a slice of a clean body, only charged. Done here, as a call out per
+            // text cost more than its work.
+            if kept && !text.is_empty() {
+                self.budget.charge(text.len() + ALLOCATION_COST)?;
+            }
+            return Ok(None);
+        }
+        self.budget.text(text, search, kept, key).map_err(E::custom)
+    }
 }
 
 /// Forwards `deserialize_*` methods, wrapping the visitor.
@@ -350,7 +347,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Budgeted<'_, V> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        match self.budget.read_text(v, true, self.keeps_text, self.value).map_err(E::custom)? {
+        match self.text(v, true)? {
             Some(scrubbed) => self.inner.visit_string(scrubbed),
             None => self.inner.visit_str(v),
         }
@@ -359,14 +356,14 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Budgeted<'_, V> {
     /// A text borrowed from the body is a slice of it, as written: searched only when the
     /// body holds something the call sent.
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        match self.budget.read_text(v, !self.budget.body_is_clean, self.keeps_text, self.value).map_err(E::custom)? {
+        match self.text(v, !self.budget.body_is_clean)? {
             Some(scrubbed) => self.inner.visit_string(scrubbed),
             None => self.inner.visit_borrowed_str(v),
         }
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        match self.budget.read_text(&v, true, self.keeps_text, self.value).map_err(E::custom)? {
+        match self.text(&v, true)? {
             Some(scrubbed) => self.inner.visit_string(scrubbed),
             None => self.inner.visit_string(v),
         }
