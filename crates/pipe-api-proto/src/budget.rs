@@ -77,6 +77,20 @@ enum Segment {
     Index(usize),
 }
 
+impl Path {
+    fn enter_value(&self) {
+        let key = self.key.borrow().clone();
+        self.open.borrow_mut().push(key);
+    }
+
+    fn leave_value(&self, failed: bool) {
+        let key = self.open.borrow_mut().pop();
+        if let (true, Some(key)) = (failed, key) {
+            self.segments.borrow_mut().push(Segment::Key(key));
+        }
+    }
+}
+
 /// The budget is spent: the error that ends the reading.
 struct Spent;
 
@@ -133,21 +147,20 @@ impl<'s> Budget<'s> {
         }
     }
 
-    /// Enters the value of the last key read (not generic: compiled once, not per field).
+    /// Enters the value of the last key read, when tracking (inline: the check only; the work
+    /// is compiled once, not per field).
+    #[inline]
     fn enter_value(&self) {
         if let Some(path) = &self.path {
-            let key = path.key.borrow().clone();
-            path.open.borrow_mut().push(key);
+            path.enter_value();
         }
     }
 
-    /// Leaves the value entered last; a failure passed out through its key.
+    /// Leaves the value entered last, when tracking; a failure passed out through its key.
+    #[inline]
     fn leave_value(&self, failed: bool) {
         if let Some(path) = &self.path {
-            let key = path.open.borrow_mut().pop();
-            if let (true, Some(key)) = (failed, key) {
-                path.segments.borrow_mut().push(Segment::Key(key));
-            }
+            path.leave_value(failed);
         }
     }
 

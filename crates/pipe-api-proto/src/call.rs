@@ -44,9 +44,8 @@ use std::time::Duration;
 use http::{Method, Request, Response};
 use time::OffsetDateTime;
 
-use crate::api::sealed::Interface as _;
 use crate::attempts::{AttemptOutcome, AttemptRecord, Attempts, WaitCause};
-use crate::endpoint::{Endpoint, EndpointExt as _, Reply};
+use crate::endpoint::{Endpoint, InterfaceParts, Parts, Reply, RequestParts};
 pub use crate::error::NotSent;
 use crate::error::{Error, TransportError, TransportErrorKind, TransportFailure};
 use crate::operation::Operation;
@@ -252,9 +251,7 @@ impl<'e, E: Endpoint> Call<'e, E> {
         seed: u64,
         now: Duration,
     ) -> Result<Self, Error> {
-        let request = endpoint.build_request(api)?;
-        let secrets = SentSecrets::of(api.sent_secrets(), request.body());
-        let attempting = Attempting::new(endpoint.metadata(), request, secrets, policy, seed, now);
+        let attempting = Attempting::start(&Parts(&*endpoint), &InterfaceParts::of(api), policy, seed, now)?;
         Ok(Call { endpoint, attempting, result: None })
     }
 
@@ -291,28 +288,17 @@ impl<'e, E: Endpoint> Call<'e, E> {
         wall: OffsetDateTime,
         pacer: Option<&mut Pacer>,
     ) {
-        self.attempting.expect_answer();
-        let (answer, parsed) = match outcome {
-            Ok(response) => {
-                let answer = (response.status(), RetryHints::from_headers(response.headers()));
-                // The one place an answer's texts enter: scrubbed there of what was sent.
-                (Some(answer), crate::endpoint::parse(&*self.endpoint, response, &self.attempting.secrets))
-            }
-            Err(error) => (None, Err(self.attempting.failed(error))),
-        };
-        let (reply, settled) = match parsed {
-            Ok(reply) => {
-                let request_id = reply.request_id.clone();
-                (Some(reply), Ok(request_id))
-            }
-            Err(error) => (None, Err(error)),
-        };
-        self.result = match (self.attempting.settle(answer, settled, now, wall, pacer), reply) {
-            (None, _) => None,
-            (Some(Ok(attempts)), Some(reply)) => Some(Ok(Reply { attempts, ..reply })),
-            (Some(Ok(_)), None) => unreachable!("a success settles with its reply"),
-            (Some(Err(error)), _) => Some(Err(error)),
-        };
+        let (endpoint, mut reply) = (&*self.endpoint, None);
+        // Only the parse of an answer is the endpoint's: the rest is compiled once.
+        let settled = self.attempting.receive(outcome, now, wall, pacer, &mut |response, secrets| {
+            let parsed = crate::endpoint::parse(endpoint, response, secrets)?;
+            let request_id = parsed.request_id.clone();
+            reply = Some(parsed);
+            Ok(request_id)
+        });
+        self.result = settled.map(|settled| {
+            settled.map(|attempts| Reply { attempts, ..reply.take().expect("a success settles with its reply") })
+        });
     }
 
     /// The method of the request.
@@ -327,6 +313,20 @@ impl<'e, E: Endpoint> Call<'e, E> {
 }
 
 impl Attempting {
+    /// The request of `endpoint` built on `interface`, and the policy's side of its call. Not
+    /// generic: compiled once, not per endpoint.
+    fn start(
+        endpoint: &dyn RequestParts,
+        interface: &InterfaceParts<'_>,
+        policy: &RetryPolicy,
+        seed: u64,
+        now: Duration,
+    ) -> Result<Self, Error> {
+        let request = crate::endpoint::build(endpoint, interface)?;
+        let secrets = SentSecrets::of(interface.sent_secrets, request.body());
+        Ok(Attempting::new(endpoint.metadata(), request, secrets, policy, seed, now))
+    }
+
     fn new(
         operation: Operation,
         request: Request<Vec<u8>>,
@@ -406,6 +406,28 @@ impl Attempting {
                 self.policy.deadline,
             )),
         }
+    }
+
+    /// [`Call::receive`]: the attempt recorded and decided, `parse` reading an answer (the
+    /// scrubbing secrets given) into its request id, or the error it is.
+    fn receive(
+        &mut self,
+        outcome: Result<Response<Vec<u8>>, TransportError>,
+        now: Duration,
+        wall: OffsetDateTime,
+        pacer: Option<&mut Pacer>,
+        parse: &mut dyn FnMut(Response<Vec<u8>>, &SentSecrets) -> Settled,
+    ) -> Option<Result<Attempts, Error>> {
+        self.expect_answer();
+        let (answer, settled) = match outcome {
+            Ok(response) => {
+                let answer = (response.status(), RetryHints::from_headers(response.headers()));
+                // The one place an answer's texts enter: scrubbed there of what was sent.
+                (Some(answer), parse(response, &self.secrets))
+            }
+            Err(error) => (None, Err(self.failed(error))),
+        };
+        self.settle(answer, settled, now, wall, pacer)
     }
 
     /// Panics unless a request is out: [`Call::receive`] answers a [`Next::Send`].

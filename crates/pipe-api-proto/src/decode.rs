@@ -21,10 +21,13 @@
 
 use std::fmt;
 
-use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
+use std::marker::PhantomData;
+
+use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
 
 use crate::budget::{Budget, read};
 use crate::redact::SentSecrets;
+use crate::server_text::{Member, Text};
 
 /// Decodes `body` as `T` within the body's budget. Only when that fails does it read the body
 /// again, within the same budget, tracking the JSON path to say where (tracking costs time on
@@ -74,16 +77,15 @@ pub(crate) mod sealed {
 
     /// The decode of one output, compiled here (not generic: see the module's docs).
     pub trait DecodeBody: Sized {
-        /// Decodes a success body of the given shape into the output and the request id,
-        /// every text scrubbed of `secrets`.
+        /// Decodes a success body into the output and the request id, every text scrubbed of
+        /// `secrets`: in the given shape, or, for `None` (a body that says nothing, where an
+        /// operation may answer nothing), the output made of nothing, if this output can be
+        /// nothing (a delete's `()`).
         fn decode_body(
             body: &[u8],
-            shape: Shape,
+            shape: Option<Shape>,
             secrets: &SentSecrets,
         ) -> Result<(Self, Option<String>), SuccessDecodeError>;
-
-        /// The output of a body that says nothing (a delete), if this output can be nothing.
-        fn from_nothing() -> Option<Self>;
 
         /// The state the output is in, for a model that has one (what a wait names when it
         /// stops).
@@ -129,21 +131,18 @@ macro_rules! outputs {
             impl Decode for $output {}
 
             impl sealed::DecodeBody for $output {
-                fn decode_body(body: &[u8], shape: Shape, secrets: &SentSecrets) -> Result<(Self, Option<String>), SuccessDecodeError> {
+                fn decode_body(body: &[u8], shape: Option<Shape>, secrets: &SentSecrets) -> Result<(Self, Option<String>), SuccessDecodeError> {
                     let decoded = match shape {
-                        $( Shape::$shape => decode_as!($shape, body, secrets), )+
+                        None => made_of_nothing(),
+                        $( Some(Shape::$shape) => decode_as!($shape, body, secrets), )+
                         #[allow(unreachable_patterns)]
-                        _ => Err(SuccessDecodeError::at(".", "no operation's answer carries this output in that shape")),
+                        Some(_) => Err(SuccessDecodeError::at(".", "no operation's answer carries this output in that shape")),
                     };
                     // A server sent it: what it holds may be sent back (`Vouch`).
                     decoded.map(|(mut output, request_id)| {
                         pipe_api_types::Vouch::vouch(&mut output);
                         (output, request_id)
                     })
-                }
-
-                fn from_nothing() -> Option<Self> {
-                    nothing()
                 }
 
                 $(
@@ -253,19 +252,16 @@ impl<T: DeserializeOwned + fmt::Debug> Decode for Decoded<T> {}
 impl<T: DeserializeOwned + fmt::Debug> sealed::DecodeBody for Decoded<T> {
     fn decode_body(
         body: &[u8],
-        shape: Shape,
+        shape: Option<Shape>,
         secrets: &SentSecrets,
     ) -> Result<(Self, Option<String>), SuccessDecodeError> {
         let decoded: Result<(T, Option<String>), SuccessDecodeError> = match shape {
-            Shape::Envelope => decode_as!(Envelope, body, secrets),
-            Shape::Data => decode_as!(Data, body, secrets),
-            Shape::Bare => decode_as!(Bare, body, secrets),
+            None => made_of_nothing(),
+            Some(Shape::Envelope) => decode_as!(Envelope, body, secrets),
+            Some(Shape::Data) => decode_as!(Data, body, secrets),
+            Some(Shape::Bare) => decode_as!(Bare, body, secrets),
         };
         decoded.map(|(value, request_id)| (Decoded(value), request_id))
-    }
-
-    fn from_nothing() -> Option<Self> {
-        nothing().map(Decoded)
     }
 }
 
@@ -317,6 +313,13 @@ fn nothing<T: DeserializeOwned>() -> Option<T> {
     T::deserialize(de::value::UnitDeserializer::<de::value::Error>::new()).ok()
 }
 
+/// The output of a body that says nothing, when the output can be nothing.
+fn made_of_nothing<T: DeserializeOwned>() -> Result<(T, Option<String>), SuccessDecodeError> {
+    nothing()
+        .map(|output| (output, None))
+        .ok_or_else(|| SuccessDecodeError::at(".", "an empty answer does not make this output"))
+}
+
 /// `{"data": ...}`.
 #[derive(serde::Deserialize)]
 struct InData<T> {
@@ -325,12 +328,50 @@ struct InData<T> {
 
 /// The management envelope. Unknown members are skipped, and `status` is not read: the HTTP
 /// status is the one that counts.
-#[derive(serde::Deserialize)]
 struct Envelope<T> {
-    #[serde(rename = "requestId", default, deserialize_with = "crate::server_text::server_text")]
     request_id: Option<String>,
-    #[serde(default = "Option::default")]
     result: Option<T>,
+}
+
+/// Read from an object only, by hand: serde's derive would also read an envelope written as an
+/// array, in which no answer comes, and compile that reading (and serde_json's reading of
+/// either) once more for every output. A member given twice is refused, as the derive does.
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Envelope<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct EnvelopeVisitor<T>(PhantomData<T>);
+
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for EnvelopeVisitor<T> {
+            type Value = Envelope<T>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("struct Envelope")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope<T>, A::Error> {
+                let (mut request_id, mut result) = (None, None);
+                while let Some(member) = map.next_key::<Member>()? {
+                    match member {
+                        Member::RequestId if request_id.is_some() => {
+                            return Err(de::Error::duplicate_field("requestId"));
+                        }
+                        Member::RequestId => {
+                            request_id = Some(map.next_value_seed(Text(&SentSecrets::NONE))?);
+                        }
+                        Member::Result if result.is_some() => {
+                            return Err(de::Error::duplicate_field("result"));
+                        }
+                        Member::Result => result = Some(map.next_value::<Option<T>>()?),
+                        Member::Error | Member::Message | Member::Code | Member::Other => {
+                            map.next_value::<de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(Envelope { request_id: request_id.flatten(), result: result.flatten() })
+            }
+        }
+
+        deserializer.deserialize_map(EnvelopeVisitor(PhantomData))
+    }
 }
 
 /// Only the request id of an envelope, read when the whole does not decode: through the same

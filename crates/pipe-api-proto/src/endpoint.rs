@@ -2,6 +2,8 @@
 //! work: building, status routing, decoding), implemented once for every endpoint so that
 //! policy cannot drift from one operation to another.
 
+use std::sync::Arc;
+
 use http::{HeaderMap, Request, Response, StatusCode};
 use serde::Serialize;
 
@@ -76,26 +78,17 @@ impl Query for pipe_api_types::ServiceFilter {
     }
 }
 
-/// Decodes a success body of an `E` as its [`SuccessBody`] says.
-fn decode_success_body<E: Endpoint + ?Sized>(
-    success: SuccessBody,
-    body: &[u8],
-    secrets: &SentSecrets,
-) -> Result<(E::Output, Option<String>), SuccessDecodeError> {
+/// The shape a success body of an operation comes in: `None` for one that says nothing where
+/// the operation may answer nothing (not generic: compiled once, not per endpoint).
+fn success_shape(envelope: bool, success: SuccessBody, body: &[u8]) -> Option<Shape> {
     if success == SuccessBody::Nothing && says_nothing(body) {
-        let output = E::Output::from_nothing().ok_or_else(|| SuccessDecodeError {
-            path: ".".to_owned(),
-            message: "an empty answer does not make this output".to_owned(),
-            request_id: None,
-        })?;
-        return Ok((output, None));
+        return None;
     }
-    let shape = match (<E::Api as crate::api::sealed::Interface>::ENVELOPE, success) {
+    Some(match (envelope, success) {
         (true, _) => Shape::Envelope,
         (false, SuccessBody::InData) => Shape::Data,
         (false, _) => Shape::Bare,
-    };
-    E::Output::decode_body(body, shape, secrets)
+    })
 }
 
 /// A validated request model serialized as a JSON body: the one way a body is made.
@@ -143,11 +136,7 @@ pub trait EndpointExt: Endpoint {
     /// the base URL, and sets `Authorization` (sensitive), `Accept`, `User-Agent`, and
     /// `Content-Type` when there is a body.
     fn build_request(&self, api: &Self::Api) -> Result<Request<Vec<u8>>, BuildError> {
-        let Operation { name: operation, method, .. } = self.metadata();
-        self.validate().map_err(|errors| BuildError::new(operation, BuildErrorKind::Invalid(errors)))?;
-        let body = self.body().map_err(|kind| BuildError::new(operation, kind))?;
-        let headers = api.common_headers(body.is_some());
-        assemble(operation, method, api.base_url(), self.path(), &self.query(), body, headers)
+        build(&Parts(self), &InterfaceParts::of(api))
     }
 
     /// Parses the response to a request built on `api`: 2xx decodes (a failure names the JSON
@@ -174,6 +163,70 @@ pub trait EndpointExt: Endpoint {
 }
 
 impl<E: Endpoint + ?Sized> EndpointExt for E {}
+
+/// What building a request needs of an endpoint, without its output type or interface: each
+/// endpoint brings only these few calls, and building is compiled once ([`build`]), not once
+/// per endpoint in every crate that calls one.
+pub(crate) trait RequestParts {
+    fn metadata(&self) -> Operation;
+    fn validate(&self) -> Result<(), ValidationErrors>;
+    fn body(&self) -> Result<Option<Vec<u8>>, BuildErrorKind>;
+    fn path(&self) -> String;
+    fn query(&self) -> Vec<(String, String)>;
+}
+
+/// An endpoint seen as its [`RequestParts`] (a reference, so that an unsized endpoint has one).
+pub(crate) struct Parts<'e, E: ?Sized>(pub(crate) &'e E);
+
+impl<E: Endpoint + ?Sized> RequestParts for Parts<'_, E> {
+    fn metadata(&self) -> Operation {
+        self.0.metadata()
+    }
+
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        self.0.validate()
+    }
+
+    fn body(&self) -> Result<Option<Vec<u8>>, BuildErrorKind> {
+        self.0.body()
+    }
+
+    fn path(&self) -> String {
+        self.0.path()
+    }
+
+    fn query(&self) -> Vec<(String, String)> {
+        self.0.query()
+    }
+}
+
+/// What building a request and scrubbing its answers need of its interface, without its type.
+pub(crate) struct InterfaceParts<'a> {
+    base_url: &'a BaseUrl,
+    /// The common headers without a body and with one.
+    headers: [&'a HeaderMap; 2],
+    /// What every request to the interface sends that no output may show.
+    pub(crate) sent_secrets: &'a Arc<SentSecrets>,
+}
+
+impl<'a> InterfaceParts<'a> {
+    pub(crate) fn of<A: Api>(api: &'a A) -> Self {
+        let headers = [api.common_headers(false), api.common_headers(true)];
+        InterfaceParts { base_url: api.base_url(), headers, sent_secrets: api.sent_secrets() }
+    }
+}
+
+/// Builds the request of `endpoint` on `interface` (see [`EndpointExt::build_request`]).
+pub(crate) fn build(
+    endpoint: &dyn RequestParts,
+    interface: &InterfaceParts<'_>,
+) -> Result<Request<Vec<u8>>, BuildError> {
+    let Operation { name: operation, method, .. } = endpoint.metadata();
+    endpoint.validate().map_err(|errors| BuildError::new(operation, BuildErrorKind::Invalid(errors)))?;
+    let body = endpoint.body().map_err(|kind| BuildError::new(operation, kind))?;
+    let headers = interface.headers[usize::from(body.is_some())];
+    assemble(operation, method, interface.base_url, endpoint.path(), &endpoint.query(), body, headers)
+}
 
 /// The request of `operation` from its parts (not generic: compiled once, not per endpoint).
 fn assemble(
@@ -204,12 +257,10 @@ pub(crate) fn parse<E: Endpoint + ?Sized>(
     response: Response<Vec<u8>>,
     secrets: &SentSecrets,
 ) -> Result<Reply<E::Output>, Error> {
-    let (parts, body) = response.into_parts();
     let operation = endpoint.metadata();
-    if !parts.status.is_success() {
-        return Err(failed(operation, parts, body, secrets));
-    }
-    match decode_success_body::<E>(operation.success, &body, secrets) {
+    let (parts, body, shape) =
+        success(&operation, <E::Api as crate::api::sealed::Interface>::ENVELOPE, response, secrets)?;
+    match E::Output::decode_body(&body, shape, secrets) {
         Ok((mut value, request_id)) => {
             endpoint.complete(&mut value, &parts.headers);
             Ok(Reply { value, request_id, status: parts.status, attempts: Attempts::default() })
@@ -218,11 +269,26 @@ pub(crate) fn parse<E: Endpoint + ?Sized>(
     }
 }
 
+/// A success's parts, body and shape ([`success_shape`]), or the error of any other answer.
+fn success(
+    operation: &Operation,
+    envelope: bool,
+    response: Response<Vec<u8>>,
+    secrets: &SentSecrets,
+) -> Result<(http::response::Parts, Vec<u8>, Option<Shape>), Error> {
+    let (parts, body) = response.into_parts();
+    if !parts.status.is_success() {
+        return Err(failed(operation, parts, body, secrets));
+    }
+    let shape = success_shape(envelope, operation.success, &body);
+    Ok((parts, body, shape))
+}
+
 /// The error of an answer that is not a success (not generic, as the rest of this file's
 /// helpers: compiled once, not per endpoint).
-fn failed(operation: Operation, parts: http::response::Parts, body: Vec<u8>, secrets: &SentSecrets) -> Error {
+fn failed(operation: &Operation, parts: http::response::Parts, body: Vec<u8>, secrets: &SentSecrets) -> Error {
     let Operation { name, method, .. } = operation;
-    Error::Api(Box::new(ApiError::from_response(name, method, parts.status, &parts.headers, body, secrets)))
+    Error::Api(Box::new(ApiError::from_response(name, method.clone(), parts.status, &parts.headers, body, secrets)))
 }
 
 /// The error of a success whose body does not decode.

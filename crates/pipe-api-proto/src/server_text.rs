@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::redact::SentSecrets;
 
@@ -76,6 +76,44 @@ impl<'de> Visitor<'de> for Text<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
         Ok(None)
+    }
+}
+
+/// The name of a member a server's body may hold that this crate reads (an answer's envelope,
+/// an error body), or any other: one reader of names for both (not generic: compiled once).
+pub(crate) enum Member {
+    RequestId,
+    Result,
+    Error,
+    Message,
+    Code,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Member {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct NameVisitor;
+
+        impl Visitor<'_> for NameVisitor {
+            type Value = Member;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Member, E> {
+                Ok(match name {
+                    "requestId" => Member::RequestId,
+                    "result" => Member::Result,
+                    "error" => Member::Error,
+                    "message" => Member::Message,
+                    "code" => Member::Code,
+                    _ => Member::Other,
+                })
+            }
+        }
+
+        deserializer.deserialize_identifier(NameVisitor)
     }
 }
 

@@ -110,6 +110,70 @@ impl<'de, T: Field> serde::de::DeserializeSeed<'de> for FieldSeed<T> {
     }
 }
 
+/// A codec module (`as rfc3339`) as a type, `Codec`, inside it ([`codec_type!`]): so that a
+/// field read or written by a codec goes through one seed type per codec ([`CodecSeed`],
+/// [`Written`]), not one per field, and every generic step between the object and the value
+/// is compiled once per codec.
+pub(crate) trait Codec {
+    /// The type the codec reads and writes.
+    type Value;
+
+    /// Reads the value, as the module's `deserialize`.
+    fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Self::Value>, D::Error>;
+
+    /// Writes the value, as the module's `serialize`.
+    fn serialize<S: Serializer>(value: &Self::Value, s: S) -> Result<S::Ok, S::Error>;
+}
+
+/// Makes the enclosing codec module's `deserialize` and `serialize` of `$value` the [`Codec`]
+/// type `Codec`.
+macro_rules! codec_type {
+    ($value:ty) => {
+        /// This module as a [`Codec`](crate::codec::Codec).
+        pub(crate) struct Codec;
+
+        impl crate::codec::Codec for Codec {
+            type Value = $value;
+
+            fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<crate::codec::Read<$value>, D::Error> {
+                deserialize(d)
+            }
+
+            fn serialize<S: serde::Serializer>(value: &$value, s: S) -> Result<S::Ok, S::Error> {
+                serialize(value, s)
+            }
+        }
+    };
+}
+
+pub(crate) use codec_type;
+
+/// Reads a field by the codec `C`, as the seed of an object's value.
+pub(crate) struct CodecSeed<C>(PhantomData<C>);
+
+impl<C> CodecSeed<C> {
+    pub(crate) fn new() -> Self {
+        CodecSeed(PhantomData)
+    }
+}
+
+impl<'de, C: Codec> serde::de::DeserializeSeed<'de> for CodecSeed<C> {
+    type Value = Read<C::Value>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Read<C::Value>, D::Error> {
+        C::deserialize(d)
+    }
+}
+
+/// Writes a field's value by the codec `C`.
+pub(crate) struct Written<'a, C: Codec>(pub(crate) &'a C::Value);
+
+impl<C: Codec> Serialize for Written<'_, C> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        C::serialize(self.0, s)
+    }
+}
+
 /// A type read by the default codec ([`plain`]) or a codec built on it: it says which JSON
 /// values it is made from (text, a bool, a number, an array or an object); `null` is absent,
 /// and a value of any other JSON type, or one it refuses (`"serviceId": "nope"`, `port: 8443.5`,
@@ -160,7 +224,8 @@ pub(crate) trait Field: Sized {
     /// first read by one visitor shared by every scalar type, then made into this one, so that
     /// the deserializer's code is compiled once for all of them rather than once per type. A
     /// type that reads arrays or objects (overriding [`Field::from_seq`] or
-    /// [`Field::from_map`]) reads through [`read_composite`] instead.
+    /// [`Field::from_map`]) reads through [`read_composite`] instead, and is made of no scalar:
+    /// there, every scalar is kept.
     fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Self>, D::Error> {
         read_scalar(d)
     }
@@ -186,9 +251,10 @@ pub(crate) fn read_scalar<'de, T: Field, D: Deserializer<'de>>(d: D) -> Result<R
     made(d.deserialize_any(ScalarVisitor)?)
 }
 
-/// The value `T` makes of a scalar, or the scalar kept when it makes none: the one rule of
-/// both readings ([`read_scalar`], and [`FieldVisitor`]'s scalars). Only the choice of a
-/// `from_*` is generic; keeping a misfit is compiled once ([`Scalar::kept`]).
+/// The value `T` makes of a scalar, or the scalar kept when it makes none: the rule of every
+/// scalar type's reading ([`read_scalar`]; a composite's, [`FieldVisitor`], keeps every
+/// scalar). Only the choice of a `from_*` is generic; keeping a misfit is compiled once
+/// ([`Scalar::kept`]).
 fn made<T: Field, E: serde::de::Error>(scalar: Scalar<'_>) -> Result<Read<T>, E> {
     let value = match &scalar {
         Scalar::Text(text) => T::from_text(text),
@@ -312,6 +378,14 @@ impl<'de> Visitor<'de> for ScalarVisitor {
 /// Reads one field as its [`Field`] type says; see there.
 struct FieldVisitor<T>(PhantomData<T>);
 
+/// A scalar where a composite was expected, kept as its text.
+fn kept_scalar<T, E: serde::de::Error>(scalar: Scalar<'_>) -> Result<Read<T>, E> {
+    match scalar.kept() {
+        Ok(raw) => Ok(Read::Kept(raw)),
+        Err(error) => Err(E::custom(error)),
+    }
+}
+
 /// A JSON value that does not fit, kept as its text. Written from a `Value`, so serde_json's
 /// writer is compiled once for every field type, not once per type that does not fit.
 fn kept<T, E: serde::de::Error>(value: &serde_json::Value) -> Result<Read<T>, E> {
@@ -325,24 +399,26 @@ impl<'de, T: Field> Visitor<'de> for FieldVisitor<T> {
         f.write_str("any JSON value")
     }
 
+    // A composite (a list, an object) is made of no scalar: each is kept, without the
+    // `from_*` choice of `made` compiled once more for every composite type.
     fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Read<T>, E> {
-        made(Scalar::Text(std::borrow::Cow::Borrowed(text)))
+        kept_scalar(Scalar::Text(std::borrow::Cow::Borrowed(text)))
     }
 
     fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<Read<T>, E> {
-        made(Scalar::Bool(value))
+        kept_scalar(Scalar::Bool(value))
     }
 
     fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Read<T>, E> {
-        made(Scalar::I64(value))
+        kept_scalar(Scalar::I64(value))
     }
 
     fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Read<T>, E> {
-        made(Scalar::U64(value))
+        kept_scalar(Scalar::U64(value))
     }
 
     fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Read<T>, E> {
-        made(Scalar::F64(value))
+        kept_scalar(Scalar::F64(value))
     }
 
     fn visit_unit<E: serde::de::Error>(self) -> Result<Read<T>, E> {
@@ -530,6 +606,8 @@ impl Field for DateText<PrimitiveDateTime> {
 pub(crate) mod rfc3339 {
     use super::*;
 
+    codec_type!(OffsetDateTime);
+
     pub(crate) const EXPECTED: &str = "an RFC 3339 date-time string (2024-05-01T10:00:00Z)";
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<OffsetDateTime>, D::Error> {
@@ -550,6 +628,8 @@ pub(crate) fn parse_rfc3339(text: &str) -> Option<OffsetDateTime> {
 /// (`"2021-01-01T00:00"`), as the Kafka `offset.timestamp` is written. It is UTC by contract.
 pub(crate) mod zoneless {
     use super::*;
+
+    codec_type!(PrimitiveDateTime);
 
     pub(crate) const EXPECTED: &str = "a date-time string without zone (2024-05-01T10:00)";
 
@@ -584,6 +664,8 @@ pub(crate) fn format_zoneless(value: &PrimitiveDateTime) -> String {
 /// whole number, reads as absent and is kept.
 pub(crate) mod unix_seconds {
     use super::*;
+
+    codec_type!(OffsetDateTime);
 
     /// A time read from its whole number of seconds.
     struct UnixSeconds(OffsetDateTime);
@@ -621,6 +703,8 @@ pub(crate) mod unix_seconds {
 /// written back is the same JSON. Anything but a number reads as absent and is kept.
 pub(crate) mod decimal {
     use super::*;
+
+    codec_type!(f64);
 
     pub(crate) const EXPECTED: &str = "a number";
 

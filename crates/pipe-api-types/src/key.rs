@@ -214,6 +214,8 @@ mod expiry {
 
     pub(crate) const EXPECTED: &str = "an RFC 3339 date-time string, or null for never";
 
+    crate::codec::codec_type!(KeyExpiry);
+
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<KeyExpiry>, D::Error> {
         // Present but `null` or `""` is the explicit "never"; absent never reaches here. Text
         // that is no date is kept, as every misfit is.

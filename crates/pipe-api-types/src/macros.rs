@@ -12,42 +12,31 @@
 //! [`UnknownFields`]: crate::UnknownFields
 
 /// Reads the value of a field from the object being read (`map`): through the type's
-/// [`Field`](crate::codec::Field) impl unless the field names a codec with `as`.
+/// [`Field`](crate::codec::Field) impl unless the field names a codec with `as`, then through
+/// that codec's seed.
 ///
-/// Why a seed per field type rather than per field: every generic step between the object and
-/// the value (serde_json's, and proto's budgeted reader's) is compiled once per seed type, and a
-/// model's fields share a few dozen types among hundreds of fields.
+/// Why a seed per field type (or codec) rather than per field: every generic step between the
+/// object and the value (serde_json's, and proto's budgeted reader's) is compiled once per seed
+/// type, and a model's fields share a few dozen types and five codecs among hundreds of fields.
 macro_rules! next_field_value {
     ([] $map:ident, $ty:ty) => {
         $map.next_value_seed($crate::codec::FieldSeed::<$ty>::new())
     };
     ([$codec:path] $map:ident, $ty:ty) => {{
-        struct Field($crate::codec::Read<$ty>);
-        impl<'de> serde::Deserialize<'de> for Field {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                use $codec as codec;
-                codec::deserialize(d).map(Field)
-            }
-        }
-        $map.next_value::<Field>().map(|field| field.0)
+        use $codec as codec;
+        $map.next_value_seed($crate::codec::CodecSeed::<codec::Codec>::new())
     }};
 }
 
 /// Writes a field's entry into the object being written (`map`): its type's own serde form
-/// unless the field names a codec with `as` (one instance per field type, as above).
+/// unless the field names a codec with `as` (one instance per field type or codec, as above).
 macro_rules! serialize_field {
     ([] $map:ident, $json:expr, $ty:ty, $value:ident) => {
         $map.serialize_entry($json, $value)?
     };
     ([$codec:path] $map:ident, $json:expr, $ty:ty, $value:ident) => {{
-        struct Field<'a>(&'a $ty);
-        impl serde::Serialize for Field<'_> {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                use $codec as codec;
-                codec::serialize(self.0, s)
-            }
-        }
-        $map.serialize_entry($json, &Field($value))?
+        use $codec as codec;
+        $map.serialize_entry($json, &$crate::codec::Written::<codec::Codec>($value))?
     }};
 }
 
@@ -176,7 +165,7 @@ macro_rules! model {
                 )*
                 // A kept value that did not fit its field is written back, unless the field
                 // has been given a value since (then that value is the field's).
-                self.unknown.serialize_entries(&mut map, |name| match name {
+                self.unknown.serialize_entries(&mut map, &|name| match name {
                     $( $json $(| $other)? => self.$field.is_some(), )*
                     _ => false,
                 })?;

@@ -476,7 +476,7 @@ impl<T: serde::Serialize> serde::Serialize for ListPatch<T> {
                 map.serialize_entry(name, items)?;
             }
         }
-        self.unknown.serialize_entries(&mut map, |name| match name {
+        self.unknown.serialize_entries(&mut map, &|name| match name {
             "add" => self.add.is_some(),
             "remove" => self.remove.is_some(),
             _ => false,

@@ -196,13 +196,19 @@ impl UnknownFields {
     }
 
     /// Writes every field into a map being serialized, but those `shadowed` says a known field
-    /// now holds.
+    /// now holds. `shadowed` is a reference to a closure, and the loop a plain one, so that this
+    /// is compiled once per serializer, not once per model and serializer.
     pub(crate) fn serialize_entries<M: SerializeMap>(
         &self,
         map: &mut M,
-        shadowed: impl Fn(&str) -> bool,
+        shadowed: &dyn Fn(&str) -> bool,
     ) -> Result<(), M::Error> {
-        self.iter().filter(|(key, _)| !shadowed(key)).try_for_each(|(key, value)| map.serialize_entry(key, &Raw(value)))
+        for (key, value) in self.iter() {
+            if !shadowed(key) {
+                map.serialize_entry(key, &Raw(value))?;
+            }
+        }
+        Ok(())
     }
 }
 

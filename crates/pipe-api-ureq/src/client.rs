@@ -189,28 +189,32 @@ impl Client {
     }
 
     fn drive_mut<M: Machine>(&self, machine: &mut M) -> M::Output {
+        let mut driving = Driving { machine, output: None };
+        self.run(&mut driving);
+        driving.output.expect("a machine is run until it is done")
+    }
+
+    /// The loop itself, over a machine without its output type: compiled once, not once per
+    /// operation and machine.
+    fn run(&self, machine: &mut dyn Drive) {
         loop {
             // A statement of its own: the pacer's lock ends with it.
             let step = machine.next(self.now(), self.pacer().as_deref_mut());
             self.observe_polls(machine.take_polls());
             match step {
-                Next::Send { request, timeout } => self.exchange(request, timeout, &mut |outcome, now, wall, pacer| {
-                    machine.receive(outcome, now, wall, pacer);
-                    machine.take_attempts()
-                }),
+                Next::Send { request, timeout } => self.exchange(request, timeout, machine),
                 Next::Wait { until } => self.clock.sleep(until.saturating_sub(self.now())),
-                Next::Done(output) => return output,
+                Next::Done(()) => return,
             }
         }
     }
 
-    /// Sends `request`, hands the outcome to the machine (`receive`: its `receive`, then its
-    /// `take_attempts`), and logs and observes the attempts it recorded. Not generic over the
-    /// machine: compiled once, not per operation.
-    fn exchange(&self, request: http::Request<Vec<u8>>, timeout: Duration, receive: &mut Receive<'_>) {
+    /// Sends `request`, hands the outcome to the machine, and logs and observes the attempts
+    /// it recorded.
+    fn exchange(&self, request: http::Request<Vec<u8>>, timeout: Duration, machine: &mut dyn Drive) {
         let outcome = self.transport.send(request, timeout);
         // A statement of its own: the pacer's lock ends with it, before any observer runs.
-        let records = receive(outcome, self.now(), self.clock.now_utc(), self.pacer().as_deref_mut());
+        let records = machine.receive(outcome, self.now(), self.clock.now_utc(), self.pacer().as_deref_mut());
         for record in records {
             log::debug!(target: "pipe_api_ureq", "{record}");
             if let Some(observer) = &self.observer {
@@ -254,15 +258,56 @@ impl Client {
     }
 }
 
-/// A machine's half that takes an outcome ([`Machine::receive`], then
-/// [`Machine::take_attempts`]), without its output type.
-type Receive<'m> = dyn FnMut(
-        Result<http::Response<Vec<u8>>, TransportError>,
-        Duration,
-        time::OffsetDateTime,
-        Option<&mut Pacer>,
-    ) -> Vec<AttemptRecord>
-    + 'm;
+/// A [`Machine`] as the client's loop runs it, without its output type: what it says to do
+/// next (its output kept aside when it is done), the polls it had answered, and an outcome
+/// taken in ([`Machine::receive`], then the attempts it recorded).
+trait Drive {
+    fn next(&mut self, now: Duration, pacer: Option<&mut Pacer>) -> Next<()>;
+
+    fn take_polls(&mut self) -> Vec<Poll>;
+
+    fn receive(
+        &mut self,
+        outcome: Result<http::Response<Vec<u8>>, TransportError>,
+        now: Duration,
+        wall: time::OffsetDateTime,
+        pacer: Option<&mut Pacer>,
+    ) -> Vec<AttemptRecord>;
+}
+
+/// A machine being run, and its output once it is done.
+struct Driving<'m, M: Machine> {
+    machine: &'m mut M,
+    output: Option<M::Output>,
+}
+
+impl<M: Machine> Drive for Driving<'_, M> {
+    fn next(&mut self, now: Duration, pacer: Option<&mut Pacer>) -> Next<()> {
+        match self.machine.next(now, pacer) {
+            Next::Send { request, timeout } => Next::Send { request, timeout },
+            Next::Wait { until } => Next::Wait { until },
+            Next::Done(output) => {
+                self.output = Some(output);
+                Next::Done(())
+            }
+        }
+    }
+
+    fn take_polls(&mut self) -> Vec<Poll> {
+        self.machine.take_polls()
+    }
+
+    fn receive(
+        &mut self,
+        outcome: Result<http::Response<Vec<u8>>, TransportError>,
+        now: Duration,
+        wall: time::OffsetDateTime,
+        pacer: Option<&mut Pacer>,
+    ) -> Vec<AttemptRecord> {
+        self.machine.receive(outcome, now, wall, pacer);
+        self.machine.take_attempts()
+    }
+}
 
 /// Every alert, page by page: see [`Client::alert_pages`].
 #[derive(Debug)]

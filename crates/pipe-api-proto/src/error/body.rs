@@ -12,7 +12,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 
 use crate::redact::{SentSecrets, truncate};
 pub(crate) use crate::server_text::FIELD_MAX;
-use crate::server_text::{Text, scalars_are_nothing};
+use crate::server_text::{Member, Text, scalars_are_nothing};
 
 /// What an error body says, each part optional.
 #[derive(Debug, Default, PartialEq)]
@@ -49,14 +49,14 @@ impl<'de> Visitor<'de> for Top<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ErrorFields, A::Error> {
         let mut fields = ErrorFields::default();
         let (mut error, mut message) = (None, None);
-        while let Some(key) = map.next_key::<Key>()? {
+        while let Some(key) = map.next_key::<Member>()? {
             // Like a JSON object read whole, a repeated member counts once, the last time.
             match key {
-                Key::RequestId => fields.request_id = map.next_value_seed(Text(self.0))?,
-                Key::Error => error = map.next_value_seed(Text(self.0))?,
-                Key::Message => message = map.next_value_seed(Text(self.0))?,
-                Key::Code => fields.code = map.next_value_seed(Text(self.0))?,
-                Key::Other => {
+                Member::RequestId => fields.request_id = map.next_value_seed(Text(self.0))?,
+                Member::Error => error = map.next_value_seed(Text(self.0))?,
+                Member::Message => message = map.next_value_seed(Text(self.0))?,
+                Member::Code => fields.code = map.next_value_seed(Text(self.0))?,
+                Member::Result | Member::Other => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
@@ -111,41 +111,6 @@ impl<'de> Visitor<'de> for Top<'_> {
     }
 }
 
-/// A member name: one of the known ones, or any other (not kept).
-enum Key {
-    RequestId,
-    Error,
-    Message,
-    Code,
-    Other,
-}
-
-impl<'de> de::Deserialize<'de> for Key {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-
-        impl Visitor<'_> for KeyVisitor {
-            type Value = Key;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a member name")
-            }
-
-            fn visit_str<E: de::Error>(self, name: &str) -> Result<Key, E> {
-                Ok(match name {
-                    "requestId" => Key::RequestId,
-                    "error" => Key::Error,
-                    "message" => Key::Message,
-                    "code" => Key::Code,
-                    _ => Key::Other,
-                })
-            }
-        }
-
-        deserializer.deserialize_identifier(KeyVisitor)
-    }
-}
-
 /// One element of an array body: the `message` of an object, nothing for anything else.
 struct Issue<'s>(&'s SentSecrets);
 
@@ -166,9 +131,9 @@ impl<'de> Visitor<'de> for Issue<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut message = None;
-        while let Some(key) = map.next_key::<Key>()? {
+        while let Some(key) = map.next_key::<Member>()? {
             match key {
-                Key::Message => message = map.next_value_seed(Text(self.0))?,
+                Member::Message => message = map.next_value_seed(Text(self.0))?,
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
