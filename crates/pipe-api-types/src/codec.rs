@@ -742,6 +742,8 @@ macro_rules! nullable_codec {
             use super::*;
             use crate::Nullable;
 
+            codec_type!(Nullable<$ty>);
+
             pub(crate) const EXPECTED: &str = $inner::EXPECTED;
 
             pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Nullable<$ty>>, D::Error> {
