@@ -234,19 +234,28 @@ impl<'b, X> Budgeted<'b, X> {
         Budgeted { inner, budget: self.budget, index: 0, keeps_text: self.keeps_text, value: self.value }
     }
 
-    /// [`Budget::text`] for a text this visitor is given.
+    /// [`Budget::given`] for a text this visitor is given.
     fn text<E: de::Error>(&self, text: &str, search: bool) -> Result<Option<String>, E> {
-        let key = !self.keeps_text && self.budget.path.is_some();
-        let kept = self.keeps_text || self.value;
+        self.budget.given(text, search, self.keeps_text, self.value).map_err(E::custom)
+    }
+}
+
+impl Budget<'_> {
+    /// What becomes of a text a visitor is given ([`Budget::text`]), where it is kept when read
+    /// as a value (`keeps_text`, not an object's key) or as part of a JSON value. Not generic:
+    /// compiled once, not once per visitor; inline, as most texts are a slice of a clean body,
+    /// only charged, and a call out per text cost more than that work.
+    #[inline]
+    fn given(&self, text: &str, search: bool, keeps_text: bool, value: bool) -> Result<Option<String>, Spent> {
+        let key = !keeps_text && self.path.is_some();
+        let kept = keeps_text || value;
         if !search && !key {
-            // Most texts: a slice of a clean body, only charged. Done here, as a call out per
-            // text cost more than its work.
             if kept && !text.is_empty() {
-                self.budget.charge(text.len() + ALLOCATION_COST)?;
+                self.take(text.len() + ALLOCATION_COST)?;
             }
             return Ok(None);
         }
-        self.budget.text(text, search, kept, key).map_err(E::custom)
+        self.text(text, search, kept, key)
     }
 }
 
@@ -449,11 +458,8 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Budgeted<'_, A> {
             self.budget.charge(VALUE_MEMBER_COST)?;
         }
         let seed = Budgeted { keeps_text: true, ..self.wrap(seed) };
-        // The path is tracked only when reading again for a failure's path: the common reading
-        // does not call out for it.
-        if self.budget.path.is_none() {
-            return self.inner.next_value_seed(seed);
-        }
+        // The path is tracked only when reading again for a failure's path (both calls check
+        // that inline, and do nothing on the common reading).
         self.budget.enter_value();
         let value = self.inner.next_value_seed(seed);
         self.budget.leave_value(value.is_err());

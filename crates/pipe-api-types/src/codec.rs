@@ -110,6 +110,67 @@ impl<'de, T: Field> serde::de::DeserializeSeed<'de> for FieldSeed<T> {
     }
 }
 
+/// Reads the value of the member `name` of the object being read (`map`) as a field of type `T`
+/// by the default codec, and settles it ([`settle`]).
+///
+/// Why a function and not the macro's own code: it is compiled once per field type (and reader),
+/// where code written out in each model's `visit_map` was compiled once per field, hundreds of
+/// times over the same few dozen types.
+pub(crate) fn next_field<'de, T: Field, A: MapAccess<'de>>(
+    map: &mut A,
+    name: &str,
+    unknown: &mut crate::UnknownFields,
+) -> Result<Option<T>, A::Error> {
+    Ok(settle(T::next_value(map)?, name, unknown))
+}
+
+/// [`next_field`] for a field read by the codec `C`.
+pub(crate) fn next_codec_field<'de, C: Codec, A: MapAccess<'de>>(
+    map: &mut A,
+    name: &str,
+    unknown: &mut crate::UnknownFields,
+) -> Result<Option<C::Value>, A::Error> {
+    Ok(settle(map.next_value_seed(CodecSeed::<C>::new())?, name, unknown))
+}
+
+/// Keeps the value of the member `name`, one this crate does not model, as it came.
+pub(crate) fn next_unknown<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    name: &str,
+    unknown: &mut crate::UnknownFields,
+) -> Result<(), A::Error> {
+    unknown.insert_raw(name, &map.next_value::<Box<RawValue>>()?);
+    Ok(())
+}
+
+/// Keeps the members written as not yet known ([`NOT_YET_KNOWN`](crate::unknown::NOT_YET_KNOWN)).
+pub(crate) fn next_not_yet_known<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    unknown: &mut crate::UnknownFields,
+) -> Result<(), A::Error> {
+    unknown.insert_not_yet_known(&map.next_value::<Box<RawValue>>()?);
+    Ok(())
+}
+
+/// What a model keeps of one member's reading: its value, or none; a `null` is noted (a request
+/// refuses it where the contract does not let the member be `null`: one that may be is a
+/// [`Nullable`](crate::Nullable), which reads `null` as its value), and a value that does not fit
+/// the field's type is kept among the unknown fields.
+fn settle<T>(read: Read<T>, name: &str, unknown: &mut crate::UnknownFields) -> Option<T> {
+    match read {
+        Read::Absent => None,
+        Read::Null => {
+            unknown.insert_null(name);
+            None
+        }
+        Read::Value(value) => Some(value),
+        Read::Kept(raw) => {
+            unknown.insert_raw(name, &raw);
+            None
+        }
+    }
+}
+
 /// A codec module (`as rfc3339`) as a type, `Codec`, inside it ([`codec_type!`]): so that a
 /// field read or written by a codec goes through one seed type per codec ([`CodecSeed`],
 /// [`Written`]), not one per field, and every generic step between the object and the value
@@ -230,16 +291,56 @@ pub(crate) trait Field: Sized {
         read_scalar(d)
     }
 
+    /// Reads the value of the member being read of an object (`map`) as [`Field::read`] does. A
+    /// scalar type reads it through the seed every scalar type shares ([`ScalarSeed`]), then
+    /// makes it into this one, so that every step of the reader between the object and the value
+    /// is compiled once for all scalar types rather than once per type; a composite type reads
+    /// through a seed of its own ([`composite_reading!`]).
+    fn next_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Read<Self>, A::Error> {
+        made(map.next_value_seed(ScalarSeed)?)
+    }
+
+    /// Reads the next element of a list (`seq`), as [`Field::next_value`] reads a member.
+    fn next_element<'de, A: SeqAccess<'de>>(seq: &mut A) -> Result<Option<Read<Self>>, A::Error> {
+        match seq.next_element_seed(ScalarSeed)? {
+            Some(scalar) => made(scalar).map(Some),
+            None => Ok(None),
+        }
+    }
+
     /// Reads a JSON array; one that does not fit is kept whole.
     fn from_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Read<Self>, A::Error> {
         kept(&serde_json::Value::deserialize(SeqAccessDeserializer::new(seq))?)
     }
 
-    /// Reads a JSON object, or hands it back (`Err`) when objects do not fit (kept).
-    fn from_map<'de, A: MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
-        Ok(Err(map))
+    /// Reads a JSON object; one that does not fit (any object, unless the type reads objects)
+    /// is kept whole.
+    fn from_map<'de, A: MapAccess<'de>>(map: A) -> Result<Read<Self>, A::Error> {
+        kept(&serde_json::Value::deserialize(MapAccessDeserializer::new(map))?)
     }
 }
+
+/// The [`Field`] methods of a type that reads arrays or objects (a model, a list), each
+/// through a seed of its own: such a type is made of no scalar, and keeps every one.
+macro_rules! composite_reading {
+    () => {
+        fn read<'de, D: serde::Deserializer<'de>>(d: D) -> Result<$crate::codec::Read<Self>, D::Error> {
+            $crate::codec::read_composite(d)
+        }
+
+        fn next_value<'de, A: serde::de::MapAccess<'de>>(map: &mut A) -> Result<$crate::codec::Read<Self>, A::Error> {
+            map.next_value_seed($crate::codec::FieldSeed::<Self>::new())
+        }
+
+        fn next_element<'de, A: serde::de::SeqAccess<'de>>(
+            seq: &mut A,
+        ) -> Result<Option<$crate::codec::Read<Self>>, A::Error> {
+            seq.next_element_seed($crate::codec::FieldSeed::<Self>::new())
+        }
+    };
+}
+
+pub(crate) use composite_reading;
 
 /// Reads one field of a type that reads arrays or objects as its [`Field`] impl says.
 pub(crate) fn read_composite<'de, T: Field, D: Deserializer<'de>>(d: D) -> Result<Read<T>, D::Error> {
@@ -305,12 +406,36 @@ impl<T: Field> Field for crate::Nullable<T> {
     const EXPECTED: &'static str = T::EXPECTED;
 
     fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Self>, D::Error> {
-        Ok(match T::read(d)? {
-            Read::Value(value) => Read::Value(crate::Nullable::Value(value)),
-            Read::Null => Read::Value(crate::Nullable::Null),
-            Read::Absent => Read::Absent,
-            Read::Kept(raw) => Read::Kept(raw),
-        })
+        Ok(nullable(T::read(d)?))
+    }
+
+    fn next_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Read<Self>, A::Error> {
+        Ok(nullable(T::next_value(map)?))
+    }
+
+    fn next_element<'de, A: SeqAccess<'de>>(seq: &mut A) -> Result<Option<Read<Self>>, A::Error> {
+        Ok(T::next_element(seq)?.map(nullable))
+    }
+}
+
+/// A member's reading as a [`Nullable`](crate::Nullable) one: `null` is its value.
+fn nullable<T>(read: Read<T>) -> Read<crate::Nullable<T>> {
+    match read {
+        Read::Value(value) => Read::Value(crate::Nullable::Value(value)),
+        Read::Null => Read::Value(crate::Nullable::Null),
+        Read::Absent => Read::Absent,
+        Read::Kept(raw) => Read::Kept(raw),
+    }
+}
+
+/// Reads a member or an element as a [`Scalar`]: one seed for every scalar type.
+struct ScalarSeed;
+
+impl<'de> serde::de::DeserializeSeed<'de> for ScalarSeed {
+    type Value = Scalar<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Scalar<'de>, D::Error> {
+        d.deserialize_any(ScalarVisitor)
     }
 }
 
@@ -438,16 +563,13 @@ impl<'de, T: Field> Visitor<'de> for FieldVisitor<T> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Read<T>, A::Error> {
-        match T::from_map(map)? {
-            Ok(value) => Ok(Read::Value(value)),
-            Err(map) => kept(&serde_json::Value::deserialize(MapAccessDeserializer::new(map))?),
-        }
+        T::from_map(map)
     }
 }
 
 /// Reads an object model through its own `Deserialize` (for `model!` types and other objects).
-pub(crate) fn object_from_map<'de, T: Deserialize<'de>, A: MapAccess<'de>>(map: A) -> Result<Result<T, A>, A::Error> {
-    T::deserialize(MapAccessDeserializer::new(map)).map(Ok)
+pub(crate) fn object_from_map<'de, T: Deserialize<'de>, A: MapAccess<'de>>(map: A) -> Result<Read<T>, A::Error> {
+    T::deserialize(MapAccessDeserializer::new(map)).map(Read::Value)
 }
 
 impl Field for crate::Text {
@@ -480,13 +602,11 @@ impl Field for bool {
 impl<T: Field + Serialize> Field for Vec<T> {
     const EXPECTED: &'static str = "a list";
 
-    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Self>, D::Error> {
-        read_composite(d)
-    }
+    composite_reading!();
 
     fn from_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Read<Self>, A::Error> {
         let mut values = Vec::new();
-        while let Some(element) = seq.next_element_seed(FieldSeed::<T>::new())? {
+        while let Some(element) = T::next_element(&mut seq)? {
             match element {
                 Read::Value(value) => values.push(value),
                 misfit => return kept_list(values, misfit, seq),
@@ -496,26 +616,26 @@ impl<T: Field + Serialize> Field for Vec<T> {
     }
 }
 
-/// A list with an element that does not fit, kept whole: the elements read so far, the misfit,
-/// and the rest of the array, as one JSON array.
-fn kept_list<'de, T: Field + Serialize, V, A: SeqAccess<'de>>(
+/// A list with an element that does not fit, kept whole: the elements read so far (written
+/// again from their values), the misfit, and the rest of the array as it came, as one JSON array.
+/// The rest is read as JSON values, by one reading for every list type.
+fn kept_list<'de, T: Field + Serialize, A: SeqAccess<'de>>(
     read: Vec<T>,
     misfit: Read<T>,
     mut seq: A,
-) -> Result<Read<V>, A::Error> {
+) -> Result<Read<Vec<T>>, A::Error> {
     use serde::de::Error as _;
-    let to_json = |value: &T| serde_json::to_value(value).map_err(A::Error::custom);
-    let element = |read: Read<T>| -> Result<serde_json::Value, A::Error> {
-        match read {
-            Read::Absent | Read::Null => Ok(serde_json::Value::Null),
-            Read::Value(value) => to_json(&value),
-            Read::Kept(raw) => serde_json::from_str(raw.get()).map_err(A::Error::custom),
-        }
-    };
-    let mut all = read.iter().map(to_json).collect::<Result<Vec<_>, _>>()?;
-    all.push(element(misfit)?);
-    while let Some(next) = seq.next_element_seed(FieldSeed::<T>::new())? {
-        all.push(element(next)?);
+    let mut all = Vec::with_capacity(read.len() + 1);
+    for value in &read {
+        all.push(serde_json::to_value(value).map_err(A::Error::custom)?);
+    }
+    all.push(match misfit {
+        Read::Absent | Read::Null => serde_json::Value::Null,
+        Read::Value(value) => serde_json::to_value(&value).map_err(A::Error::custom)?,
+        Read::Kept(raw) => serde_json::from_str(raw.get()).map_err(A::Error::custom)?,
+    });
+    while let Some(next) = seq.next_element::<serde_json::Value>()? {
+        all.push(next);
     }
     kept(&serde_json::Value::Array(all))
 }
@@ -526,6 +646,14 @@ impl<T: Field> Field for Box<T> {
 
     fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Read<Self>, D::Error> {
         Ok(T::read(d)?.and_then(|value| Some(Box::new(value))))
+    }
+
+    fn next_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Read<Self>, A::Error> {
+        Ok(T::next_value(map)?.and_then(|value| Some(Box::new(value))))
+    }
+
+    fn next_element<'de, A: SeqAccess<'de>>(seq: &mut A) -> Result<Option<Read<Self>>, A::Error> {
+        Ok(T::next_element(seq)?.map(|read| read.and_then(|value| Some(Box::new(value)))))
     }
 }
 

@@ -11,20 +11,20 @@
 //!
 //! [`UnknownFields`]: crate::UnknownFields
 
-/// Reads the value of a field from the object being read (`map`): through the type's
-/// [`Field`](crate::codec::Field) impl unless the field names a codec with `as`, then through
-/// that codec's seed.
+/// Reads the value of the member `$name` from the object being read (`$map`) into its field:
+/// through the type's [`Field`](crate::codec::Field) impl unless the field names a codec with
+/// `as`, then through that codec's seed ([`next_field`](crate::codec::next_field)).
 ///
 /// Why a seed per field type (or codec) rather than per field: every generic step between the
 /// object and the value (serde_json's, and proto's budgeted reader's) is compiled once per seed
 /// type, and a model's fields share a few dozen types and five codecs among hundreds of fields.
 macro_rules! next_field_value {
-    ([] $map:ident, $ty:ty) => {
-        $map.next_value_seed($crate::codec::FieldSeed::<$ty>::new())
+    ([] $map:ident, $ty:ty, $name:expr, $unknown:ident) => {
+        $crate::codec::next_field::<$ty, _>(&mut $map, $name, &mut $unknown)
     };
-    ([$codec:path] $map:ident, $ty:ty) => {{
+    ([$codec:path] $map:ident, $ty:ty, $name:expr, $unknown:ident) => {{
         use $codec as codec;
-        $map.next_value_seed($crate::codec::CodecSeed::<codec::Codec>::new())
+        $crate::codec::next_codec_field::<codec::Codec, _>(&mut $map, $name, &mut $unknown)
     }};
 }
 
@@ -196,30 +196,14 @@ macro_rules! model {
                             match key.as_str() {
                                 $( $rjson => $rfield = map.next_value()?, )?
                                 // Members newer than this crate, written so on purpose.
-                                $crate::unknown::NOT_YET_KNOWN => unknown.insert_not_yet_known(
-                                    &map.next_value::<Box<serde_json::value::RawValue>>()?,
-                                ),
+                                $crate::unknown::NOT_YET_KNOWN => $crate::codec::next_not_yet_known(&mut map, &mut unknown)?,
                                 $(
                                     $json $(| $other)? => {
                                         $( if key.as_str() == $other { unknown.mark_other_names(); } )?
-                                        $field = match next_field_value!([$($codec)?] map, $ty)? {
-                                            $crate::codec::Read::Absent => None,
-                                            // Absent too, noted: a request refuses it (`null`
-                                            // is no value of this field; a `Nullable` reads it).
-                                            $crate::codec::Read::Null => {
-                                                unknown.insert_null(key.as_str());
-                                                None
-                                            }
-                                            $crate::codec::Read::Value(value) => Some(value),
-                                            // Does not fit the type: absent, and kept among the unknown fields.
-                                            $crate::codec::Read::Kept(raw) => {
-                                                unknown.insert_raw(key.as_str(), &raw);
-                                                None
-                                            }
-                                        };
+                                        $field = next_field_value!([$($codec)?] map, $ty, key.as_str(), unknown)?;
                                     }
                                 )*
-                                _ => unknown.insert_raw(key.as_str(), &map.next_value::<Box<serde_json::value::RawValue>>()?),
+                                _ => $crate::codec::next_unknown(&mut map, key.as_str(), &mut unknown)?,
                             }
                         }
                         Ok($name {
@@ -255,7 +239,7 @@ macro_rules! model {
 
         impl $crate::validate::CheckMembers for $name {
             fn check_members(&self, c: &mut $crate::validate::Checker<'_>) {
-                $( c.field($json, |c| $crate::validate::CheckMembers::check_members(&self.$field, c)); )*
+                $( c.member($json, &self.$field); )*
                 c.unvouched(&self.unknown, Self::FIELDS, &|name| match name {
                     $( $json $(| $other)? => Some(field_expected!([$($codec)?] $ty)), )*
                     _ => None,
@@ -267,11 +251,9 @@ macro_rules! model {
         impl $crate::codec::Field for $name {
             const EXPECTED: &'static str = "an object";
 
-            fn read<'de, D: serde::Deserializer<'de>>(d: D) -> Result<$crate::codec::Read<Self>, D::Error> {
-                $crate::codec::read_composite(d)
-            }
+            $crate::codec::composite_reading!();
 
-            fn from_map<'de, A: serde::de::MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
+            fn from_map<'de, A: serde::de::MapAccess<'de>>(map: A) -> Result<$crate::codec::Read<Self>, A::Error> {
                 $crate::codec::object_from_map(map)
             }
         }

@@ -530,11 +530,9 @@ impl<'de, T: serde::de::DeserializeOwned> serde::Deserialize<'de> for ListPatch<
 impl<T: serde::de::DeserializeOwned> crate::codec::Field for ListPatch<T> {
     const EXPECTED: &'static str = "an object (add, remove)";
 
-    fn read<'de, D: serde::Deserializer<'de>>(d: D) -> Result<crate::codec::Read<Self>, D::Error> {
-        crate::codec::read_composite(d)
-    }
+    crate::codec::composite_reading!();
 
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(map: A) -> Result<Result<Self, A>, A::Error> {
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(map: A) -> Result<crate::codec::Read<Self>, A::Error> {
         crate::codec::object_from_map(map)
     }
 }

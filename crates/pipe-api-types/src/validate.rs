@@ -313,6 +313,12 @@ impl Checker<'_> {
         self.nested(Segment::Field(name), check);
     }
 
+    /// Checks the members of `value`, the field `name` (compiled once per field type, where a
+    /// closure per field was compiled once per field).
+    pub(crate) fn member<T: CheckMembers>(&mut self, name: &'static str, value: &T) {
+        self.field(name, |c| value.check_members(c));
+    }
+
     /// Runs `check` with index `i` appended to the path.
     pub(crate) fn nested_index(&mut self, i: usize, check: impl FnOnce(&mut Checker<'_>)) {
         self.nested(Segment::Index(i), check);
