@@ -35,27 +35,34 @@ use crate::server_text::{Member, Text};
 /// budget saying whether to track: a second instantiation of every model's decode for the
 /// tracked reading doubled this crate's build time.
 fn decode<T: DeserializeOwned>(body: &[u8], secrets: &SentSecrets) -> Result<T, SuccessDecodeError> {
-    // A body checked as UTF-8 once (every JSON body is) spares serde_json checking each string
-    // on its own, which costs more on the many short texts of a list. One that is not UTF-8
-    // cannot be JSON: serde_json says where, reading it as bytes.
-    let text = match std::str::from_utf8(body) {
-        Ok(text) => text,
-        Err(_) => {
-            let message = match serde_json::from_slice::<de::IgnoredAny>(body) {
-                Err(error) => error.to_string(),
-                Ok(_) => "the body is not UTF-8".to_owned(),
-            };
-            return Err(SuccessDecodeError::at(".", message));
-        }
-    };
+    let text = utf8(body)?;
     let first = match read::<T>(text, Budget::for_body(body, false, secrets)) {
         Ok(value) => return Ok(value),
         Err((first, _)) => first,
     };
-    match read::<T>(text, Budget::for_body(body, true, secrets)) {
-        Err((error, path)) => Err(SuccessDecodeError::at(path, error.to_string())),
-        // Read again, it decoded: say what the first reading said.
-        Ok(_) => Err(SuccessDecodeError::at(".", first.to_string())),
+    let again = read::<T>(text, Budget::for_body(body, true, secrets)).map(drop);
+    Err(failure(first, again))
+}
+
+/// A body as text. A body checked as UTF-8 once (every JSON body is) spares serde_json checking
+/// each string on its own, which costs more on the many short texts of a list. One that is not
+/// UTF-8 cannot be JSON: serde_json says where, reading it as bytes.
+fn utf8(body: &[u8]) -> Result<&str, SuccessDecodeError> {
+    std::str::from_utf8(body).map_err(|_| {
+        let message = match serde_json::from_slice::<de::IgnoredAny>(body) {
+            Err(error) => error.to_string(),
+            Ok(_) => "the body is not UTF-8".to_owned(),
+        };
+        SuccessDecodeError::at(".", message)
+    })
+}
+
+/// Why a body did not decode: where the reading again, tracking the path, failed (`again`); if
+/// it decoded then, what the first reading said.
+fn failure(first: serde_json::Error, again: Result<(), (serde_json::Error, String)>) -> SuccessDecodeError {
+    match again {
+        Err((error, path)) => SuccessDecodeError::at(path, error.to_string()),
+        Ok(()) => SuccessDecodeError::at(".", first.to_string()),
     }
 }
 
@@ -349,22 +356,8 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Envelope<T> {
 
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope<T>, A::Error> {
                 let (mut request_id, mut result) = (None, None);
-                while let Some(member) = map.next_key::<Member>()? {
-                    match member {
-                        Member::RequestId if request_id.is_some() => {
-                            return Err(de::Error::duplicate_field("requestId"));
-                        }
-                        Member::RequestId => {
-                            request_id = Some(map.next_value_seed(Text(&SentSecrets::NONE))?);
-                        }
-                        Member::Result if result.is_some() => {
-                            return Err(de::Error::duplicate_field("result"));
-                        }
-                        Member::Result => result = Some(map.next_value::<Option<T>>()?),
-                        Member::Error | Member::Message | Member::Code | Member::Other => {
-                            map.next_value::<de::IgnoredAny>()?;
-                        }
-                    }
+                while next_result(&mut map, &mut request_id, result.is_some())? {
+                    result = Some(map.next_value::<Option<T>>()?);
                 }
                 Ok(Envelope { request_id: request_id.flatten(), result: result.flatten() })
             }
@@ -372,6 +365,29 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Envelope<T> {
 
         deserializer.deserialize_map(EnvelopeVisitor(PhantomData))
     }
+}
+
+/// Reads an envelope's members up to its `result`, whose value it leaves to be read (`true`), or
+/// to its end (`false`): the request id into `request_id`, the rest skipped. A member given twice
+/// is refused, as the derive does. Only the reading of `result` is the output's: this is
+/// compiled once, not once per output.
+fn next_result<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    request_id: &mut Option<Option<String>>,
+    result_read: bool,
+) -> Result<bool, A::Error> {
+    while let Some(member) = map.next_key::<Member>()? {
+        match member {
+            Member::RequestId if request_id.is_some() => return Err(de::Error::duplicate_field("requestId")),
+            Member::RequestId => *request_id = Some(map.next_value_seed(Text(&SentSecrets::NONE))?),
+            Member::Result if result_read => return Err(de::Error::duplicate_field("result")),
+            Member::Result => return Ok(true),
+            Member::Error | Member::Message | Member::Code | Member::Other => {
+                map.next_value::<de::IgnoredAny>()?;
+            }
+        }
+    }
+    Ok(false)
 }
 
 /// Only the request id of an envelope, read when the whole does not decode: through the same
@@ -388,19 +404,24 @@ fn enveloped<T: DeserializeOwned>(
     body: &[u8],
     secrets: &SentSecrets,
 ) -> Result<(T, Option<String>), SuccessDecodeError> {
-    let envelope = decode::<Envelope<T>>(body, secrets)
-        .map_err(|error| SuccessDecodeError { request_id: envelope_id(body, secrets), ..error })?;
-    let result = match envelope.result {
-        Some(result) => result,
+    let envelope = match decode::<Envelope<T>>(body, secrets) {
+        Ok(envelope) => envelope,
+        Err(error) => return Err(SuccessDecodeError { request_id: envelope_id(body, secrets), ..error }),
+    };
+    match (envelope.result, envelope.request_id) {
+        (Some(result), request_id) => Ok((result, request_id)),
         // No `result` (or `null`): fine for an output that can be nothing (a delete's `()`,
         // the escape hatch's JSON value), an error for any model.
-        None => nothing().ok_or_else(|| SuccessDecodeError {
-            path: "result".to_owned(),
-            message: "the envelope has no `result`".to_owned(),
-            request_id: envelope.request_id.clone(),
-        })?,
-    };
-    Ok((result, envelope.request_id))
+        (None, request_id) => match nothing() {
+            Some(result) => Ok((result, request_id)),
+            None => Err(no_result(request_id)),
+        },
+    }
+}
+
+/// An envelope without the `result` its output needs.
+fn no_result(request_id: Option<String>) -> SuccessDecodeError {
+    SuccessDecodeError { path: "result".to_owned(), message: "the envelope has no `result`".to_owned(), request_id }
 }
 
 /// The request id of an envelope whose result did not decode (not generic: compiled once).
