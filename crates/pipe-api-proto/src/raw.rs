@@ -6,9 +6,11 @@ use std::marker::PhantomData;
 use http::Method;
 
 use crate::api::Api;
+use crate::decode::{Shape, SuccessDecodeError};
 use crate::endpoint::Endpoint;
 use crate::error::{BuildError, BuildErrorKind};
 use crate::operation::Operation;
+use crate::redact::SentSecrets;
 
 /// Any request under an interface's base URL. The result is the management envelope's
 /// `result` (or the alerting body) as a JSON value; `null` when there is none (a delete).
@@ -89,5 +91,14 @@ impl<A: Api> Endpoint for Raw<A> {
 
     fn body(&self) -> Result<Option<Vec<u8>>, BuildErrorKind> {
         Ok(self.body.clone())
+    }
+
+    // A JSON value's decode, compiled here once, not in every crate that sends a `Raw`.
+    fn decode_output(
+        body: &[u8],
+        shape: Option<Shape>,
+        secrets: &SentSecrets,
+    ) -> Result<(serde_json::Value, Option<String>), SuccessDecodeError> {
+        crate::decode::json_value(body, shape, secrets)
     }
 }
