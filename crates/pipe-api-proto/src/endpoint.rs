@@ -65,8 +65,8 @@ pub trait Endpoint {
 
     /// Decodes a success body into the output and the request id (see [`Decode`]). Not for
     /// implementing: a row of the table implements it to decode its output in its one shape,
-    /// compiled in this crate, as the row's endpoint is not generic; any other endpoint keeps
-    /// this, generic, compiled in its own crate.
+    /// compiled in this crate, as the row's endpoint is not generic (and [`Raw`](crate::Raw),
+    /// for its JSON value); any other endpoint keeps this, generic, compiled in its own crate.
     #[doc(hidden)]
     fn decode_output(
         body: &[u8],

@@ -326,6 +326,7 @@ macro_rules! output_decode {
         }
 
         fn output_state(output: &$output) -> Option<&str> {
+            // Both in scope for the lookup to choose; the one it does not is unused.
             #[allow(unused_imports)]
             use $crate::operations::row::{Stated as _, Stateless as _};
             (&$crate::operations::row::StateOf(output)).state()
