@@ -4,7 +4,6 @@
 //! deadline ([`ApplyOptions::deadline`]) bounds them all.
 
 use std::fmt;
-use std::marker::PhantomData;
 use std::time::Duration;
 
 use pipe_api_proto::attempts::AttemptRecord;
@@ -20,7 +19,7 @@ use pipe_api_proto::wait::{
 };
 use pipe_api_proto::{
     Alerting, Api, BuildError, BuildErrorKind, Endpoint, Error, GetPipe, GetReversePrivateEndpoint, GetService,
-    ListPipes, ListReversePrivateEndpoints, ListServices, MAX_ALERTS_LIMIT, Management, Reply, TransportError,
+    ListPipes, ListReversePrivateEndpoints, ListServices, MAX_ALERTS_LIMIT, Management, Raw, Reply, TransportError,
 };
 use pipe_api_types::{OrganizationId, Service, ServiceId};
 use serde_json::Value;
@@ -308,17 +307,14 @@ impl<'a> Apply<'a> {
             let resource = self.created.iter().find(|(resource, _)| crate::resource::placeholder(resource) == text);
             resource.map(|(_, id)| id.clone())
         });
-        let body = body.map(|body| serde_json::to_vec(&body).expect("JSON serializes"));
         let retry = self.policy(now).ok_or_else(|| self.late(now))?;
         let seed = self.seed(salt);
         let resolved = &self.plan.resolved;
         let call = match (operation.interface, self.management, self.alerting) {
-            (Interface::Management, Some(api), _) => {
-                planned_call(Planned::new(operation, path, body), api, &retry, seed, now, resolved)
-            }
-            (Interface::Alerting, _, Some(api)) => {
-                planned_call(Planned::new(operation, path, body), api, &retry, seed, now, resolved)
-            }
+            (Interface::Management, Some(api), _) => planned(operation, path, body.as_ref())
+                .and_then(|endpoint| planned_call(endpoint, api, &retry, seed, now, resolved)),
+            (Interface::Alerting, _, Some(api)) => planned(operation, path, body.as_ref())
+                .and_then(|endpoint| planned_call(endpoint, api, &retry, seed, now, resolved)),
             (interface, _, _) => {
                 let name = if interface == Interface::Management { "management" } else { "alerting" };
                 Err(Error::Build(BuildError::new(operation.name, BuildErrorKind::NotConfigured(name))))
@@ -938,44 +934,19 @@ impl fmt::Debug for Apply<'_> {
     }
 }
 
-/// A planned request as an endpoint: the table's row for everything but the path and body.
-#[derive(Debug)]
-struct Planned<A> {
-    operation: &'static Operation,
-    path: String,
-    body: Option<Vec<u8>>,
-    api: PhantomData<fn() -> A>,
-}
-
-impl<A> Planned<A> {
-    fn new(operation: &'static Operation, path: String, body: Option<Vec<u8>>) -> Self {
-        Planned { operation, path, body, api: PhantomData }
-    }
-}
-
-impl<A: Api> Endpoint for Planned<A> {
-    type Api = A;
-    type Output = Value;
-
-    /// Never read: [`metadata`](Endpoint::metadata) gives the planned request's row.
-    const METADATA: Operation = Operation::new("planned", A::INTERFACE, Method::GET, "(planned)");
-
-    fn metadata(&self) -> Operation {
-        self.operation.clone()
-    }
-
-    fn path(&self) -> String {
-        self.path.clone()
-    }
-
-    fn body(&self) -> Result<Option<Vec<u8>>, BuildErrorKind> {
-        Ok(self.body.clone())
-    }
+/// A planned request, sent as the escape hatch sends a row's request: its result a JSON value,
+/// as a saved plan keeps its requests.
+fn planned<A: Api>(operation: &'static Operation, path: String, body: Option<&Value>) -> Result<Raw<A>, Error> {
+    let endpoint = Raw::for_operation(operation, path)?;
+    Ok(match body {
+        Some(body) => endpoint.json(body)?,
+        None => endpoint,
+    })
 }
 
 /// The call of a planned request, taking the plan's `resolved` values out of its error.
 fn planned_call<'a, A: Api + 'a>(
-    endpoint: Planned<A>,
+    endpoint: Raw<A>,
     api: &A,
     retry: &RetryPolicy,
     seed: u64,

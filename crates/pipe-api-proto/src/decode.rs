@@ -1,6 +1,6 @@
 //! The one way a success body is decoded: serde_json into the endpoint's output, within a memory
-//! budget proportional to the body. This file holds the registry of outputs and the decode entry
-//! points; the budgeted reader itself is `crate::budget`.
+//! budget proportional to the body. This file holds the decode entry points, one per shape a body
+//! comes in ([`Shape`]); the budgeted reader itself is `crate::budget`.
 //!
 //! Why a budget: a hostile body of minimal elements (`[{"id":""},...]`, 10 bytes each) would
 //! decode into models of hundreds of bytes each, a gigabyte from a 16 MiB body. The budget is
@@ -14,16 +14,26 @@
 //! The same reader is where a success body's texts enter: each text it reads (a value or a
 //! name) is scrubbed of what the call sent before the model, the value or an error holds it.
 //!
-//! Why a trait ([`Decode`]) implemented here for every output: the decode of a model (serde's
-//! visitors over the budgeted reader) is compiled once, in this crate, not again in every crate
-//! that calls an endpoint. Generic all the way down, it was compiled into the client and into
-//! every test binary once per operation, which cost most of their build time.
+//! Where an output's decode is compiled: once, in this crate, not again in every crate that
+//! calls an endpoint. Generic all the way down, the decode of a model (serde's visitors over the
+//! budgeted reader) was compiled into the client and into every test binary once per operation,
+//! which cost most of their build time. No list of outputs says so: each row of the table
+//! implements [`Endpoint::decode_output`](crate::Endpoint::decode_output) for its endpoint, a
+//! type that is not generic, so that method is compiled here, and with it the one generic
+//! decode it calls (`row_output`) for the row's output, in the one shape the row's interface
+//! and success column say its answers come in (`operations/row.rs`). An operation whose output
+//! is a new model edits its own module and the model's file, nothing here. A model's state, what
+//! a wait names, is the model's own (`pipe_api_types::HasState`). The escape hatch's JSON value
+//! is decoded here too, by a function that is not generic (`json_value`); a user's own endpoint
+//! ([`Decoded<T>`]) decodes in the user's crate, through [`Decode`].
 
 use std::fmt;
 
 use std::marker::PhantomData;
 
 use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
+
+use pipe_api_types::Vouch;
 
 use crate::budget::{Budget, read};
 use crate::redact::SentSecrets;
@@ -73,16 +83,22 @@ fn decode_quietly<T: DeserializeOwned>(body: &[u8], secrets: &SentSecrets) -> Op
     read::<T>(text, Budget::for_body(body, false, secrets)).ok()
 }
 
-/// What a success body decodes into: the output of every endpoint. Implemented in this crate,
-/// once for each output model, and sealed. An operation this crate does not model is a user's
-/// own endpoint whose output is [`Decoded<T>`] for any `T: DeserializeOwned`, or is sent with
-/// [`Raw`](crate::Raw), whose output is a JSON value.
+/// What a success body decodes into: the output of every endpoint. Any model a server answers
+/// with (`DeserializeOwned`, [`Vouch`], `Debug`), a list of them, `()` (an answer that says
+/// nothing) or a JSON value; for a type of a user's own that is not [`Vouch`], [`Decoded<T>`];
+/// for any operation, [`Raw`](crate::Raw), whose output is a JSON value.
+///
+/// An endpoint of the table decodes its output as its row says, in this crate, where that
+/// decode is compiled once; any other endpoint decodes through this trait, compiled in its own
+/// crate.
 pub trait Decode: sealed::DecodeBody + fmt::Debug {}
+
+impl<T: DeserializeOwned + Vouch + fmt::Debug> Decode for T {}
 
 pub(crate) mod sealed {
     use super::{SentSecrets, Shape, SuccessDecodeError};
 
-    /// The decode of one output, compiled here (not generic: see the module's docs).
+    /// The decode of one output in whichever shape a body comes in.
     pub trait DecodeBody: Sized {
         /// Decodes a success body into the output and the request id, every text scrubbed of
         /// `secrets`: in the given shape, or, for `None` (a body that says nothing, where an
@@ -93,12 +109,60 @@ pub(crate) mod sealed {
             shape: Option<Shape>,
             secrets: &SentSecrets,
         ) -> Result<(Self, Option<String>), SuccessDecodeError>;
+    }
+}
 
-        /// The state the output is in, for a model that has one (what a wait names when it
-        /// stops).
-        fn state(&self) -> Option<&str> {
-            None
-        }
+/// A model, list or value: decoded in any shape, and vouched for (a server sent it: what it
+/// holds may be sent back).
+impl<T: DeserializeOwned + Vouch> sealed::DecodeBody for T {
+    fn decode_body(
+        body: &[u8],
+        shape: Option<Shape>,
+        secrets: &SentSecrets,
+    ) -> Result<(Self, Option<String>), SuccessDecodeError> {
+        vouched(in_shape(body, shape, secrets))
+    }
+}
+
+/// The output of a row of the table, decoded in `decode`, the one shape its answers come in (the
+/// row's interface and success column say which: see `operations/row.rs`), or made of nothing
+/// for a body that says nothing (`shape` is `None`; the shape a body is read in is otherwise
+/// the row's own, as its metadata made it). Called from each row's endpoint, a function that is
+/// not generic: that is what compiles the output's decode here, once, and in that shape only.
+pub(crate) fn row_output<T: DeserializeOwned + Vouch>(
+    body: &[u8],
+    shape: Option<Shape>,
+    secrets: &SentSecrets,
+    decode: fn(&[u8], &SentSecrets) -> BodyDecode<T>,
+) -> BodyDecode<T> {
+    vouched(match shape {
+        None => made_of_nothing(),
+        Some(_) => decode(body, secrets),
+    })
+}
+
+/// A JSON value, the escape hatch's output, decoded in any shape (not generic: compiled here
+/// once, not in each crate that sends a [`Raw`](crate::Raw)).
+pub(crate) fn json_value(body: &[u8], shape: Option<Shape>, secrets: &SentSecrets) -> BodyDecode<serde_json::Value> {
+    sealed::DecodeBody::decode_body(body, shape, secrets)
+}
+
+/// What a server sent may be sent back: the decoded output vouched for ([`Vouch`]).
+fn vouched<T: Vouch>(decoded: BodyDecode<T>) -> BodyDecode<T> {
+    decoded.map(|(mut output, request_id)| {
+        output.vouch();
+        (output, request_id)
+    })
+}
+
+/// Decodes a body in the given shape, or makes the output of nothing (see
+/// [`DecodeBody::decode_body`](sealed::DecodeBody::decode_body)).
+fn in_shape<T: DeserializeOwned>(body: &[u8], shape: Option<Shape>, secrets: &SentSecrets) -> BodyDecode<T> {
+    match shape {
+        None => made_of_nothing(),
+        Some(Shape::Envelope) => enveloped(body, secrets),
+        Some(Shape::Data) => in_data(body, secrets),
+        Some(Shape::Bare) => bare(body, secrets),
     }
 }
 
@@ -112,6 +176,10 @@ pub enum Shape {
     /// The body itself.
     Bare,
 }
+
+/// What decoding a success body gives: the output and the request id, or where and why it did
+/// not decode.
+pub(crate) type BodyDecode<T> = Result<(T, Option<String>), SuccessDecodeError>;
 
 /// Where and why a success body did not decode, with the request id if the body names one.
 #[derive(Debug)]
@@ -127,69 +195,6 @@ impl SuccessDecodeError {
     fn at(path: impl Into<String>, message: impl Into<String>) -> Self {
         SuccessDecodeError { path: path.into(), message: message.into(), request_id: None }
     }
-}
-
-/// Declares the outputs: each one's decode is compiled here, once, for the shapes its
-/// operations' answers come in ([`Shape`]), and only those. An output with a state
-/// names the field that holds it.
-macro_rules! outputs {
-    ($($output:ty [$($shape:ident),+] $(=> $state:ident)?),* $(,)?) => {
-        $(
-            impl Decode for $output {}
-
-            impl sealed::DecodeBody for $output {
-                fn decode_body(body: &[u8], shape: Option<Shape>, secrets: &SentSecrets) -> Result<(Self, Option<String>), SuccessDecodeError> {
-                    let decoded = match shape {
-                        None => made_of_nothing(),
-                        $( Some(Shape::$shape) => decode_as!($shape, body, secrets), )+
-                        #[allow(unreachable_patterns)]
-                        Some(_) => Err(SuccessDecodeError::at(".", "no operation's answer carries this output in that shape")),
-                    };
-                    // A server sent it: what it holds may be sent back (`Vouch`).
-                    decoded.map(|(mut output, request_id)| {
-                        pipe_api_types::Vouch::vouch(&mut output);
-                        (output, request_id)
-                    })
-                }
-
-                $(
-                    fn state(&self) -> Option<&str> {
-                        self.$state.as_ref().map(|state| state.as_str())
-                    }
-                )?
-            }
-        )*
-    };
-}
-
-use pipe_api_types::{
-    Alert, AlertPage, CreateKeyResponse, CreateServiceResponse, Key, Organization, Pipe, PipeSchemaDiscoveryResponse,
-    PipeSettings, PipesCdcScaling, ReversePrivateEndpoint, Service, UpdateServicePasswordResponse,
-};
-
-/// Decodes a body of a shape.
-macro_rules! decode_as {
-    (Envelope, $body:expr, $secrets:expr) => {
-        enveloped($body, $secrets)
-    };
-    (Data, $body:expr, $secrets:expr) => {
-        decode::<InData<_>>($body, $secrets).map(|wrapped| (wrapped.data, None))
-    };
-    (Bare, $body:expr, $secrets:expr) => {
-        decode($body, $secrets).map(|output| (output, None))
-    };
-}
-
-outputs! {
-    // Deletes (an empty envelope; `{}` or `OK` from alerting) and the escape hatch on either.
-    () [Envelope, Bare], serde_json::Value [Envelope, Data, Bare],
-    Key [Envelope] => state, Vec<Key> [Envelope], CreateKeyResponse [Envelope],
-    Organization [Envelope], Vec<Organization> [Envelope],
-    Service [Envelope] => state, Vec<Service> [Envelope], CreateServiceResponse [Envelope], UpdateServicePasswordResponse [Envelope],
-    Pipe [Envelope] => state, Vec<Pipe> [Envelope], PipeSettings [Envelope], PipesCdcScaling [Envelope],
-    PipeSchemaDiscoveryResponse [Envelope],
-    ReversePrivateEndpoint [Envelope] => status, Vec<ReversePrivateEndpoint> [Envelope],
-    Alert [Data] => state, AlertPage [Bare],
 }
 
 /// The output of a user's own endpoint, for an operation this crate does not model: any
@@ -262,13 +267,7 @@ impl<T: DeserializeOwned + fmt::Debug> sealed::DecodeBody for Decoded<T> {
         shape: Option<Shape>,
         secrets: &SentSecrets,
     ) -> Result<(Self, Option<String>), SuccessDecodeError> {
-        let decoded: Result<(T, Option<String>), SuccessDecodeError> = match shape {
-            None => made_of_nothing(),
-            Some(Shape::Envelope) => decode_as!(Envelope, body, secrets),
-            Some(Shape::Data) => decode_as!(Data, body, secrets),
-            Some(Shape::Bare) => decode_as!(Bare, body, secrets),
-        };
-        decoded.map(|(value, request_id)| (Decoded(value), request_id))
+        in_shape(body, shape, secrets).map(|(value, request_id)| (Decoded(value), request_id))
     }
 }
 
@@ -321,7 +320,7 @@ fn nothing<T: DeserializeOwned>() -> Option<T> {
 }
 
 /// The output of a body that says nothing, when the output can be nothing.
-fn made_of_nothing<T: DeserializeOwned>() -> Result<(T, Option<String>), SuccessDecodeError> {
+fn made_of_nothing<T: DeserializeOwned>() -> BodyDecode<T> {
     nothing()
         .map(|output| (output, None))
         .ok_or_else(|| SuccessDecodeError::at(".", "an empty answer does not make this output"))
@@ -398,12 +397,19 @@ struct EnvelopeId {
     request_id: Option<String>,
 }
 
+/// Decodes `{"data": ...}`'s `data` as `T`.
+pub(crate) fn in_data<T: DeserializeOwned>(body: &[u8], secrets: &SentSecrets) -> BodyDecode<T> {
+    decode::<InData<T>>(body, secrets).map(|wrapped| (wrapped.data, None))
+}
+
+/// Decodes the body itself as `T`.
+pub(crate) fn bare<T: DeserializeOwned>(body: &[u8], secrets: &SentSecrets) -> BodyDecode<T> {
+    decode(body, secrets).map(|output| (output, None))
+}
+
 /// Decodes a management envelope's `result` as `T`; the request id is named even when the
 /// result does not decode.
-fn enveloped<T: DeserializeOwned>(
-    body: &[u8],
-    secrets: &SentSecrets,
-) -> Result<(T, Option<String>), SuccessDecodeError> {
+pub(crate) fn enveloped<T: DeserializeOwned>(body: &[u8], secrets: &SentSecrets) -> BodyDecode<T> {
     let envelope = match decode::<Envelope<T>>(body, secrets) {
         Ok(envelope) => envelope,
         Err(error) => return Err(SuccessDecodeError { request_id: envelope_id(body, secrets), ..error }),

@@ -62,6 +62,28 @@ pub trait Endpoint {
     fn complete(&self, output: &mut Self::Output, headers: &HeaderMap) {
         let _ = (output, headers);
     }
+
+    /// Decodes a success body into the output and the request id (see [`Decode`]). Not for
+    /// implementing: a row of the table implements it to decode its output in its one shape,
+    /// compiled in this crate, as the row's endpoint is not generic (and [`Raw`](crate::Raw),
+    /// for its JSON value); any other endpoint keeps this, generic, compiled in its own crate.
+    #[doc(hidden)]
+    fn decode_output(
+        body: &[u8],
+        shape: Option<Shape>,
+        secrets: &SentSecrets,
+    ) -> Result<(Self::Output, Option<String>), SuccessDecodeError> {
+        Self::Output::decode_body(body, shape, secrets)
+    }
+
+    /// The state the output is in, for a model that has one ([`HasState`](pipe_api_types::HasState)):
+    /// what a wait names at each poll and when it stops. Not for implementing: a row of the
+    /// table implements it for its output; any other endpoint's output has none.
+    #[doc(hidden)]
+    fn output_state(output: &Self::Output) -> Option<&str> {
+        let _ = output;
+        None
+    }
 }
 
 /// The query of a row that has one (`filter: ServiceFilter as query`): its parameters,
@@ -260,7 +282,7 @@ pub(crate) fn parse<E: Endpoint + ?Sized>(
     let operation = endpoint.metadata();
     let (parts, body, shape) =
         success(&operation, <E::Api as crate::api::sealed::Interface>::ENVELOPE, response, secrets)?;
-    match E::Output::decode_body(&body, shape, secrets) {
+    match E::decode_output(&body, shape, secrets) {
         Ok((mut value, request_id)) => {
             endpoint.complete(&mut value, &parts.headers);
             Ok(Reply { value, request_id, status: parts.status, attempts: Attempts::default() })

@@ -206,6 +206,12 @@ model! {
     }
 }
 
+impl crate::HasState for Alert {
+    fn state(&self) -> Option<&str> {
+        self.state.as_ref().map(AlertState::as_str)
+    }
+}
+
 impl Alert {
     /// The team, whichever name the server used (`teamId` or `team`).
     pub fn resolved_team_id(&self) -> Option<&str> {

@@ -97,6 +97,12 @@ model! {
     }
 }
 
+impl crate::HasState for Key {
+    fn state(&self) -> Option<&str> {
+        self.state.as_ref().map(KeyState::as_str)
+    }
+}
+
 impl Key {
     /// Whether the key never expires.
     pub fn never_expires(&self) -> bool {

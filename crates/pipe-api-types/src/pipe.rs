@@ -174,6 +174,12 @@ model! {
     }
 }
 
+impl crate::HasState for Pipe {
+    fn state(&self) -> Option<&str> {
+        self.state.as_ref().map(PipeState::as_str)
+    }
+}
+
 model! {
     /// The body of the create-pipe request: a name, exactly one source kind, a destination, and
     /// optionally field mappings, scaling and settings.

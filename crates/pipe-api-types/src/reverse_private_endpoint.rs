@@ -86,6 +86,12 @@ model! {
     }
 }
 
+impl crate::HasState for ReversePrivateEndpoint {
+    fn state(&self) -> Option<&str> {
+        self.status.as_ref().map(ReversePrivateEndpointStatus::as_str)
+    }
+}
+
 model! {
     /// A private DNS name of a reverse private endpoint, usable as a pipe source's address: an
     /// exact name or a leading wildcard (`*.example.com`), unique within the service.

@@ -303,6 +303,12 @@ model! {
     }
 }
 
+impl crate::HasState for Service {
+    fn state(&self) -> Option<&str> {
+        self.state.as_ref().map(ServiceState::as_str)
+    }
+}
+
 model! {
     /// A service's weekly scaling schedule (management OpenAPI, `ScalingSchedule`): entries that
     /// change the scaling during given hours, and the scaling when none is active. Read only:

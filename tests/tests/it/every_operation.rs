@@ -470,3 +470,42 @@ fn no_wait_on_any_operation_shows_a_credential_or_a_huge_value() {
         }
     }
 }
+
+#[test]
+fn a_wait_on_any_operation_names_the_state_of_a_model_that_has_one() {
+    use pipe_api_tests::every_operation::wait_error_shown;
+
+    // The models the contracts give a state, and the member holding it. Each names it beside
+    // its model (`HasState`); a row answering one names nothing more, and nor does any other.
+    const STATED: [(&str, &str); 5] = [
+        ("Key", "state"),
+        ("Service", "state"),
+        ("Pipe", "state"),
+        ("Alert", "state"),
+        ("ReversePrivateEndpoint", "status"),
+    ];
+    // Waited on as sent with no body: a default body is not always a valid one.
+    let mut named = HashSet::new();
+    for operation in OPERATIONS.iter().filter(|operation| operation.request.is_none()) {
+        let fixtures = operation_fixtures(operation.name).unwrap_or_default();
+        let ok = fixtures.iter().find(|fixture| fixture.role == Some(Role::Success));
+        let ok = ok.unwrap_or_else(|| panic!("{}: a success fixture", operation.name));
+        // Every poll answers the row's success fixture; the condition never holds.
+        let shown = wait_error_shown(operation.name, |_| response(200, ok.bytes.clone())).unwrap();
+        let expected = match STATED.iter().find(|(model, _)| *model == operation.output) {
+            Some((model, member)) => {
+                named.insert(*model);
+                let json: serde_json::Value = serde_json::from_slice(&ok.bytes).unwrap();
+                let payload = json.get("result").or_else(|| json.get("data")).unwrap_or(&json);
+                let state = payload[member].as_str();
+                format!(
+                    "; last state {}",
+                    state.unwrap_or_else(|| panic!("{}/{}: a {member}", operation.name, ok.stem))
+                )
+            }
+            None => "; the last value has no state".to_owned(),
+        };
+        assert!(shown.contains(&expected), "{}: expected `{expected}` in: {shown}", operation.name);
+    }
+    assert_eq!(named.len(), STATED.len(), "a row without a body answers each model with a state: {named:?}");
+}

@@ -5,8 +5,10 @@ use http::HeaderMap;
 use pipe_api_types::{AlertPage, Rule, ValidationErrors, Violation};
 
 use crate::api::Alerting;
+use crate::decode::{Shape, SuccessDecodeError};
 use crate::endpoint::Endpoint;
 use crate::operation::Operation;
+use crate::redact::SentSecrets;
 
 operation! {
     /// Lists alerts, a page at a time (`ListAlerts` says which).
@@ -81,5 +83,18 @@ impl Endpoint for ListAlerts {
     fn complete(&self, page: &mut AlertPage, headers: &HeaderMap) {
         let header_total = || headers.get("x-total-count")?.to_str().ok()?.trim().parse::<u64>().ok();
         page.total = page.meta.as_ref().and_then(|meta| meta.total).or_else(header_total);
+    }
+
+    // The row's decode and state (`operations/row.rs`).
+    fn decode_output(
+        body: &[u8],
+        shape: Option<Shape>,
+        secrets: &SentSecrets,
+    ) -> Result<(AlertPage, Option<String>), SuccessDecodeError> {
+        ListAlerts::decode_output(body, shape, secrets)
+    }
+
+    fn output_state(page: &AlertPage) -> Option<&str> {
+        ListAlerts::output_state(page)
     }
 }

@@ -19,7 +19,7 @@
 //!
 //! Adding an operation, every step:
 //! 1. its models in `pipe-api-types` (and, for a query, its type's `Query` impl in `endpoint.rs`;
-//!    for a new output type, its line in `decode.rs`'s `outputs!`, which the compiler asks for);
+//!    for a new output model with a state, its `HasState` impl beside it, which a wait names);
 //! 2. its module here, `operations/<name>.rs`: one row (the grammar is in `row.rs`), and one line
 //!    naming it in the list below;
 //! 3. its handler in the fake (`pipe-api-fake/src/routes/<resource>.rs`), keyed by its endpoint
@@ -32,7 +32,7 @@
 //! 5. its line in the changelog.
 
 #[macro_use]
-mod row;
+pub(crate) mod row;
 
 pub use crate::operation::{Interface, Operation, SuccessBody};
 

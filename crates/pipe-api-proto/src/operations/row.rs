@@ -25,6 +25,11 @@
 //! the output ([`SuccessBody`](crate::SuccessBody)). The types are named as `pipe_api_types` and
 //! proto's root export them: the module imports them, and so does a callback's module.
 //!
+//! The row is also where its output's decode is compiled (`output_decode!`, and `decode.rs`'s
+//! module docs for why): the interface and the success column say the shape its answers come
+//! in, and the output is whatever the row names, so a row answering a new model needs no line
+//! anywhere else.
+//!
 //! A callback receives each row in one form, every column explicit and in this order:
 //!
 //! ```text
@@ -96,7 +101,7 @@ macro_rules! operation {
     }) => {
         declare_endpoint! {
             $declared [$($doc)*] $endpoint ($($field : $type),*) [$($body : $body_type)?] [$($query : $query_type)?]
-            $api $method [$($segment)/+] $output
+            $api $method [$($segment)/+] $output [$success]
             {
                 $crate::operation::Operation {
                     name: stringify!($name),
@@ -216,15 +221,23 @@ macro_rules! request_type {
 /// is `$metadata`. An endpoint written by hand (`hand`) gets its row as `ROW`, for its impl's
 /// metadata.
 macro_rules! declare_endpoint {
-    (hand [$($doc:tt)*] $endpoint:ident () [] [] $api:ident $method:ident [$($segment:tt)/+] $output:ty { $metadata:expr }) => {
+    (
+        hand [$($doc:tt)*] $endpoint:ident () [] [] $api:ident $method:ident [$($segment:tt)/+] $output:ty [$success:ident]
+        { $metadata:expr }
+    ) => {
+        /// What its `Endpoint` impl takes from its row: the metadata, and the output's decode
+        /// and state.
         impl $endpoint {
             /// Its row of the table: its `Endpoint` impl's metadata.
             const ROW: $crate::operation::Operation = $metadata;
+
+            output_decode! { $api $success $output }
         }
     };
     (
         table [$($doc:tt)*] $endpoint:ident ($($field:ident : $type:ty),*) [$($body:ident : $body_type:ty)?]
-        [$($query:ident : $query_type:ty)?] $api:ident $method:ident [$($segment:tt)/+] $output:ty { $metadata:expr }
+        [$($query:ident : $query_type:ty)?] $api:ident $method:ident [$($segment:tt)/+] $output:ty [$success:ident]
+        { $metadata:expr }
     ) => {
         $($doc)*
         #[doc = ""]
@@ -290,8 +303,91 @@ macro_rules! declare_endpoint {
                     pipe_api_types::Validate::validate(&self.$query)
                 }
             )?
+
+            output_decode! { $api $success $output }
         }
     };
+}
+
+/// The decode of a row's output and its state, as `Endpoint` methods (see
+/// [`Endpoint::decode_output`](crate::Endpoint::decode_output)). The endpoint is not generic, so
+/// these are compiled here, in proto, and with them the output's decode, in the one shape the
+/// row's interface and success column say its answers come in (`decode::row_output`): no list
+/// of outputs names it. A row written by hand gets them in its inherent impl, for its `Endpoint`
+/// impl to call.
+macro_rules! output_decode {
+    ($api:ident $success:ident $output:ty) => {
+        fn decode_output(
+            body: &[u8],
+            shape: Option<$crate::decode::Shape>,
+            secrets: &$crate::redact::SentSecrets,
+        ) -> Result<($output, Option<String>), $crate::decode::SuccessDecodeError> {
+            $crate::decode::row_output(body, shape, secrets, success_decode!($api $success))
+        }
+
+        fn output_state(output: &$output) -> Option<&str> {
+            // Both in scope for the lookup to choose; the one it does not is unused.
+            #[allow(unused_imports)]
+            use $crate::operations::row::{Stated as _, Stateless as _};
+            (&$crate::operations::row::StateOf(output)).state()
+        }
+    };
+}
+
+/// The decode of a row's success body, from its interface and its success column: in the
+/// management envelope's `result`; in the alerting `{"data": ...}`; or the alerting body itself
+/// (an alert page, or the nothing a delete answers).
+macro_rules! success_decode {
+    (Management $success:ident) => {
+        $crate::decode::enveloped
+    };
+    (Alerting InData) => {
+        $crate::decode::in_data
+    };
+    (Alerting $success:ident) => {
+        $crate::decode::bare
+    };
+}
+
+/// The state of a row's output (what `output_state` gives): the model's own
+/// ([`HasState`](pipe_api_types::HasState)) if it has one, else none. Which one is chosen by
+/// where the method is found: `(&StateOf(output)).state()` finds [`Stated`]'s on
+/// `&StateOf<T>` first, which applies only to a `T` with a state, else [`Stateless`]'s on
+/// `StateOf<T>`. This works for the concrete output a row names (it is not a specialization a
+/// generic function could use), and spares every stateless model an impl of its own.
+pub(crate) struct StateOf<'a, T>(pub(crate) &'a T);
+
+// Copied by `Stateless`, which takes it by value; derived, they would ask `T: Copy`.
+impl<T> Clone for StateOf<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for StateOf<'_, T> {}
+
+/// The state of an output that has one.
+pub(crate) trait Stated<'a> {
+    /// The output's state.
+    fn state(self) -> Option<&'a str>;
+}
+
+impl<'a, T: pipe_api_types::HasState> Stated<'a> for &StateOf<'a, T> {
+    fn state(self) -> Option<&'a str> {
+        pipe_api_types::HasState::state(self.0)
+    }
+}
+
+/// The state of an output that has none.
+pub(crate) trait Stateless<'a> {
+    /// None.
+    fn state(self) -> Option<&'a str>;
+}
+
+impl<'a, T> Stateless<'a> for StateOf<'a, T> {
+    fn state(self) -> Option<&'a str> {
+        None
+    }
 }
 
 /// Appends one segment to a path: a literal as it is, a field encoded.

@@ -50,7 +50,6 @@ use crate::api::Management;
 use crate::api::sealed::Interface as _;
 use crate::attempts::AttemptRecord;
 use crate::call::{Call, Held, Machine, Next};
-use crate::decode::Decode;
 use crate::endpoint::Endpoint;
 use crate::error::{Error, TransportError};
 use crate::retry::{Pacer, RetryPolicy};
@@ -301,13 +300,18 @@ pub struct Last<T> {
 /// The most of a last value an error shows.
 pub const LAST_SHOWN: usize = 1024;
 
-impl<T: Decode> Last<T> {
-    /// `value`, shown bounded (its texts were scrubbed of what the polls sent when it was read).
-    fn new(value: Box<T>) -> Self {
+impl<T: fmt::Debug> Last<T> {
+    /// `value`, shown bounded (its texts were scrubbed of what the polls sent when it was read),
+    /// in `state` (its endpoint's [`shown_state`]).
+    fn new(value: Box<T>, state: Option<String>) -> Self {
         let shown = crate::redact::shown_debug(&*value, LAST_SHOWN).into_boxed_str();
-        let state = value.state().map(|state| crate::redact::shown_debug(&format_args!("{state}"), 64));
         Last { value, shown, state: state.map(String::into_boxed_str) }
     }
+}
+
+/// The state `value` is in, if its model has one, shown bounded.
+fn shown_state<E: Endpoint + ?Sized>(value: &E::Output) -> Option<String> {
+    E::output_state(value).map(|state| crate::redact::shown_debug(&format_args!("{state}"), 64))
 }
 
 impl<T> Last<T> {
@@ -473,7 +477,10 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
 
     /// The last value seen, to go into an error.
     fn take_last(&mut self) -> Option<Last<E::Output>> {
-        self.last.take().map(Last::new)
+        self.last.take().map(|value| {
+            let state = shown_state::<E>(&value);
+            Last::new(value, state)
+        })
     }
 
     fn seed(&self, salt: u64) -> u64 {
@@ -497,8 +504,7 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
                 self.untaken_polls.push(Poll {
                     polled: self.polled(),
                     number: self.polls,
-                    state: crate::decode::sealed::DecodeBody::state(&value)
-                        .map(|state| crate::redact::shown_debug(&format_args!("{state}"), 64)),
+                    state: shown_state::<E>(&value),
                     verdict: verdict.clone(),
                     elapsed: now.saturating_sub(self.started),
                     deadline: self.policy.deadline,
@@ -510,7 +516,8 @@ impl<'e, E: Endpoint, C: Condition<E::Output>> Wait<'e, E, C> {
                     }
                     Verdict::Failed => {
                         self.phase = Phase::Over;
-                        let last = Last::new(Box::new(value));
+                        let state = shown_state::<E>(&value);
+                        let last = Last::new(Box::new(value), state);
                         Some(Next::Done(Err(WaitError::Failed {
                             last,
                             polls: self.polls,

@@ -167,6 +167,29 @@ fn raw_escape_hatch_shares_auth_envelope_and_errors() {
     assert!(transport.requests()[0].headers()["authorization"].to_str().unwrap().starts_with("Basic "));
 }
 
+#[test]
+fn a_raw_request_of_a_row_reads_its_success_as_the_row_does_and_names_it() {
+    use pipe_api_proto::{Alerting, DeleteAlert, GetAlert};
+
+    // An alert read: `{"data": ...}`, the data the value.
+    let get = Raw::<Alerting>::for_operation(GetAlert::OPERATION, "/api/v2/alerts/a1").unwrap();
+    let request = get.build_request(&alerting()).unwrap();
+    assert_eq!((request.method(), request.uri().path()), (&Method::GET, "/api/v2/alerts/a1"));
+    let reply = get.parse_response(&alerting(), response(200, br#"{"data":{"id":"a1","state":"OK"}}"#)).unwrap();
+    assert_eq!(reply.value, json!({"id": "a1", "state": "OK"}));
+    // An older server's delete answers the text `OK`: nothing, as the row reads it.
+    let delete = Raw::<Alerting>::for_operation(DeleteAlert::OPERATION, "/api/v2/alerts/a1").unwrap();
+    assert_eq!(delete.build_request(&alerting()).unwrap().method(), Method::DELETE);
+    assert_eq!(delete.parse_response(&alerting(), response(200, "OK")).unwrap().value, serde_json::Value::Null);
+    // The row is named in a decode error, and in a refused path; a plain raw request is `raw`.
+    let error = get.parse_response(&alerting(), response(200, "{")).unwrap_err();
+    assert!(matches!(error, Error::Decode(_)), "{error}");
+    assert_eq!(error.operation(), "get_alert");
+    let refused = Raw::<Alerting>::for_operation(GetAlert::OPERATION, "api/v2/alerts/a1").unwrap_err();
+    assert_eq!(refused.operation(), "get_alert");
+    assert_eq!(Raw::<Alerting>::new(Method::GET, "api").unwrap_err().operation(), "raw");
+}
+
 fn any_status() -> impl Strategy<Value = u16> {
     100u16..=999
 }
