@@ -7,6 +7,17 @@
 //! ([`kinds!`]), from which everything that lists the kinds is generated: [`SourceKind`],
 //! [`PipeSource`], [`PipeSourcePatch`], their checks and what the planner asks
 //! ([`SourceKind::patch_schema`]).
+//!
+//! A new kind is then:
+//! * its file: its models (the create and read model, and its update model if the contract has
+//!   one), a `Kind` and a `Check` impl on the model, a `KindPatch` and a `Check` impl on the
+//!   update model (a missing one is a compile error naming the model);
+//! * its line in the table;
+//! * in the workspace's tests, its fixtures and snapshots, its test, and its row in
+//!   `types/kinds_table.rs` (which pins the contract's kinds); `types/secrets.rs` pins
+//!   `PipeSource`'s whole `Debug`, so it names every kind too;
+//! * and the fake's own server side (`checks/pipes.rs`, `routes/pipes.rs`), written from the
+//!   contract, not from this crate.
 
 mod allowed;
 mod authentication;
