@@ -3,10 +3,8 @@
 use std::fmt;
 
 use pipe_api_types::{
-    AlertRequest, CreatePipeRequest, DestinationPatch, KafkaSourcePatch, KinesisSourcePatch, MongoDbSettingsPatch,
-    MongoDbSourcePatch, MySqlSettingsPatch, MySqlSourcePatch, ObjectStorageSourcePatch, OrganizationId, Pipe,
-    PipeCommand, PipeSource, PipeState, PostgresSettingsPatch, PostgresSourcePatch, PubSubSourcePatch,
-    ReversePrivateEndpoint, Service, ServiceCommand, ServiceId, ServiceState, UpdatePipeRequest,
+    AlertRequest, CreatePipeRequest, DestinationPatch, OrganizationId, Pipe, PipeCommand, PipeSource, PipeState,
+    ReversePrivateEndpoint, Service, ServiceCommand, ServiceId, ServiceState, SourceKind, UpdatePipeRequest,
     UpdateReversePrivateEndpointRequest, UpdateServicePasswordRequest, UpdateServiceReplicaScalingRequest,
     UpdateServiceRequest, UpdateServiceStateRequest, Validate, ValidationErrors, Vouch,
 };
@@ -890,11 +888,8 @@ impl PipeChanges {
     fn required_members(&mut self, declared: &Value) {
         let Some(Value::Object(source)) = self.update.get_mut("source") else { return };
         for (kind, patch) in source.iter_mut() {
-            let required = match kind.as_str() {
-                "mysql" => MySqlSourcePatch::REQUIRED,
-                "mongodb" => MongoDbSourcePatch::REQUIRED,
-                "pubsub" => PubSubSourcePatch::REQUIRED,
-                _ => continue,
+            let Some(required) = SourceKind::from(kind.as_str()).patch_schema().map(|schema| schema.required) else {
+                continue;
             };
             let (Some(patch), Some(Value::Object(declared))) = (patch.as_object_mut(), declared["source"].get(kind))
             else {
@@ -917,15 +912,9 @@ impl PipeChanges {
                 continue;
             };
             // A kind with no patch schema (BigQuery) changes only by a replacement.
-            let (patchable, settings): (&[&str], &[&str]) = match kind.as_str() {
-                "kafka" => (KafkaSourcePatch::FIELDS, &[]),
-                "objectStorage" => (ObjectStorageSourcePatch::FIELDS, &[]),
-                "kinesis" => (KinesisSourcePatch::FIELDS, &[]),
-                "postgres" => (PostgresSourcePatch::FIELDS, PostgresSettingsPatch::FIELDS),
-                "pubsub" => (PubSubSourcePatch::FIELDS, &[]),
-                "mysql" => (MySqlSourcePatch::FIELDS, MySqlSettingsPatch::FIELDS),
-                "mongodb" => (MongoDbSourcePatch::FIELDS, MongoDbSettingsPatch::FIELDS),
-                _ => (&[], &[]),
+            let (patchable, settings) = match SourceKind::from(kind.as_str()).patch_schema() {
+                Some(schema) => (schema.members, schema.settings),
+                None => (&[][..], &[][..]),
             };
             let tables = patchable.contains(&"tableMappingsToAdd");
             for (member, value) in members.as_object().into_iter().flatten() {

@@ -6,10 +6,7 @@ use time::OffsetDateTime;
 use crate::Text;
 use crate::codec::rfc3339;
 use crate::pipe_settings::{PipeSettings, Scaling, check_scaling, check_settings};
-use crate::pipe_source::{
-    self, Authentication, IteratorType, KafkaType, ObjectStorageType, OffsetStrategy, PipeSource, PostgresSettings,
-    ReplicationMode, SchemaRegistry, SourceKind, check_allowed, check_credentials,
-};
+use crate::pipe_source::PipeSource;
 use crate::validate::{Checker, Rule, Validate, ValidationErrors};
 use crate::{PipeId, ServiceId};
 
@@ -245,180 +242,14 @@ impl Validate for CreatePipeRequest {
     }
 }
 
+/// `source` on create: exactly one kind, each checked by its own rules (its file's `Check`).
 pub(crate) fn check_source(c: &mut Checker, source: &PipeSource) {
     let found = source.kind_count();
     if found != 1 {
         c.fail(Rule::ExactlyOneSourceKind { found });
         // With several kinds each is still checked, so the user sees everything at once.
     }
-    if let Some(kafka) = &source.kafka {
-        c.field("kafka", |c| {
-            c.present("type", &kafka.kind, Rule::Required, |_, _| {});
-            c.present("format", &kafka.format, Rule::Required, |_, _| {});
-            // Values this crate does not know are refused unless sent as `not_yet_known`.
-            c.known("type", &kafka.kind);
-            c.known("format", &kafka.format);
-            c.known("authentication", &kafka.authentication);
-            check_allowed(c, "format", &kafka.format, SourceKind::Kafka.formats());
-            let by_type = kafka.kind.as_ref().and_then(KafkaType::authentications);
-            let allowed = by_type.or(SourceKind::Kafka.authentications());
-            let method_allowed = check_allowed(c, "authentication", &kafka.authentication, allowed);
-            if let Some(offset) = &kafka.offset {
-                c.field("offset", |c| c.known("strategy", &offset.strategy));
-            }
-            c.required_text("brokers", &kafka.brokers);
-            c.required_text("topics", &kafka.topics);
-            c.present("authentication", &kafka.authentication, Rule::Required, |_, _| {});
-            // Azure Event Hubs authenticate PLAIN with `credentials.connectionString`, not a user
-            // and password (management OpenAPI, PipeKafkaSource; service notes, Pipes).
-            let event_hubs = kafka.kind == Some(KafkaType::AzureEventHub);
-            if event_hubs && kafka.authentication == Some(Authentication::Plain) {
-                let has_connection_string = kafka.credentials.as_ref().is_some_and(|k| k.connection_string.is_some());
-                if !has_connection_string {
-                    c.field("credentials", |c| {
-                        c.fail_at(
-                            "connectionString",
-                            Rule::RequiredBecause("when type is azureeventhub and authentication is PLAIN"),
-                        )
-                    });
-                }
-            } else if method_allowed {
-                check_credentials(c, kafka.authentication.as_ref(), &kafka.credentials, "credentials", &kafka.iam_role);
-            }
-            if let Some(registry) = &kafka.schema_registry {
-                c.field("schemaRegistry", |c| {
-                    // PipeKafkaSchemaRegistry.url: "HTTPS required".
-                    if let Some(url) = registry.url.as_deref() {
-                        if !url.get(..8).is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://")) {
-                            c.fail_at("url", Rule::Format("of an https URL"));
-                        }
-                    }
-                    c.known("authentication", &registry.authentication);
-                    let allowed = Some(SchemaRegistry::authentications());
-                    check_allowed(c, "authentication", &registry.authentication, allowed);
-                });
-            }
-            if let Some(offset) = &kafka.offset {
-                if offset.strategy == Some(OffsetStrategy::FromTimestamp) && offset.timestamp.is_none() {
-                    c.field("offset", |c| {
-                        c.fail_at("timestamp", Rule::RequiredBecause("when offset.strategy is from_timestamp"))
-                    });
-                }
-            }
-        });
-    }
-    if let Some(storage) = &source.object_storage {
-        c.field("objectStorage", |c| {
-            c.present("type", &storage.kind, Rule::Required, |_, _| {});
-            c.present("format", &storage.format, Rule::Required, |_, _| {});
-            c.known("type", &storage.kind);
-            c.known("format", &storage.format);
-            c.known("compression", &storage.compression);
-            c.known("authentication", &storage.authentication);
-            check_allowed(c, "format", &storage.format, SourceKind::ObjectStorage.formats());
-            let by_type = storage.kind.as_ref().and_then(ObjectStorageType::authentications);
-            let allowed = by_type.or(SourceKind::ObjectStorage.authentications());
-            let method_allowed = check_allowed(c, "authentication", &storage.authentication, allowed);
-            // Azure Blob Storage names a container (required for that type) and a path; every
-            // other type a url (management OpenAPI, PipeObjectStorageSource).
-            if storage.kind == Some(ObjectStorageType::AzureBlobStorage) {
-                c.required_text("azureContainerName", &storage.azure_container_name);
-            } else {
-                c.required_text("url", &storage.url);
-            }
-            match storage.authentication.as_ref() {
-                _ if !method_allowed => {}
-                Some(Authentication::ConnectionString) if storage.connection_string.is_none() => {
-                    c.fail_at("connectionString", Rule::RequiredBecause("when authentication is CONNECTION_STRING"));
-                }
-                Some(Authentication::ServiceAccount) if storage.service_account_key.is_none() => {
-                    c.fail_at("serviceAccountKey", Rule::RequiredBecause("when authentication is SERVICE_ACCOUNT"));
-                }
-                auth => check_credentials(c, auth, &storage.access_key, "accessKey", &storage.iam_role),
-            }
-        });
-    }
-    if let Some(kinesis) = &source.kinesis {
-        c.field("kinesis", |c| {
-            c.present("format", &kinesis.format, Rule::Required, |_, _| {});
-            c.known("format", &kinesis.format);
-            c.known("iteratorType", &kinesis.iterator_type);
-            c.known("authentication", &kinesis.authentication);
-            check_allowed(c, "format", &kinesis.format, SourceKind::Kinesis.formats());
-            let allowed = SourceKind::Kinesis.authentications();
-            let method_allowed = check_allowed(c, "authentication", &kinesis.authentication, allowed);
-            c.required_text("streamName", &kinesis.stream_name);
-            c.required_text("region", &kinesis.region);
-            c.present("iteratorType", &kinesis.iterator_type, Rule::Required, |_, _| {});
-            if kinesis.iterator_type == Some(IteratorType::AtTimestamp) && kinesis.timestamp.is_none() {
-                c.fail_at("timestamp", Rule::RequiredBecause("when iteratorType is AT_TIMESTAMP"));
-            }
-            c.present("authentication", &kinesis.authentication, Rule::Required, |_, _| {});
-            if method_allowed {
-                check_credentials(
-                    c,
-                    kinesis.authentication.as_ref(),
-                    &kinesis.access_key,
-                    "accessKey",
-                    &kinesis.iam_role,
-                );
-            }
-        });
-    }
-    if let Some(postgres) = &source.postgres {
-        c.field("postgres", |c| {
-            c.required_text("host", &postgres.host);
-            c.known("type", &postgres.kind);
-            c.known("authentication", &postgres.authentication);
-            let allowed = SourceKind::Postgres.authentications();
-            let method_allowed = check_allowed(c, "authentication", &postgres.authentication, allowed);
-            if let Some(settings) = &postgres.settings {
-                c.field("settings", |c| check_postgres_settings(c, settings));
-            }
-            c.present("port", &postgres.port, Rule::Required, |c, port| {
-                if *port == 0 {
-                    c.fail(Rule::Range { min: 1, max: 65535 });
-                }
-            });
-            c.required_text("database", &postgres.database);
-            let auth = postgres.authentication.as_ref().unwrap_or(&Authentication::Basic);
-            if method_allowed {
-                check_credentials(c, Some(auth), &postgres.credentials, "credentials", &postgres.iam_role);
-            }
-            c.field("tableMappings", |c| match &postgres.table_mappings {
-                Some(mappings) if !mappings.is_empty() => c.each(mappings, crate::pipe_source::check_table_mapping),
-                _ => c.fail(Rule::MinItems(1)),
-            });
-        });
-    }
-    if let Some(pubsub) = &source.pubsub {
-        c.field("pubsub", |c| pipe_source::pubsub::check(c, pubsub));
-    }
-    if let Some(mysql) = &source.mysql {
-        c.field("mysql", |c| pipe_source::mysql::check(c, mysql));
-    }
-    if let Some(mongodb) = &source.mongodb {
-        c.field("mongodb", |c| pipe_source::mongodb::check(c, mongodb));
-    }
-    if let Some(bigquery) = &source.bigquery {
-        c.field("bigquery", |c| pipe_source::bigquery::check(c, bigquery));
-    }
-}
-
-/// `PipePostgresPipeSettings`: each `minimum` as the contract states it, and
-/// `replicationSlotName` "only valid for cdc_only mode".
-fn check_postgres_settings(c: &mut Checker, settings: &PostgresSettings) {
-    c.known("replicationMode", &settings.replication_mode);
-    c.minimums(&[
-        ("syncIntervalSeconds", settings.sync_interval_seconds.map(u64::from), 1),
-        ("pullBatchSize", settings.pull_batch_size.map(u64::from), 1),
-        ("initialLoadParallelism", settings.initial_load_parallelism.map(u64::from), 1),
-        ("snapshotNumRowsPerPartition", settings.snapshot_num_rows_per_partition, 1000),
-        ("snapshotNumberOfParallelTables", settings.snapshot_number_of_parallel_tables.map(u64::from), 1),
-    ]);
-    if settings.replication_slot_name.is_some() && settings.replication_mode != Some(ReplicationMode::CdcOnly) {
-        c.fail_at("replicationSlotName", Rule::NotAllowedBecause("unless replicationMode is cdc_only"));
-    }
+    source.check_kinds(c);
 }
 
 fn check_destination(c: &mut Checker, destination: &Destination, database_pipe: bool) {

@@ -4,7 +4,7 @@
 
 use super::credentials::check_service_account;
 use super::postgres::check_table_engine;
-use super::{ReplicationMode, ServiceAccount, TableEngineType};
+use super::{Authentication, Check, DataFormat, Kind, ReplicationMode, ServiceAccount, TableEngineType};
 use crate::Text;
 use crate::validate::{Checker, one_of};
 
@@ -94,19 +94,28 @@ impl BigQuerySource {
     }
 }
 
+impl Kind for BigQuerySource {
+    const FORMATS: Option<&'static [DataFormat]> = None;
+    const AUTHENTICATIONS: Option<&'static [Authentication]> = None;
+    const DATABASE: bool = true;
+}
+
 /// `PipeMutateBigQuerySource`: the contract requires none of its members; what is present
 /// follows its enums ("BigQuery only supports snapshot mode"; the engines of database pipes).
-pub(crate) fn check(c: &mut Checker, bigquery: &BigQuerySource) {
-    if let Some(path) = &bigquery.snapshot_staging_path {
-        c.field("snapshotStagingPath", |c| c.text(path));
-    }
-    if let Some(settings) = &bigquery.settings {
-        c.field("settings", |c| one_of(c, "replicationMode", &settings.replication_mode, &["snapshot"]));
-    }
-    if let Some(mappings) = &bigquery.table_mappings {
-        c.field("tableMappings", |c| c.each(mappings, |c, mapping| check_table_engine(c, &mapping.table_engine)));
-    }
-    if let Some(credentials) = &bigquery.credentials {
-        c.field("credentials", |c| check_service_account(c, credentials));
+impl Check for BigQuerySource {
+    fn check(&self, c: &mut Checker<'_>) {
+        let bigquery = self;
+        if let Some(path) = &bigquery.snapshot_staging_path {
+            c.field("snapshotStagingPath", |c| c.text(path));
+        }
+        if let Some(settings) = &bigquery.settings {
+            c.field("settings", |c| one_of(c, "replicationMode", &settings.replication_mode, &["snapshot"]));
+        }
+        if let Some(mappings) = &bigquery.table_mappings {
+            c.field("tableMappings", |c| c.each(mappings, |c, mapping| check_table_engine(c, &mapping.table_engine)));
+        }
+        if let Some(credentials) = &bigquery.credentials {
+            c.field("credentials", |c| check_service_account(c, credentials));
+        }
     }
 }

@@ -2,9 +2,12 @@
 
 use time::OffsetDateTime;
 
-use super::{Authentication, Credentials, DataFormat};
+use super::{Authentication, Check, Credentials, DataFormat, Kind, KindPatch, SourceKind};
+use super::{check_allowed, check_credentials};
 use crate::codec::unix_seconds;
-use crate::{IntoField, Text};
+use crate::nullable::set;
+use crate::validate::{Checker, Rule, one_of};
+use crate::{IntoField, Nullable, Text};
 
 open_enum! {
     /// Where a Kinesis pipe starts reading.
@@ -63,6 +66,72 @@ impl KinesisSource {
             iterator_type: Some(iterator_type.into_field()),
             authentication: Some(authentication.into_field()),
             ..Default::default()
+        }
+    }
+}
+
+model! {
+    /// `source.kinesis` in an update (`PipePatchKinesisSource`).
+    pub struct KinesisSourcePatch {
+        /// How to authenticate: `IAM_ROLE` or `IAM_USER`.
+        "authentication" authentication: Nullable<Authentication>,
+        /// The IAM role for `IAM_ROLE`.
+        "iamRole" iam_role: Nullable<Text>,
+        /// Access key for `IAM_USER`.
+        "accessKey" access_key: Nullable<Credentials>,
+    }
+}
+
+impl Kind for KinesisSource {
+    const FORMATS: Option<&'static [DataFormat]> =
+        Some(&[DataFormat::JsonEachRow, DataFormat::Avro, DataFormat::AvroConfluent]);
+    const AUTHENTICATIONS: Option<&'static [Authentication]> = Some(&[Authentication::IamRole, Authentication::IamUser]);
+    const DATABASE: bool = false;
+}
+
+/// `PipePostKinesisSource`.
+impl Check for KinesisSource {
+    fn check(&self, c: &mut Checker<'_>) {
+        let kinesis = self;
+        c.present("format", &kinesis.format, Rule::Required, |_, _| {});
+        c.known("format", &kinesis.format);
+        c.known("iteratorType", &kinesis.iterator_type);
+        c.known("authentication", &kinesis.authentication);
+        check_allowed(c, "format", &kinesis.format, SourceKind::Kinesis.formats());
+        let allowed = SourceKind::Kinesis.authentications();
+        let method_allowed = check_allowed(c, "authentication", &kinesis.authentication, allowed);
+        c.required_text("streamName", &kinesis.stream_name);
+        c.required_text("region", &kinesis.region);
+        c.present("iteratorType", &kinesis.iterator_type, Rule::Required, |_, _| {});
+        if kinesis.iterator_type == Some(IteratorType::AtTimestamp) && kinesis.timestamp.is_none() {
+            c.fail_at("timestamp", Rule::RequiredBecause("when iteratorType is AT_TIMESTAMP"));
+        }
+        c.present("authentication", &kinesis.authentication, Rule::Required, |_, _| {});
+        if method_allowed {
+            check_credentials(
+                c,
+                kinesis.authentication.as_ref(),
+                &kinesis.access_key,
+                "accessKey",
+                &kinesis.iam_role,
+            );
+        }
+    }
+}
+
+impl KindPatch for KinesisSourcePatch {
+    const REQUIRED: &'static [&'static str] = &[];
+    const SETTINGS: &'static [&'static str] = &[];
+}
+
+/// `PipePatchKinesisSource`.
+impl Check for KinesisSourcePatch {
+    fn check(&self, c: &mut Checker<'_>) {
+        let authentication = set(&self.authentication).cloned();
+        one_of(c, "authentication", &authentication, &SourceKind::Kinesis.authentication_texts());
+        // PipePatchKinesisSource.iamRole: "Required if IAM_ROLE is used".
+        if authentication == Some(Authentication::IamRole) && set(&self.iam_role).is_none() {
+            c.fail_at("iamRole", Rule::RequiredBecause("when authentication is IAM_ROLE"));
         }
     }
 }

@@ -3,7 +3,7 @@
 //! (`PipePatchMongoDBSource`) and the rules of both.
 
 use super::postgres::check_table_engine;
-use super::{Credentials, ReplicationMode, TableEngineType};
+use super::{Authentication, Check, Credentials, DataFormat, Kind, KindPatch, ReplicationMode, TableEngineType};
 use crate::nullable::set;
 use crate::pipe_update::check_database_settings;
 use crate::validate::{Checker, Rule};
@@ -168,41 +168,58 @@ impl MongoDbSourcePatch {
     pub const REQUIRED: &'static [&'static str] = &["uri", "readPreference"];
 }
 
+impl Kind for MongoDbSource {
+    const FORMATS: Option<&'static [DataFormat]> = None;
+    const AUTHENTICATIONS: Option<&'static [Authentication]> = None;
+    const DATABASE: bool = true;
+}
+
+impl KindPatch for MongoDbSourcePatch {
+    const REQUIRED: &'static [&'static str] = MongoDbSourcePatch::REQUIRED;
+    const SETTINGS: &'static [&'static str] = MongoDbSettingsPatch::FIELDS;
+}
+
 /// `PipeMutateMongoDBSource` with its settings and collection mappings.
-pub(crate) fn check(c: &mut Checker, mongodb: &MongoDbSource) {
-    check_uri(c, &mongodb.uri);
-    c.present("readPreference", &mongodb.read_preference, Rule::Required, |_, _| {});
-    c.known("readPreference", &mongodb.read_preference);
-    c.present("settings", &mongodb.settings, Rule::Required, |c, settings| {
-        c.present("replicationMode", &settings.replication_mode, Rule::Required, |_, _| {});
-        c.known("replicationMode", &settings.replication_mode);
-        c.minimums(&[
-            ("syncIntervalSeconds", settings.sync_interval_seconds.map(u64::from), 1),
-            ("pullBatchSize", settings.pull_batch_size.map(u64::from), 1),
-            ("snapshotNumRowsPerPartition", settings.snapshot_num_rows_per_partition, 1000),
-            ("snapshotNumberOfParallelTables", settings.snapshot_number_of_parallel_tables.map(u64::from), 1),
-        ]);
-    });
-    c.field("tableMappings", |c| match &mongodb.table_mappings {
-        Some(mappings) if !mappings.is_empty() => c.each(mappings, check_table_mapping),
-        _ => c.fail(Rule::MinItems(1)),
-    });
+impl Check for MongoDbSource {
+    fn check(&self, c: &mut Checker<'_>) {
+        let mongodb = self;
+        check_uri(c, &mongodb.uri);
+        c.present("readPreference", &mongodb.read_preference, Rule::Required, |_, _| {});
+        c.known("readPreference", &mongodb.read_preference);
+        c.present("settings", &mongodb.settings, Rule::Required, |c, settings| {
+            c.present("replicationMode", &settings.replication_mode, Rule::Required, |_, _| {});
+            c.known("replicationMode", &settings.replication_mode);
+            c.minimums(&[
+                ("syncIntervalSeconds", settings.sync_interval_seconds.map(u64::from), 1),
+                ("pullBatchSize", settings.pull_batch_size.map(u64::from), 1),
+                ("snapshotNumRowsPerPartition", settings.snapshot_num_rows_per_partition, 1000),
+                ("snapshotNumberOfParallelTables", settings.snapshot_number_of_parallel_tables.map(u64::from), 1),
+            ]);
+        });
+        c.field("tableMappings", |c| match &mongodb.table_mappings {
+            Some(mappings) if !mappings.is_empty() => c.each(mappings, check_table_mapping),
+            _ => c.fail(Rule::MinItems(1)),
+        });
+    }
 }
 
 /// `PipePatchMongoDBSource` with its settings and collection mappings.
-pub(crate) fn check_patch(c: &mut Checker, mongodb: &MongoDbSourcePatch) {
-    // `required: [uri, readPreference]`, each may be `null`: present.
-    check_uri(c, &mongodb.uri);
-    c.present("readPreference", &mongodb.read_preference, Rule::Required, |_, _| {});
-    c.known("readPreference", &set(&mongodb.read_preference).cloned());
-    if let Some(settings) = &mongodb.settings {
-        c.field("settings", |c| check_database_settings(c, &settings.sync_interval_seconds, &settings.pull_batch_size));
-    }
-    if let Some(added) = &mongodb.table_mappings_to_add {
-        c.field("tableMappingsToAdd", |c| c.each(added, check_table_mapping));
-    }
-    if let Some(removed) = &mongodb.table_mappings_to_remove {
-        c.field("tableMappingsToRemove", |c| c.each(removed, check_table_mapping));
+impl Check for MongoDbSourcePatch {
+    fn check(&self, c: &mut Checker<'_>) {
+        let mongodb = self;
+        // `required: [uri, readPreference]`, each may be `null`: present.
+        check_uri(c, &mongodb.uri);
+        c.present("readPreference", &mongodb.read_preference, Rule::Required, |_, _| {});
+        c.known("readPreference", &set(&mongodb.read_preference).cloned());
+        if let Some(settings) = &mongodb.settings {
+            c.field("settings", |c| check_database_settings(c, &settings.sync_interval_seconds, &settings.pull_batch_size));
+        }
+        if let Some(added) = &mongodb.table_mappings_to_add {
+            c.field("tableMappingsToAdd", |c| c.each(added, check_table_mapping));
+        }
+        if let Some(removed) = &mongodb.table_mappings_to_remove {
+            c.field("tableMappingsToRemove", |c| c.each(removed, check_table_mapping));
+        }
     }
 }
 

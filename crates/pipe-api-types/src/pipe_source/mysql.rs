@@ -3,7 +3,7 @@
 //! (`PipePatchMySQLSource`) and the rules of both.
 
 use super::postgres::{check_mapping_columns, check_table_engine};
-use super::{Authentication, Credentials, ReplicationMode, SourceKind, TableEngineType};
+use super::{Authentication, Check, Credentials, DataFormat, Kind, KindPatch, ReplicationMode, SourceKind, TableEngineType};
 use super::{check_allowed, check_credentials};
 use crate::nullable::set;
 use crate::pipe_update::check_database_settings;
@@ -207,74 +207,91 @@ impl MySqlSourcePatch {
     pub const REQUIRED: &'static [&'static str] = &["host", "port"];
 }
 
+impl Kind for MySqlSource {
+    const FORMATS: Option<&'static [DataFormat]> = None;
+    const AUTHENTICATIONS: Option<&'static [Authentication]> = Some(&[Authentication::Basic, Authentication::IamRole]);
+    const DATABASE: bool = true;
+}
+
+impl KindPatch for MySqlSourcePatch {
+    const REQUIRED: &'static [&'static str] = MySqlSourcePatch::REQUIRED;
+    const SETTINGS: &'static [&'static str] = MySqlSettingsPatch::FIELDS;
+}
+
 /// `PipeMutateMySQLSource` with its settings and table mappings.
-pub(crate) fn check(c: &mut Checker, mysql: &MySqlSource) {
-    c.known("type", &mysql.kind);
-    c.required_text("host", &mysql.host);
-    c.present("port", &mysql.port, Rule::Required, |_, _| {});
-    c.port("port", mysql.port);
-    c.known("authentication", &mysql.authentication);
-    let method_allowed = check_allowed(c, "authentication", &mysql.authentication, SourceKind::Mysql.authentications());
-    if method_allowed {
-        let auth = mysql.authentication.as_ref().unwrap_or(&Authentication::Basic);
-        check_credentials(c, Some(auth), &mysql.credentials, "credentials", &mysql.iam_role);
-    }
-    check_server_id(c, mysql.server_id);
-    c.present("settings", &mysql.settings, Rule::Required, |c, settings| {
-        c.present("replicationMode", &settings.replication_mode, Rule::Required, |_, _| {});
-        c.known("replicationMode", &settings.replication_mode);
-        c.known("replicationMechanism", &settings.replication_mechanism);
-        // replicationMechanism: "MariaDB supports GTID only".
-        let mariadb = matches!(mysql.kind, Some(MySqlType::MariaDb | MySqlType::RdsMariaDb));
-        if mariadb && settings.replication_mechanism == Some(ReplicationMechanism::FilePos) {
-            c.fail_at("replicationMechanism", Rule::NotAllowedBecause("when type is mariadb or rdsmariadb"));
+impl Check for MySqlSource {
+    fn check(&self, c: &mut Checker<'_>) {
+        let mysql = self;
+        c.known("type", &mysql.kind);
+        c.required_text("host", &mysql.host);
+        c.present("port", &mysql.port, Rule::Required, |_, _| {});
+        c.port("port", mysql.port);
+        c.known("authentication", &mysql.authentication);
+        let method_allowed = check_allowed(c, "authentication", &mysql.authentication, SourceKind::Mysql.authentications());
+        if method_allowed {
+            let auth = mysql.authentication.as_ref().unwrap_or(&Authentication::Basic);
+            check_credentials(c, Some(auth), &mysql.credentials, "credentials", &mysql.iam_role);
         }
-        c.minimums(&[
-            ("syncIntervalSeconds", settings.sync_interval_seconds.map(u64::from), 1),
-            ("pullBatchSize", settings.pull_batch_size.map(u64::from), 1),
-            ("initialLoadParallelism", settings.initial_load_parallelism.map(u64::from), 1),
-            ("snapshotNumRowsPerPartition", settings.snapshot_num_rows_per_partition, 1000),
-            ("snapshotNumberOfParallelTables", settings.snapshot_number_of_parallel_tables.map(u64::from), 1),
-        ]);
-    });
-    c.field("tableMappings", |c| match &mysql.table_mappings {
-        Some(mappings) if !mappings.is_empty() => c.each(mappings, check_table_mapping),
-        _ => c.fail(Rule::MinItems(1)),
-    });
+        check_server_id(c, mysql.server_id);
+        c.present("settings", &mysql.settings, Rule::Required, |c, settings| {
+            c.present("replicationMode", &settings.replication_mode, Rule::Required, |_, _| {});
+            c.known("replicationMode", &settings.replication_mode);
+            c.known("replicationMechanism", &settings.replication_mechanism);
+            // replicationMechanism: "MariaDB supports GTID only".
+            let mariadb = matches!(mysql.kind, Some(MySqlType::MariaDb | MySqlType::RdsMariaDb));
+            if mariadb && settings.replication_mechanism == Some(ReplicationMechanism::FilePos) {
+                c.fail_at("replicationMechanism", Rule::NotAllowedBecause("when type is mariadb or rdsmariadb"));
+            }
+            c.minimums(&[
+                ("syncIntervalSeconds", settings.sync_interval_seconds.map(u64::from), 1),
+                ("pullBatchSize", settings.pull_batch_size.map(u64::from), 1),
+                ("initialLoadParallelism", settings.initial_load_parallelism.map(u64::from), 1),
+                ("snapshotNumRowsPerPartition", settings.snapshot_num_rows_per_partition, 1000),
+                ("snapshotNumberOfParallelTables", settings.snapshot_number_of_parallel_tables.map(u64::from), 1),
+            ]);
+        });
+        c.field("tableMappings", |c| match &mysql.table_mappings {
+            Some(mappings) if !mappings.is_empty() => c.each(mappings, check_table_mapping),
+            _ => c.fail(Rule::MinItems(1)),
+        });
+    }
 }
 
 /// `PipePatchMySQLSource` with its settings and table mappings.
-pub(crate) fn check_patch(c: &mut Checker, mysql: &MySqlSourcePatch) {
-    // `required: [host, port]`, each `["string", "null"]` / `["integer", "null"]`: present,
-    // though it may be `null`.
-    c.present("host", &mysql.host, Rule::Required, |c, host| {
-        if let Nullable::Value(host) = host {
-            c.text(host);
-        }
-    });
-    c.present("port", &mysql.port, Rule::Required, |_, _| {});
-    c.port("port", set(&mysql.port).copied());
-    let authentication = set(&mysql.authentication).cloned();
-    one_of(c, "authentication", &authentication, &SourceKind::Mysql.authentication_texts());
-    // iamRole: "required for IAM_ROLE authentication".
-    if authentication == Some(Authentication::IamRole) && set(&mysql.iam_role).is_none() {
-        c.fail_at("iamRole", Rule::RequiredBecause("when authentication is IAM_ROLE"));
-    }
-    check_server_id(c, set(&mysql.server_id).copied());
-    if let Some(settings) = &mysql.settings {
-        c.field("settings", |c| check_database_settings(c, &settings.sync_interval_seconds, &settings.pull_batch_size));
-    }
-    if let Some(added) = &mysql.table_mappings_to_add {
-        c.field("tableMappingsToAdd", |c| c.each(added, check_table_mapping));
-    }
-    if let Some(removed) = &mysql.table_mappings_to_remove {
-        // "Only sourceSchemaName, sourceTable, and targetTable are required for removal."
-        c.field("tableMappingsToRemove", |c| {
-            c.each(removed, |c, mapping| {
-                check_table_names(c, mapping);
-                check_table_engine(c, &mapping.table_engine);
-            })
+impl Check for MySqlSourcePatch {
+    fn check(&self, c: &mut Checker<'_>) {
+        let mysql = self;
+        // `required: [host, port]`, each `["string", "null"]` / `["integer", "null"]`: present,
+        // though it may be `null`.
+        c.present("host", &mysql.host, Rule::Required, |c, host| {
+            if let Nullable::Value(host) = host {
+                c.text(host);
+            }
         });
+        c.present("port", &mysql.port, Rule::Required, |_, _| {});
+        c.port("port", set(&mysql.port).copied());
+        let authentication = set(&mysql.authentication).cloned();
+        one_of(c, "authentication", &authentication, &SourceKind::Mysql.authentication_texts());
+        // iamRole: "required for IAM_ROLE authentication".
+        if authentication == Some(Authentication::IamRole) && set(&mysql.iam_role).is_none() {
+            c.fail_at("iamRole", Rule::RequiredBecause("when authentication is IAM_ROLE"));
+        }
+        check_server_id(c, set(&mysql.server_id).copied());
+        if let Some(settings) = &mysql.settings {
+            c.field("settings", |c| check_database_settings(c, &settings.sync_interval_seconds, &settings.pull_batch_size));
+        }
+        if let Some(added) = &mysql.table_mappings_to_add {
+            c.field("tableMappingsToAdd", |c| c.each(added, check_table_mapping));
+        }
+        if let Some(removed) = &mysql.table_mappings_to_remove {
+            // "Only sourceSchemaName, sourceTable, and targetTable are required for removal."
+            c.field("tableMappingsToRemove", |c| {
+                c.each(removed, |c, mapping| {
+                    check_table_names(c, mapping);
+                    check_table_engine(c, &mapping.table_engine);
+                })
+            });
+        }
     }
 }
 

@@ -1,9 +1,12 @@
 //! `source.postgres`: Postgres replication, its settings and table mappings, and the rules a
 //! table mapping follows.
 
-use super::{Authentication, Credentials};
-use crate::Text;
+use super::{Authentication, Check, Credentials, DataFormat, Kind, KindPatch, PatchSlot, SourceKind};
+use super::{check_allowed, check_credentials};
+use crate::nullable::set;
+use crate::pipe_update::check_database_settings;
 use crate::validate::{Checker, Rule, one_of};
+use crate::{Nullable, Text};
 
 open_enum! {
     /// The flavour of a Postgres source.
@@ -234,4 +237,134 @@ pub(crate) fn check_mapping_columns(
 /// A database pipe's `tableEngine`, when present: one its kind may create.
 pub(crate) fn check_table_engine(c: &mut Checker, table_engine: &Option<TableEngineType>) {
     one_of::<TableEngineType>(c, "tableEngine", table_engine, DATABASE_TABLE_ENGINES);
+}
+
+model! {
+    /// `source.postgres.settings` in an update (`PipePatchPostgresPipeSettings`).
+    pub struct PostgresSettingsPatch {
+        /// Seconds between CDC syncs (at least 1).
+        "syncIntervalSeconds" sync_interval_seconds: Nullable<u32>,
+        /// Rows per pulled batch (at least 1).
+        "pullBatchSize" pull_batch_size: Nullable<u32>,
+    }
+}
+
+model! {
+    /// `source.postgres` in an update (`PipePatchPostgresSource`): connection, settings, and
+    /// tables to add or remove. The service refuses table changes unless the pipe is paused.
+    pub struct PostgresSourcePatch {
+        /// New user name and password (never echoed back).
+        "credentials" credentials: Credentials,
+        /// The server's host.
+        "host" host: Nullable<Text>,
+        /// The server's port.
+        "port" port: Nullable<u16>,
+        /// The database to replicate.
+        "database" database: Nullable<Text>,
+        /// The host name the server's TLS certificate names.
+        "tlsHost" tls_host: Nullable<Text>,
+        /// CA certificate (PEM) to verify the server.
+        "caCertificate" ca_certificate: Nullable<Text>,
+        /// Connect without TLS.
+        "disableTls" disable_tls: Nullable<bool>,
+        /// Do not verify the server's certificate.
+        "skipCertVerification" skip_cert_verification: Nullable<bool>,
+        /// Replication settings.
+        "settings" settings: PostgresSettingsPatch,
+        /// Tables to start replicating.
+        "tableMappingsToAdd" table_mappings_to_add: Vec<PostgresTableMapping>,
+        /// Tables to stop replicating, named by `sourceSchemaName`, `sourceTable` and
+        /// `targetTable`.
+        "tableMappingsToRemove" table_mappings_to_remove: Vec<PostgresTableMapping>,
+    }
+}
+
+impl Kind for PostgresSource {
+    const FORMATS: Option<&'static [DataFormat]> = None;
+    const AUTHENTICATIONS: Option<&'static [Authentication]> = Some(&[Authentication::Basic, Authentication::IamRole]);
+    const DATABASE: bool = true;
+}
+
+/// `PipeMutatePostgresSource`, with its settings and table mappings.
+impl Check for PostgresSource {
+    fn check(&self, c: &mut Checker<'_>) {
+        let postgres = self;
+        c.required_text("host", &postgres.host);
+        c.known("type", &postgres.kind);
+        c.known("authentication", &postgres.authentication);
+        let allowed = SourceKind::Postgres.authentications();
+        let method_allowed = check_allowed(c, "authentication", &postgres.authentication, allowed);
+        if let Some(settings) = &postgres.settings {
+            c.field("settings", |c| check_postgres_settings(c, settings));
+        }
+        c.present("port", &postgres.port, Rule::Required, |c, port| {
+            if *port == 0 {
+                c.fail(Rule::Range { min: 1, max: 65535 });
+            }
+        });
+        c.required_text("database", &postgres.database);
+        let auth = postgres.authentication.as_ref().unwrap_or(&Authentication::Basic);
+        if method_allowed {
+            check_credentials(c, Some(auth), &postgres.credentials, "credentials", &postgres.iam_role);
+        }
+        c.field("tableMappings", |c| match &postgres.table_mappings {
+            Some(mappings) if !mappings.is_empty() => c.each(mappings, crate::pipe_source::check_table_mapping),
+            _ => c.fail(Rule::MinItems(1)),
+        });
+    }
+}
+
+/// `PipePostgresPipeSettings`: each `minimum` as the contract states it, and
+/// `replicationSlotName` "only valid for cdc_only mode".
+fn check_postgres_settings(c: &mut Checker, settings: &PostgresSettings) {
+    c.known("replicationMode", &settings.replication_mode);
+    c.minimums(&[
+        ("syncIntervalSeconds", settings.sync_interval_seconds.map(u64::from), 1),
+        ("pullBatchSize", settings.pull_batch_size.map(u64::from), 1),
+        ("initialLoadParallelism", settings.initial_load_parallelism.map(u64::from), 1),
+        ("snapshotNumRowsPerPartition", settings.snapshot_num_rows_per_partition, 1000),
+        ("snapshotNumberOfParallelTables", settings.snapshot_number_of_parallel_tables.map(u64::from), 1),
+    ]);
+    if settings.replication_slot_name.is_some() && settings.replication_mode != Some(ReplicationMode::CdcOnly) {
+        c.fail_at("replicationSlotName", Rule::NotAllowedBecause("unless replicationMode is cdc_only"));
+    }
+}
+
+
+impl KindPatch for PostgresSourcePatch {
+    const REQUIRED: &'static [&'static str] = &[];
+    const SETTINGS: &'static [&'static str] = PostgresSettingsPatch::FIELDS;
+}
+
+/// `source.postgres` of an update is the one kind the contract does not let be `null`.
+impl PatchSlot for PostgresSourcePatch {
+    type Patch = Self;
+
+    fn patch(&self) -> Option<&Self> {
+        Some(self)
+    }
+}
+
+/// `PipePatchPostgresSource`, with its settings and table mappings.
+impl Check for PostgresSourcePatch {
+    fn check(&self, c: &mut Checker<'_>) {
+        let postgres = self;
+        for (name, text) in [("host", &postgres.host), ("database", &postgres.database)] {
+            if let Some(text) = set(text) {
+                c.field(name, |c| c.text(text));
+            }
+        }
+        // port: minimum 1, maximum 65535 (the type holds the maximum).
+        c.port("port", set(&postgres.port).copied());
+        if let Some(settings) = &postgres.settings {
+            c.field("settings", |c| check_database_settings(c, &settings.sync_interval_seconds, &settings.pull_batch_size));
+        }
+        if let Some(added) = &postgres.table_mappings_to_add {
+            c.field("tableMappingsToAdd", |c| c.each(added, check_table_mapping));
+        }
+        if let Some(removed) = &postgres.table_mappings_to_remove {
+            // "Only sourceSchemaName, sourceTable, and targetTable are required for removal."
+            c.field("tableMappingsToRemove", |c| c.each(removed, check_table_names));
+        }
+    }
 }

@@ -6,7 +6,7 @@ use time::OffsetDateTime;
 
 use super::check_allowed;
 use super::credentials::check_service_account;
-use super::{Authentication, DataFormat, ServiceAccount, SourceKind};
+use super::{Authentication, Check, DataFormat, Kind, KindPatch, ServiceAccount, SourceKind};
 use crate::codec::rfc3339;
 use crate::nullable::set;
 use crate::validate::{Checker, Rule, one_of};
@@ -96,48 +96,66 @@ impl PubSubSourcePatch {
     pub const REQUIRED: &'static [&'static str] = &["authentication", "serviceAccountKey"];
 }
 
+impl Kind for PubSubSource {
+    const FORMATS: Option<&'static [DataFormat]> =
+        Some(&[DataFormat::JsonEachRow, DataFormat::Avro, DataFormat::Protobuf]);
+    const AUTHENTICATIONS: Option<&'static [Authentication]> = Some(&[Authentication::ServiceAccount]);
+    const DATABASE: bool = false;
+}
+
+impl KindPatch for PubSubSourcePatch {
+    const REQUIRED: &'static [&'static str] = PubSubSourcePatch::REQUIRED;
+    const SETTINGS: &'static [&'static str] = &[];
+}
+
 /// The longest subscription filter (`filter.maxLength`).
 const MAX_FILTER_CHARS: usize = 256;
 
 /// `PipePostPubSubSource`.
-pub(crate) fn check(c: &mut Checker, pubsub: &PubSubSource) {
-    c.present("format", &pubsub.format, Rule::Required, |_, _| {});
-    c.known("format", &pubsub.format);
-    check_allowed(c, "format", &pubsub.format, SourceKind::PubSub.formats());
-    c.required_text("projectId", &pubsub.project_id);
-    c.required_text("topic", &pubsub.topic);
-    c.present("authentication", &pubsub.authentication, Rule::Required, |_, _| {});
-    c.known("authentication", &pubsub.authentication);
-    check_allowed(c, "authentication", &pubsub.authentication, SourceKind::PubSub.authentications());
-    c.present("seekType", &pubsub.seek_type, Rule::Required, |_, _| {});
-    c.known("seekType", &pubsub.seek_type);
-    // seekTimestamp: "Required when seekType is "timestamp"; must be omitted otherwise".
-    let by_timestamp = pubsub.seek_type == Some(SeekType::Timestamp);
-    match (by_timestamp, pubsub.seek_timestamp.is_some()) {
-        (true, false) => c.fail_at("seekTimestamp", Rule::RequiredBecause("when seekType is timestamp")),
-        (false, true) => c.fail_at("seekTimestamp", Rule::NotAllowedBecause("unless seekType is timestamp")),
-        _ => {}
-    }
-    if let Some(filter) = &pubsub.filter {
-        if filter.chars().count() > MAX_FILTER_CHARS {
-            c.fail_at("filter", Rule::MaxChars(MAX_FILTER_CHARS));
+impl Check for PubSubSource {
+    fn check(&self, c: &mut Checker<'_>) {
+        let pubsub = self;
+        c.present("format", &pubsub.format, Rule::Required, |_, _| {});
+        c.known("format", &pubsub.format);
+        check_allowed(c, "format", &pubsub.format, SourceKind::PubSub.formats());
+        c.required_text("projectId", &pubsub.project_id);
+        c.required_text("topic", &pubsub.topic);
+        c.present("authentication", &pubsub.authentication, Rule::Required, |_, _| {});
+        c.known("authentication", &pubsub.authentication);
+        check_allowed(c, "authentication", &pubsub.authentication, SourceKind::PubSub.authentications());
+        c.present("seekType", &pubsub.seek_type, Rule::Required, |_, _| {});
+        c.known("seekType", &pubsub.seek_type);
+        // seekTimestamp: "Required when seekType is "timestamp"; must be omitted otherwise".
+        let by_timestamp = pubsub.seek_type == Some(SeekType::Timestamp);
+        match (by_timestamp, pubsub.seek_timestamp.is_some()) {
+            (true, false) => c.fail_at("seekTimestamp", Rule::RequiredBecause("when seekType is timestamp")),
+            (false, true) => c.fail_at("seekTimestamp", Rule::NotAllowedBecause("unless seekType is timestamp")),
+            _ => {}
         }
+        if let Some(filter) = &pubsub.filter {
+            if filter.chars().count() > MAX_FILTER_CHARS {
+                c.fail_at("filter", Rule::MaxChars(MAX_FILTER_CHARS));
+            }
+        }
+        check_ack_deadline(c, pubsub.ack_deadline);
+        c.present("serviceAccountKey", &pubsub.service_account_key, Rule::Required, check_service_account);
     }
-    check_ack_deadline(c, pubsub.ack_deadline);
-    c.present("serviceAccountKey", &pubsub.service_account_key, Rule::Required, check_service_account);
 }
 
 /// `PipePatchPubSubSource`.
-pub(crate) fn check_patch(c: &mut Checker, pubsub: &PubSubSourcePatch) {
-    // `required: [authentication, serviceAccountKey]`, each may be `null`: present.
-    c.present("authentication", &pubsub.authentication, Rule::Required, |_, _| {});
-    one_of(c, "authentication", &set(&pubsub.authentication).cloned(), &SourceKind::PubSub.authentication_texts());
-    check_ack_deadline(c, set(&pubsub.ack_deadline).copied());
-    c.present("serviceAccountKey", &pubsub.service_account_key, Rule::Required, |c, key| {
-        if let Nullable::Value(key) = key {
-            check_service_account(c, key);
-        }
-    });
+impl Check for PubSubSourcePatch {
+    fn check(&self, c: &mut Checker<'_>) {
+        let pubsub = self;
+        // `required: [authentication, serviceAccountKey]`, each may be `null`: present.
+        c.present("authentication", &pubsub.authentication, Rule::Required, |_, _| {});
+        one_of(c, "authentication", &set(&pubsub.authentication).cloned(), &SourceKind::PubSub.authentication_texts());
+        check_ack_deadline(c, set(&pubsub.ack_deadline).copied());
+        c.present("serviceAccountKey", &pubsub.service_account_key, Rule::Required, |c, key| {
+            if let Nullable::Value(key) = key {
+                check_service_account(c, key);
+            }
+        });
+    }
 }
 
 /// `ackDeadline`: "Must be between 10 and 600".

@@ -7,6 +7,7 @@ mod contract_fields;
 mod create_pipe_rules;
 mod fixtures;
 mod keys_validation;
+mod kinds_table;
 mod lenient_scalars;
 mod newer_kinds_rules;
 mod pipe_settings_validation;
