@@ -45,7 +45,6 @@ operation_modules! {
     // Organizations: where the ids every other call needs come from.
     list_organizations: ListOrganizations,
     get_organization: GetOrganization,
-    update_organization: UpdateOrganization,
     // Keys.
     list_keys: ListKeys,
     create_key: CreateKey,
@@ -54,11 +53,8 @@ operation_modules! {
     delete_key: DeleteKey,
     // Services.
     list_services: ListServices,
-    create_service: CreateService,
     get_service: GetService,
     update_service: UpdateService,
-    update_service_replica_scaling: UpdateServiceReplicaScaling,
-    update_service_password: UpdateServicePassword,
     delete_service: DeleteService,
     update_service_state: UpdateServiceState,
     // Pipes.
