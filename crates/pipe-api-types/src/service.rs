@@ -8,7 +8,7 @@ use crate::codec::{decimal, rfc3339};
 use crate::key::check_ip_access_entry;
 use crate::quantity::MemoryGb;
 use crate::validate::{Checker, OpenEnum as _, Rule, Validate, ValidationErrors};
-use crate::{IntoField, IpAccessEntry, ScalingScheduleEntryId, ServiceId};
+use crate::{IntoField, IpAccessEntry, ScalingScheduleEntryId, Secret, ServiceId};
 
 open_enum! {
     /// The protocol of a service endpoint.
@@ -1036,5 +1036,16 @@ fn check_endpoint_change(c: &mut Checker, change: &ServiceEndpointChange) {
         change.protocol.as_ref().is_none_or(|p| *p == EndpointProtocol::Mysql || (!p.is_known() && p.may_be_sent()));
     if !changeable {
         c.fail_at("protocol", Rule::KnownValue { known: vec!["mysql"] });
+    }
+}
+
+model! {
+    /// The result of the create-service call: the new service (normally `provisioning`) and the
+    /// password of its default user, which the server shows only this once.
+    pub struct CreateServiceResponse {
+        /// The new service.
+        "service" service: Service,
+        /// The default user's password: shown in this answer only, never again.
+        "password" password: Secret,
     }
 }

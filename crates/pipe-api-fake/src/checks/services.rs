@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Checked, Problem, fail, ip_access_entries, object, one_of};
+use super::{Checked, Problem, fail, integer_in, ip_access_entries, multiple_of, number_in, object, one_of};
 
 /// `PATCH /services/{serviceId}` (`ServicePatchRequest`): a name of 1 to 50 characters; the
 /// list patches `{add, remove}`, IP entries an address or a block, tags (at most 50 each way)
@@ -95,4 +95,78 @@ fn list_patch(patch: &Value, path: &str, items: impl Fn(&Value, &str) -> Checked
 pub(crate) fn service_state(body: &Value) -> Checked {
     let members = object(body, "body")?;
     one_of(members, "", "command", &["start", "stop", "awake"], true)
+}
+
+/// The regions of the contract's `ServicePostRequest.region`.
+const REGIONS: &[&str] = &[
+    "ap-northeast-1",
+    "ap-northeast-2",
+    "ap-south-1",
+    "ap-southeast-1",
+    "ap-southeast-2",
+    "ca-central-1",
+    "eu-central-1",
+    "eu-west-1",
+    "eu-west-2",
+    "il-central-1",
+    "us-east-1",
+    "us-east-2",
+    "us-west-2",
+    "us-east1",
+    "us-central1",
+    "europe-west2",
+    "europe-west4",
+    "asia-southeast1",
+    "asia-northeast1",
+    "eastus",
+    "eastus2",
+    "westus3",
+    "germanywestcentral",
+    "centralus",
+];
+
+/// `POST /services` (`ServicePostRequest`, and the service notes): a name of 1 to 50
+/// characters, a provider and a region from the contract's values, and the scaling rules.
+pub(crate) fn create_service(body: &Value) -> Checked {
+    let members = object(body, "body")?;
+    match members.get("name") {
+        Some(Value::String(name)) if (1..=50).contains(&name.chars().count()) => {}
+        None => return fail("name", "is required"),
+        Some(_) => return fail("name", "must be a string of 1 to 50 characters"),
+    }
+    one_of(members, "", "provider", &["aws", "gcp", "azure"], true)?;
+    one_of(members, "", "region", REGIONS, true)?;
+    one_of(members, "", "releaseChannel", &["slow", "default", "fast"], false)?;
+    if let Some(entries) = members.get("ipAccessList") {
+        ip_access_entries(entries, "ipAccessList")?;
+    }
+    if members.get("tags").and_then(Value::as_array).is_some_and(|tags| tags.len() > 50) {
+        return fail("tags", "must have at most 50 elements");
+    }
+    scaling(members)
+}
+
+/// The scaling members a create and a replica-scaling change share: memory per replica 8 to
+/// 356 in steps of 4, replica counts 1 to 20, `numReplicas` apart from `minReplicas` and
+/// `maxReplicas` (which come together), an idle timeout of at least 5 minutes.
+fn scaling(members: &serde_json::Map<String, Value>) -> Checked {
+    one_of(members, "", "autoscalingMode", &["vertical", "horizontal"], false)?;
+    for name in ["minReplicaMemoryGb", "maxReplicaMemoryGb"] {
+        number_in(members, "", name, 8.0, 356.0)?;
+        multiple_of(members, name, 4.0)?;
+    }
+    for name in ["numReplicas", "minReplicas", "maxReplicas"] {
+        integer_in(members, "", name, 1, 20)?;
+    }
+    let has = |name: &str| members.get(name).is_some_and(|value| !value.is_null());
+    if has("numReplicas") && (has("minReplicas") || has("maxReplicas")) {
+        return fail("numReplicas", "is mutually exclusive with minReplicas and maxReplicas");
+    }
+    if has("minReplicas") != has("maxReplicas") {
+        return fail("minReplicas", "must be provided together with maxReplicas");
+    }
+    if members.get("idleTimeoutMinutes").and_then(Value::as_f64).is_some_and(|minutes| minutes < 5.0) {
+        return fail("idleTimeoutMinutes", "must be >= 5 minutes");
+    }
+    Ok(())
 }

@@ -2,14 +2,14 @@
 //! list (`.../services`, narrowed by repeated `filter=tag:Key[=Value]` parameters): how a key
 //! finds the ids every other call needs.
 
-use pipe_api_proto::{GetOrganization, ListOrganizations, ListServices};
+use pipe_api_proto::{CreateService, GetOrganization, ListOrganizations, ListServices};
 use pipe_api_types::OrganizationId;
 use serde_json::{Map, Value, json};
 
 use super::{Call, Served, percent_decode};
 use crate::permissions::Resource::Organization;
 use crate::reply::{self, Answer, Refusal};
-use crate::state::State;
+use crate::state::{KEY_SECRET_ALPHABET, State, StoredService, date_time};
 
 /// The organization as the contract's `Organization`: what the fake keeps of it (seeded or
 /// not), over the fields every organization has.
@@ -35,6 +35,7 @@ pub(super) const HANDLERS: &[Served] = &[
         Ok(reply::management_ok(call.request_id, &record(call.state, call.organization)))
     }),
     (ListServices::OPERATION, Organization, |call, _| list_services(call)),
+    (CreateService::OPERATION, Organization, |call, _| create_service(call)),
 ];
 
 /// `GET /v1/organizations`: the one organization the key belongs to (service notes); the
@@ -76,4 +77,75 @@ fn list_services(call: &mut Call<'_>) -> Result<Answer, Refusal> {
         .filter(|record| wanted.iter().all(|tag| carries(record, tag)))
         .collect();
     Ok(reply::management_ok(call.request_id, &services))
+}
+
+/// The members of a create that the new service's record keeps as sent (the contract's
+/// `ServicePostRequest` members that `Service` also has).
+const KEPT_ON_CREATE: &[&str] = &[
+    "name",
+    "provider",
+    "region",
+    "tier",
+    "ipAccessList",
+    "autoscalingMode",
+    "minReplicaMemoryGb",
+    "maxReplicaMemoryGb",
+    "numReplicas",
+    "minReplicas",
+    "maxReplicas",
+    "idleScaling",
+    "idleTimeoutMinutes",
+    "isReadonly",
+    "dataWarehouseId",
+    "encryptionKey",
+    "encryptionAssumedRoleIdentifier",
+    "privateEndpointIds",
+    "releaseChannel",
+    "byocId",
+    "hasTransparentDataEncryption",
+    "profile",
+    "complianceType",
+    "tags",
+    "enableCoreDumps",
+];
+
+/// `POST .../services` (`instanceCreate`): the new service starts `provisioning` and reaches
+/// `running` after the fake's service transition time; the answer is `{service, password}`,
+/// the default user's password shown this once (the fake keeps no copy to show again).
+fn create_service(call: &mut Call<'_>) -> Result<Answer, Refusal> {
+    let body: Map<String, Value> = call.body(crate::checks::services::create_service)?;
+    let organization = call.organization;
+    let (now, takes) = (call.state.now, call.state.service_transition_time);
+    let id = call.state.sequence.uuid();
+    let host = format!(
+        "{}.{}.{}.example.invalid",
+        &id.to_string()[..8],
+        body["region"].as_str().unwrap_or_default(),
+        body["provider"].as_str().unwrap_or_default()
+    );
+    let mut record = Map::new();
+    record.insert("id".to_owned(), json!(id));
+    for name in KEPT_ON_CREATE {
+        if let Some(value) = body.get(*name).filter(|value| !value.is_null()) {
+            record.insert((*name).to_owned(), value.clone());
+        }
+    }
+    let mut endpoints = vec![
+        json!({ "protocol": "https", "host": host, "port": 8443, "username": null }),
+        json!({ "protocol": "nativesecure", "host": host, "port": 9440, "username": null }),
+    ];
+    let mysql = body.get("endpoints").and_then(Value::as_array).into_iter().flatten();
+    if mysql.into_iter().any(|change| change["protocol"] == "mysql" && change["enabled"] == true) {
+        endpoints.push(json!({ "protocol": "mysql", "host": host, "port": 3306, "username": null }));
+    }
+    record.insert("endpoints".to_owned(), Value::Array(endpoints));
+    record.insert("createdAt".to_owned(), date_time(now));
+    let mut stored = StoredService::new(record);
+    stored.begin("provisioning", "running", now, takes);
+    let service = Value::Object(stored.record.clone());
+    let password = call.state.sequence.text(24, KEY_SECRET_ALPHABET);
+    stored.password_hash = Some(crate::state::sha256_base64(&password));
+    let org = call.state.organizations.get_mut(&organization).ok_or_else(|| Refusal::not_found(organization))?;
+    org.services.insert(pipe_api_types::ServiceId::from_uuid(id), stored);
+    Ok(reply::management_ok(call.request_id, &json!({ "service": service, "password": password })))
 }

@@ -53,6 +53,7 @@ operation_modules! {
     delete_key: DeleteKey,
     // Services.
     list_services: ListServices,
+    create_service: CreateService,
     get_service: GetService,
     update_service: UpdateService,
     delete_service: DeleteService,
