@@ -1049,3 +1049,51 @@ model! {
         "password" password: Secret,
     }
 }
+
+model! {
+    /// The body of the replica-scaling request (`PATCH .../services/{serviceId}/replicaScaling`,
+    /// the contract's `ServiceReplicaScalingPatchRequest`): only what is set is changed. The
+    /// server applies it asynchronously: the service reports it once applied.
+    pub struct UpdateServiceReplicaScalingRequest {
+        /// Minimum memory per replica: 8 to 356, a multiple of 4.
+        "minReplicaMemoryGb" min_replica_memory_gb: MemoryGb,
+        /// Maximum memory per replica: 8 to 356, a multiple of 4.
+        "maxReplicaMemoryGb" max_replica_memory_gb: MemoryGb,
+        /// The target autoscaling mode; absent keeps the current one.
+        "autoscalingMode" autoscaling_mode: AutoscalingMode,
+        /// The fixed replica count (vertical mode): 1 to 20.
+        "numReplicas" num_replicas: u32,
+        /// The fewest replicas (horizontal mode): 1 to 20, with `maxReplicas`.
+        "minReplicas" min_replicas: u32,
+        /// The most replicas (horizontal mode): 1 to 20, with `minReplicas`.
+        "maxReplicas" max_replicas: u32,
+        /// Whether the service may idle when unused.
+        "idleScaling" idle_scaling: bool,
+        /// Minutes without use before idling: at least 5.
+        "idleTimeoutMinutes" idle_timeout_minutes: f64 as decimal,
+    }
+}
+
+impl UpdateServiceReplicaScalingRequest {
+    /// A request that changes nothing yet: set what should change with the setters.
+    pub fn new() -> Self {
+        UpdateServiceReplicaScalingRequest::default()
+    }
+}
+
+impl Validate for UpdateServiceReplicaScalingRequest {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        Checker::run(self, |c| {
+            ScalingMembers {
+                mode: &self.autoscaling_mode,
+                min_memory: &self.min_replica_memory_gb,
+                max_memory: &self.max_replica_memory_gb,
+                num_replicas: self.num_replicas,
+                min_replicas: self.min_replicas,
+                max_replicas: self.max_replicas,
+                idle_timeout_minutes: self.idle_timeout_minutes,
+            }
+            .check(c);
+        })
+    }
+}

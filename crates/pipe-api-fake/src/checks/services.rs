@@ -146,6 +146,12 @@ pub(crate) fn create_service(body: &Value) -> Checked {
     scaling(members)
 }
 
+/// `PATCH /services/{serviceId}/replicaScaling` (`ServiceReplicaScalingPatchRequest`): the
+/// scaling rules alone.
+pub(crate) fn replica_scaling(body: &Value) -> Checked {
+    scaling(object(body, "body")?)
+}
+
 /// The scaling members a create and a replica-scaling change share: memory per replica 8 to
 /// 356 in steps of 4, replica counts 1 to 20, `numReplicas` apart from `minReplicas` and
 /// `maxReplicas` (which come together), an idle timeout of at least 5 minutes.

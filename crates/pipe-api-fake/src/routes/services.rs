@@ -1,7 +1,7 @@
 //! `/v1/organizations/{organizationId}/services/{serviceId}`: get, update, delete, and the
 //! lifecycle commands of `.../state`, driven by the fake's clock.
 
-use pipe_api_proto::{DeleteService, GetService, UpdateService, UpdateServiceState};
+use pipe_api_proto::{DeleteService, GetService, UpdateService, UpdateServiceReplicaScaling, UpdateServiceState};
 use pipe_api_types::ServiceId;
 use serde_json::{Value, json};
 
@@ -16,6 +16,7 @@ pub(super) const HANDLERS: &[Served] = &[
     (UpdateService::OPERATION, Services, |call, path| update(call, path.id("service_id")?)),
     (DeleteService::OPERATION, Services, |call, path| delete(call, path.id("service_id")?)),
     (UpdateServiceState::OPERATION, Services, |call, path| change_state(call, path.id("service_id")?)),
+    (UpdateServiceReplicaScaling::OPERATION, Services, |call, path| scale(call, path.id("service_id")?)),
 ];
 
 fn found<'c>(call: &'c mut Call<'_>, service: ServiceId) -> Result<&'c mut StoredService, Refusal> {
@@ -118,5 +119,21 @@ fn change_state(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refus
         ("stop", "running" | "idle") => stored.begin("stopping", "stopped", now, takes),
         _ => return refused("not from this state"),
     }
+    Ok(reply::management_ok(request_id, &stored.record))
+}
+
+/// `PATCH .../replicaScaling` (`instanceReplicaScalingUpdate`): the change is applied
+/// asynchronously, after the fake's service transition time (a second change before then joins
+/// the first and restarts its time); the answer is the service as it is, with the scaling in
+/// effect (`currentScaling`), which a read shows changed once the change is applied.
+fn scale(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
+    let body: crate::state::Record = call.body(crate::checks::services::replica_scaling)?;
+    let (now, takes, request_id) = (call.state.now, call.state.service_transition_time, call.request_id);
+    let stored = found(call, service)?;
+    let mut change = stored.scaling_change.take().map(|(change, _)| change).unwrap_or_default();
+    change.extend(body.into_iter().filter(|(_, value)| !value.is_null()));
+    stored.scaling_change = Some((change, now + takes));
+    let current = crate::state::current_scaling(&stored.record);
+    stored.record.insert("currentScaling".to_owned(), current);
     Ok(reply::management_ok(request_id, &stored.record))
 }

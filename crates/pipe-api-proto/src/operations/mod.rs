@@ -56,6 +56,7 @@ operation_modules! {
     create_service: CreateService,
     get_service: GetService,
     update_service: UpdateService,
+    update_service_replica_scaling: UpdateServiceReplicaScaling,
     delete_service: DeleteService,
     update_service_state: UpdateServiceState,
     // Pipes.
