@@ -1097,3 +1097,71 @@ impl Validate for UpdateServiceReplicaScalingRequest {
         })
     }
 }
+
+model! {
+    /// The body of the service-password request (`PATCH .../services/{serviceId}/password`, the
+    /// contract's `ServicePasswordPatchRequest`): empty, the server generates a password and
+    /// answers it once; with `newPasswordHash`, the password is the one hashed and nothing
+    /// secret is answered, so a password chosen by the user never travels in clear. The hashes
+    /// are [`Secret`]s all the same: a password's unsalted hash can be cracked offline, so
+    /// `Debug`, renderings and errors show neither; the body sent carries both.
+    pub struct UpdateServicePasswordRequest {
+        /// The base64 of the SHA-256 of the password (`echo -n "$password" | sha256sum | tr
+        /// -d '-' | xxd -r -p | base64`).
+        "newPasswordHash" new_password_hash: Secret,
+        /// The hex of the SHA-1 of the SHA-1 of the password, for the MySQL protocol (`echo -n
+        /// "$password" | sha1sum | tr -d '-' | xxd -r -p | sha1sum | tr -d '-'`); only with
+        /// `newPasswordHash` (without it the server ignores it).
+        "newDoubleSha1Hash" new_double_sha1_hash: Secret,
+    }
+}
+
+impl UpdateServicePasswordRequest {
+    /// A request for a password the server generates and answers once.
+    pub fn generate() -> Self {
+        UpdateServicePasswordRequest::default()
+    }
+
+    /// A request setting the password whose SHA-256, in base64, is `sha256_base64`: the
+    /// password itself is never sent. Add [`new_double_sha1_hash`](Self::new_double_sha1_hash)
+    /// for the MySQL protocol.
+    pub fn hashed(sha256_base64: impl Into<Secret>) -> Self {
+        UpdateServicePasswordRequest { new_password_hash: Some(sha256_base64.into()), ..Default::default() }
+    }
+}
+
+/// What `newDoubleSha1Hash` is: a SHA-1 digest in hex.
+const DOUBLE_SHA1_FORM: &str = "of 40 hexadecimal digits (a SHA-1 digest)";
+
+impl Validate for UpdateServicePasswordRequest {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        Checker::run(self, |c| {
+            if let Some(hash) = &self.new_password_hash {
+                if !crate::validate::is_base64_of_32_bytes(hash.expose_secret()) {
+                    c.fail_at("newPasswordHash", Rule::Base64Of32Bytes);
+                }
+            }
+            if let Some(hash) = &self.new_double_sha1_hash {
+                if self.new_password_hash.is_none() {
+                    c.fail_at(
+                        "newDoubleSha1Hash",
+                        Rule::NotAllowedBecause("newPasswordHash is absent: the server would ignore it"),
+                    );
+                }
+                let hash = hash.expose_secret();
+                if hash.len() != 40 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    c.fail_at("newDoubleSha1Hash", Rule::Format(DOUBLE_SHA1_FORM));
+                }
+            }
+        })
+    }
+}
+
+model! {
+    /// The result of the service-password call (the contract's `ServicePasswordPatchResponse`):
+    /// the generated password, shown this once; absent when the request sent `newPasswordHash`.
+    pub struct UpdateServicePasswordResponse {
+        /// The new password, if the server generated it.
+        "password" password: Secret,
+    }
+}

@@ -176,3 +176,21 @@ fn scaling(members: &serde_json::Map<String, Value>) -> Checked {
     }
     Ok(())
 }
+
+/// `PATCH /services/{serviceId}/password` (`ServicePasswordPatchRequest`): `newPasswordHash`,
+/// if sent, the base64 of a SHA-256 (32 bytes); `newDoubleSha1Hash` a SHA-1 in hex.
+pub(crate) fn service_password(body: &Value) -> Checked {
+    use base64::Engine as _;
+    let members = object(body, "body")?;
+    match members.get("newPasswordHash") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(hash))
+            if base64::engine::general_purpose::STANDARD.decode(hash).is_ok_and(|bytes| bytes.len() == 32) => {}
+        Some(_) => return fail("newPasswordHash", "must be the base64 of a SHA-256 digest"),
+    }
+    match members.get("newDoubleSha1Hash") {
+        None | Some(Value::Null) => Ok(()),
+        Some(Value::String(hash)) if hash.len() == 40 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => Ok(()),
+        Some(_) => fail("newDoubleSha1Hash", "must be a SHA-1 digest in hex"),
+    }
+}

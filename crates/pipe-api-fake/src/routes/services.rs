@@ -1,7 +1,9 @@
 //! `/v1/organizations/{organizationId}/services/{serviceId}`: get, update, delete, and the
 //! lifecycle commands of `.../state`, driven by the fake's clock.
 
-use pipe_api_proto::{DeleteService, GetService, UpdateService, UpdateServiceReplicaScaling, UpdateServiceState};
+use pipe_api_proto::{
+    DeleteService, GetService, UpdateService, UpdateServicePassword, UpdateServiceReplicaScaling, UpdateServiceState,
+};
 use pipe_api_types::ServiceId;
 use serde_json::{Value, json};
 
@@ -17,6 +19,7 @@ pub(super) const HANDLERS: &[Served] = &[
     (DeleteService::OPERATION, Services, |call, path| delete(call, path.id("service_id")?)),
     (UpdateServiceState::OPERATION, Services, |call, path| change_state(call, path.id("service_id")?)),
     (UpdateServiceReplicaScaling::OPERATION, Services, |call, path| scale(call, path.id("service_id")?)),
+    (UpdateServicePassword::OPERATION, Services, |call, path| set_password(call, path.id("service_id")?)),
 ];
 
 fn found<'c>(call: &'c mut Call<'_>, service: ServiceId) -> Result<&'c mut StoredService, Refusal> {
@@ -136,4 +139,24 @@ fn scale(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
     let current = crate::state::current_scaling(&stored.record);
     stored.record.insert("currentScaling".to_owned(), current);
     Ok(reply::management_ok(request_id, &stored.record))
+}
+
+/// `PATCH .../password` (`instancePasswordUpdate`): with `newPasswordHash` the hashes are kept
+/// and nothing secret is answered (`{}`); without, a password is generated and answered this
+/// once (the fake keeps only its hash).
+fn set_password(call: &mut Call<'_>, service: ServiceId) -> Result<Answer, Refusal> {
+    let body: crate::state::Record = call.body(crate::checks::services::service_password)?;
+    let hash = body.get("newPasswordHash").and_then(Value::as_str).map(str::to_owned);
+    let (answer, hash) = match hash {
+        Some(hash) => (json!({}), hash),
+        None => {
+            let password = call.state.sequence.text(24, crate::state::KEY_SECRET_ALPHABET);
+            let hash = crate::state::sha256_base64(&password);
+            (json!({ "password": password }), hash)
+        }
+    };
+    let request_id = call.request_id;
+    let stored = found(call, service)?;
+    stored.password_hash = Some(hash);
+    Ok(reply::management_ok(request_id, &answer))
 }

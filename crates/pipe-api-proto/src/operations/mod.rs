@@ -57,6 +57,7 @@ operation_modules! {
     get_service: GetService,
     update_service: UpdateService,
     update_service_replica_scaling: UpdateServiceReplicaScaling,
+    update_service_password: UpdateServicePassword,
     delete_service: DeleteService,
     update_service_state: UpdateServiceState,
     // Pipes.
