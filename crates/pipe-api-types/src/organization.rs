@@ -5,7 +5,8 @@
 use time::OffsetDateTime;
 
 use crate::codec::rfc3339;
-use crate::{CloudProvider, OrganizationId, ServiceRegion, Text};
+use crate::validate::{Checker, Validate, ValidationErrors};
+use crate::{CloudProvider, ListPatch, OrganizationId, ServiceRegion, Text};
 
 model! {
     /// An organization.
@@ -67,5 +68,76 @@ open_enum! {
         InfraProvisioning => "infra-provisioning",
         /// Torn down.
         InfraTerminated => "infra-terminated",
+    }
+}
+
+model! {
+    /// A private endpoint as the update-organization request names it (the contract's
+    /// `OrganizationPatchPrivateEndpoint`).
+    pub struct OrganizationPatchPrivateEndpoint {
+        /// The cloud provider's identifier of the endpoint.
+        "id" id: Text,
+        /// Its description.
+        "description" description: Text,
+        /// The cloud provider it is in.
+        "cloudProvider" cloud_provider: CloudProvider,
+        /// The region it is in.
+        "region" region: ServiceRegion,
+    }
+}
+
+impl OrganizationPatchPrivateEndpoint {
+    /// The endpoint `id`.
+    pub fn new(id: impl Into<Text>) -> Self {
+        OrganizationPatchPrivateEndpoint { id: Some(id.into()), ..Default::default() }
+    }
+}
+
+/// Changes to an organization's private endpoints (the contract's
+/// `OrganizationPrivateEndpointsPatch`): `remove` first, then `add` (deprecated by the contract:
+/// attach endpoints to a service with its update instead).
+pub type OrganizationPrivateEndpointsPatch = ListPatch<OrganizationPatchPrivateEndpoint>;
+
+model! {
+    /// The body of the update-organization request (`PATCH /v1/organizations/{organizationId}`,
+    /// the contract's `OrganizationPatchRequest`): only what is set is changed. Admin keys only.
+    pub struct UpdateOrganizationRequest {
+        /// The organization's new name.
+        "name" name: Text,
+        /// Private endpoints to remove (and, deprecated, to add).
+        "privateEndpoints" private_endpoints: OrganizationPrivateEndpointsPatch,
+        /// Whether core dumps may be collected for its services.
+        "enableCoreDumps" enable_core_dumps: bool,
+    }
+}
+
+impl UpdateOrganizationRequest {
+    /// A request that changes nothing yet: set what should change with the setters.
+    pub fn new() -> Self {
+        UpdateOrganizationRequest::default()
+    }
+}
+
+impl Validate for UpdateOrganizationRequest {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        Checker::run(self, |c| {
+            if let Some(name) = &self.name {
+                c.field("name", |c| c.text(name));
+            }
+            if let Some(patch) = &self.private_endpoints {
+                c.field("privateEndpoints", |c| {
+                    for (name, items) in [("add", &patch.add), ("remove", &patch.remove)] {
+                        let Some(items) = items else { continue };
+                        c.field(name, |c| {
+                            c.each(items, |c, endpoint| {
+                                c.required_text("id", &endpoint.id);
+                                c.known("cloudProvider", &endpoint.cloud_provider);
+                                c.known("region", &endpoint.region);
+                            });
+                        });
+                    }
+                });
+            }
+        })
     }
 }

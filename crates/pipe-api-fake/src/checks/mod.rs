@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 pub(crate) mod alerts;
 pub(crate) mod keys;
+pub(crate) mod organizations;
 pub(crate) mod pipe_settings;
 pub(crate) mod pipes;
 pub(crate) mod reverse_private_endpoints;

@@ -2,7 +2,7 @@
 //! list (`.../services`, narrowed by repeated `filter=tag:Key[=Value]` parameters): how a key
 //! finds the ids every other call needs.
 
-use pipe_api_proto::{CreateService, GetOrganization, ListOrganizations, ListServices};
+use pipe_api_proto::{CreateService, GetOrganization, ListOrganizations, ListServices, UpdateOrganization};
 use pipe_api_types::OrganizationId;
 use serde_json::{Map, Value, json};
 
@@ -36,6 +36,7 @@ pub(super) const HANDLERS: &[Served] = &[
     }),
     (ListServices::OPERATION, Organization, |call, _| list_services(call)),
     (CreateService::OPERATION, Organization, |call, _| create_service(call)),
+    (UpdateOrganization::OPERATION, Organization, |call, _| update(call)),
 ];
 
 /// `GET /v1/organizations`: the one organization the key belongs to (service notes); the
@@ -148,4 +149,33 @@ fn create_service(call: &mut Call<'_>) -> Result<Answer, Refusal> {
     let org = call.state.organizations.get_mut(&organization).ok_or_else(|| Refusal::not_found(organization))?;
     org.services.insert(pipe_api_types::ServiceId::from_uuid(id), stored);
     Ok(reply::management_ok(call.request_id, &json!({ "service": service, "password": password })))
+}
+
+/// `PATCH /v1/organizations/{org}` (`organizationUpdate`, admin keys only: `permissions.rs`):
+/// `name` and `enableCoreDumps` as sent; `privateEndpoints` removes by id, then adds.
+fn update(call: &mut Call<'_>) -> Result<Answer, Refusal> {
+    let body: Map<String, Value> = call.body(crate::checks::organizations::update_organization)?;
+    let organization = call.organization;
+    let mut current = record(call.state, organization);
+    for name in ["name", "enableCoreDumps"] {
+        if let Some(value) = body.get(name).filter(|value| !value.is_null()) {
+            current[name] = value.clone();
+        }
+    }
+    if let Some(patch) = body.get("privateEndpoints") {
+        let mut endpoints = current["privateEndpoints"].as_array().cloned().unwrap_or_default();
+        for removed in patch["remove"].as_array().into_iter().flatten() {
+            endpoints.retain(|endpoint| endpoint["id"] != removed["id"]);
+        }
+        for added in patch["add"].as_array().into_iter().flatten() {
+            endpoints.retain(|endpoint| endpoint["id"] != added["id"]);
+            endpoints.push(added.clone());
+        }
+        current["privateEndpoints"] = Value::Array(endpoints);
+    }
+    let org = call.state.organizations.get_mut(&organization).ok_or_else(|| Refusal::not_found(organization))?;
+    if let Value::Object(fields) = &current {
+        org.record = fields.clone();
+    }
+    Ok(reply::management_ok(call.request_id, &current))
 }

@@ -45,6 +45,7 @@ operation_modules! {
     // Organizations: where the ids every other call needs come from.
     list_organizations: ListOrganizations,
     get_organization: GetOrganization,
+    update_organization: UpdateOrganization,
     // Keys.
     list_keys: ListKeys,
     create_key: CreateKey,
