@@ -74,8 +74,10 @@
 //! A desired state may declare the organization's services, each with its endpoints, pipes
 //! and alerts under it ([`DesiredState`]); it is read with
 //! [`ReadCurrent::of_organization`] and planned with [`plan_organization`]: each service
-//! updated in place (IP access list, tags and endpoints by `update_service`), then its
-//! endpoints and pipes as above; with [`PlanOptions::prune`], each service
+//! created (then waited for until it runs, then its declared password set by its hashes) or
+//! updated in place (IP access list, tags and endpoints by `update_service`; scaling and
+//! idling by `update_service_replica_scaling`, then waited for until the service reports
+//! them), then its endpoints and pipes as above; with [`PlanOptions::prune`], each service
 //! the file does not declare stopped, waited for, and deleted. A service's `provider` and
 //! `region` never change: a plan that needs them to is refused. A service created at a
 //! gateway that lost the answer is found by its name and adopted; two of a name are a

@@ -5,17 +5,18 @@ use std::fmt;
 use pipe_api_types::{
     AlertRequest, CreatePipeRequest, DestinationPatch, OrganizationId, Pipe, PipeCommand, PipeSource, PipeState,
     ReversePrivateEndpoint, Service, ServiceCommand, ServiceId, ServiceState, SourceKind, UpdatePipeRequest,
-    UpdateReversePrivateEndpointRequest, UpdateServiceRequest, UpdateServiceStateRequest, Validate, ValidationErrors,
-    Vouch,
+    UpdateReversePrivateEndpointRequest, UpdateServicePasswordRequest, UpdateServiceReplicaScalingRequest,
+    UpdateServiceRequest, UpdateServiceStateRequest, Validate, ValidationErrors, Vouch,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use pipe_api_proto::operations::Operation;
 use pipe_api_proto::{
-    ChangePipeState, CreateAlert, CreatePipe, CreateReversePrivateEndpoint, DeleteAlert, DeletePipe,
+    ChangePipeState, CreateAlert, CreatePipe, CreateReversePrivateEndpoint, CreateService, DeleteAlert, DeletePipe,
     DeleteReversePrivateEndpoint, DeleteService, UpdateAlert, UpdatePipe, UpdatePipeScaling,
-    UpdateReversePrivateEndpoint, UpdateService, UpdateServiceState, is_secret_field,
+    UpdateReversePrivateEndpoint, UpdateService, UpdateServicePassword, UpdateServiceReplicaScaling,
+    UpdateServiceState, is_secret_field,
 };
 
 use crate::current::Current;
@@ -173,9 +174,10 @@ pub fn plan(
 
 /// The steps that make organization `organization_id` what `desired` says, from what it has
 /// (`current`, read with its services: [`ReadCurrent::of_organization`](crate::read::ReadCurrent::of_organization)):
-/// for each service the desired state declares, in its order, the service (updated in place:
-/// `update_service` for its IP access list, tags and endpoints; one not on the server is
-/// refused), then its reverse
+/// for each service the desired state declares, in its order, the service (created, then
+/// waited for until it runs, then its declared password set by hash; or updated in place:
+/// `update_service` for its IP access list, tags and endpoints, `update_service_replica_scaling`
+/// for its scaling and idling, then waited for until it reports them), then its reverse
 /// private endpoints and pipes as [`plan()`] plans them; then, with [`PlanOptions::prune`], each
 /// service it does not declare, stopped (and waited for) and deleted; then the alerts.
 ///
@@ -282,7 +284,8 @@ impl<'a> Planner<'a> {
         let found = unique(&resource, &live, |s| s.name.as_deref(), |s| s.id.to_string())?;
         let (id, current) = match found {
             None => {
-                return Err(PlanError::Scope { why: "a declared service is not on the server: no plan creates one" });
+                self.create_service(&resource, desired)?;
+                (Id::CreatedBy(resource.clone()), &*NOTHING)
             }
             Some(service) => {
                 self.change_service(&resource, desired, service)?;
@@ -311,9 +314,24 @@ impl<'a> Planner<'a> {
         Ok(())
     }
 
+    /// Creates a declared service, waits until it runs (its resources are created next), and
+    /// sets its declared password by hash.
+    fn create_service(&mut self, resource: &Resource, desired: &DesiredService) -> Result<(), PlanError> {
+        let step = self.step(resource, CreateService::OPERATION, &[], Some(&desired.service), "not on the server")?;
+        step.then = Some(Awaited::ServiceRunning);
+        if let Some(hashes) = &desired.password {
+            let mut request = UpdateServicePasswordRequest::hashed(hashes.sha256_base64.as_str());
+            request.new_double_sha1_hash = Some(hashes.double_sha1_hex.as_str().into());
+            let id = [("service_id", Id::CreatedBy(resource.clone()))];
+            let reason = "its declared password, sent as its hashes (the one the create answers is never kept)";
+            self.step(resource, UpdateServicePassword::OPERATION, &id, Some(&request), reason)?;
+        }
+        Ok(())
+    }
+
     /// Changes a declared service that exists in place: what `update_service` changes (its IP
-    /// access list, tags, endpoints, ...). What only a create sets (`provider`, `region`, ...)
-    /// is refused.
+    /// access list, tags, endpoints, ...), then its scaling and idling, waiting until the
+    /// service reports them. What only a create sets (`provider`, `region`, ...) is refused.
     fn change_service(
         &mut self,
         resource: &Resource,
@@ -325,12 +343,17 @@ impl<'a> Planner<'a> {
         strip_unechoed_service(&mut wanted);
         let had = to_json(current);
         let differing = differing(&wanted, &had);
+        let scaling = UpdateServiceReplicaScalingRequest::FIELDS;
         // What only a create sets is compared only where the server reports it (older servers
         // send neither provider nor region): what it does not report cannot be said to differ.
         let reported = |field: &str| had.get(field).is_some_and(|value| !value.is_null());
         let fixed: Vec<Unchangeable> = differing
             .iter()
-            .filter(|field| !UpdateServiceRequest::FIELDS.contains(&field.as_str()) && reported(field))
+            .filter(|field| {
+                !scaling.contains(&field.as_str())
+                    && !UpdateServiceRequest::FIELDS.contains(&field.as_str())
+                    && reported(field)
+            })
             .map(|field| Unchangeable::field(field.clone()))
             .collect();
         if !fixed.is_empty() {
@@ -345,6 +368,18 @@ impl<'a> Planner<'a> {
             let request: UpdateServiceRequest =
                 from_json(resource, UpdateService::OPERATION, Value::Object(update.members))?;
             self.step(resource, UpdateService::OPERATION, &id, Some(&request), differ(&update.fields))?;
+        }
+        let rescaled: Vec<String> = differing.into_iter().filter(|field| scaling.contains(&field.as_str())).collect();
+        if !rescaled.is_empty() {
+            // The whole declared scaling, so that the members that go together (a replica band,
+            // a mode and its counts) are sent together.
+            let members = wanted.as_object().into_iter().flatten().filter(|(name, _)| scaling.contains(&name.as_str()));
+            let body = Value::Object(members.map(|(name, value)| (name.clone(), value.clone())).collect());
+            let request: UpdateServiceReplicaScalingRequest =
+                from_json(resource, UpdateServiceReplicaScaling::OPERATION, body)?;
+            let step =
+                self.step(resource, UpdateServiceReplicaScaling::OPERATION, &id, Some(&request), differ(&rescaled))?;
+            step.then = Some(Awaited::ServiceScaled);
         }
         Ok(())
     }

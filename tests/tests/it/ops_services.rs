@@ -6,13 +6,15 @@
 use std::time::Duration;
 
 use http::Method;
-use pipe_api_fake::{DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
+use pipe_api_fake::{DEMO_KEY_ID, DEMO_KEY_SECRET, DEMO_ORGANIZATION_ID as ORG, DEMO_SERVICE_ID as SERVICE, Fake};
 use pipe_api_ureq::proto::wait::IdleRecovery;
 use pipe_api_ureq::types::{
-    EndpointProtocol, IpAccessEntry, IpAccessListPatch, PipeId, ReleaseChannel, ResourceTag, ServiceCommand,
-    ServiceEndpointChange, ServiceFilter, ServiceState, TagsPatch, UpdateServiceRequest,
+    AutoscalingMode, CloudProvider, CreateServiceRequest, EndpointProtocol, IpAccessEntry, IpAccessListPatch, MemoryGb,
+    PipeId, ReleaseChannel, ResourceTag, ServiceCommand, ServiceEndpointChange, ServiceFilter, ServiceRegion,
+    ServiceState, TagsPatch, UpdateOrganizationRequest, UpdateServicePasswordRequest,
+    UpdateServiceReplicaScalingRequest, UpdateServiceRequest,
 };
-use pipe_api_ureq::{WaitError, WaitPolicy, pipe_settled};
+use pipe_api_ureq::{Client, Error, WaitError, WaitPolicy, pipe_settled};
 
 use crate::clients::*;
 
@@ -197,4 +199,183 @@ fn a_wait_without_idle_recovery_fails_with_the_424() {
     assert_eq!(api_status(&error), Some((424, Some("Service is not running. Current state: idle".to_owned()))));
     assert_eq!(fake.request_count(), 1, "nothing woke the service");
     assert_eq!(client.get_service(ORG, SERVICE).unwrap().state, Some(ServiceState::Idle));
+}
+
+/// A developer's client on the demo organization (the fake grants developers reads only).
+fn developer(fake: &Fake, server: &pipe_api_fake::FakeServer) -> Client {
+    fake.seed_key(
+        ORG,
+        "DevKeyId0PipeApiFake2",
+        "dev_secret_of_the_fake_only_0002",
+        [pipe_api_ureq::types::KeyRole::Developer],
+    );
+    client_as(server, "DevKeyId0PipeApiFake2", "dev_secret_of_the_fake_only_0002")
+}
+
+#[test]
+fn a_created_service_shows_its_password_once_and_provisions_on_the_clock() {
+    let fake = Fake::demo();
+    fake.set_service_transition_time(Duration::from_secs(120));
+    let server = fake.serve().unwrap();
+    let client = demo_client(&server);
+    let request = CreateServiceRequest::new("analytics-eu", CloudProvider::Aws, ServiceRegion::AwsEuWest1)
+        .min_replica_memory_gb(MemoryGb::gigabytes(16.0))
+        .max_replica_memory_gb(MemoryGb::gigabytes(64.0))
+        .num_replicas(2u32)
+        .idle_timeout_minutes(15.0);
+    let created = client.organization(ORG).services().create_service(request).unwrap();
+    let password = created.password.as_ref().expect("the password, this once").expose_secret().to_owned();
+    assert!(password.len() >= 16, "{password}");
+    let debug = format!("{created:?}");
+    assert!(!debug.contains(&password) && debug.contains("Secret([redacted])"), "{debug}");
+    let service = created.service.unwrap();
+    assert_eq!(service.state, Some(ServiceState::Provisioning));
+    assert_eq!(service.name.as_deref(), Some("analytics-eu"));
+    assert_eq!(service.num_replicas, Some(2.0));
+
+    // Never again: neither a read nor the list carries a password.
+    let scope = client.service(ORG, service.id);
+    let read = scope.get_service().unwrap();
+    assert_eq!(read.state, Some(ServiceState::Provisioning));
+    assert!(read.unknown.is_empty(), "{:?}", read.unknown);
+    let listed = client.list_services(ORG, ServiceFilter::any()).unwrap();
+    assert!(listed.iter().any(|listed| listed.id == service.id), "{listed:?}");
+    let seen: Vec<String> =
+        fake.requests().iter().map(|seen| String::from_utf8_lossy(&seen.body).into_owned()).collect();
+    assert!(seen.iter().all(|body| !body.contains(&password)), "the password is never sent back");
+
+    fake.advance(Duration::from_secs(119));
+    assert_eq!(scope.get_service().unwrap().state, Some(ServiceState::Provisioning));
+    fake.advance(Duration::from_secs(1));
+    assert_eq!(scope.get_service().unwrap().state, Some(ServiceState::Running));
+}
+
+#[test]
+fn a_create_the_server_refuses_names_the_member_and_a_developer_may_not_create() {
+    let fake = Fake::demo();
+    let server = fake.serve().unwrap();
+    // Built by hand past the client's own checks: the fake's are its own.
+    let unchecked: CreateServiceRequest = serde_json::from_value(serde_json::json!({
+        "name": "x", "provider": "aws", "region": "eu-west-1", "numReplicas": 2, "minReplicas": 1, "maxReplicas": 3
+    }))
+    .unwrap();
+    let error = demo_client(&server).create_service(ORG, unchecked.clone()).unwrap_err();
+    assert!(matches!(error, Error::Build(_)), "the client refuses it first: {error}");
+    let raw = fake.handle(
+        http::Request::post(format!("http://127.0.0.1/v1/organizations/{ORG}/services"))
+            .header("authorization", basic(DEMO_KEY_ID, DEMO_KEY_SECRET))
+            .body(serde_json::to_vec(&unchecked).unwrap())
+            .unwrap(),
+    );
+    assert_eq!(raw.status(), 400);
+    assert!(String::from_utf8_lossy(raw.body()).contains("numReplicas: is mutually exclusive"));
+
+    let request = CreateServiceRequest::new("by-a-developer", CloudProvider::Gcp, ServiceRegion::GcpEuropeWest4);
+    let error = developer(&fake, &server).create_service(ORG, request).unwrap_err();
+    assert_eq!(api_status(&error).map(|s| s.0), Some(403), "{error}");
+}
+
+fn basic(key_id: &str, key_secret: &str) -> String {
+    use base64::Engine as _;
+    format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(format!("{key_id}:{key_secret}")))
+}
+
+#[test]
+fn a_scaling_change_is_reported_once_applied_on_the_clock() {
+    let fake = Fake::demo();
+    fake.set_service_transition_time(Duration::from_secs(60));
+    let server = fake.serve().unwrap();
+    let client = demo_client(&server);
+    let scope = client.service(ORG, SERVICE);
+    let request = UpdateServiceReplicaScalingRequest::new()
+        .min_replica_memory_gb(MemoryGb::gigabytes(24.0))
+        .max_replica_memory_gb(MemoryGb::gigabytes(96.0))
+        .num_replicas(5u32)
+        .idle_timeout_minutes(10.0);
+    let answered = scope.update_service_replica_scaling(request).unwrap();
+    // Asynchronous: the answer, and a read before the change is applied, show the scaling as it was.
+    let current = answered.current_scaling.as_ref().unwrap();
+    assert_eq!(current.effective_min_replicas, Some(3));
+    assert_eq!(current.effective_max_replica_memory_gb.as_ref().map(|gb| gb.value()), Some(120.0));
+    assert_eq!(answered.num_replicas, Some(3.0));
+    fake.advance(Duration::from_secs(59));
+    assert_eq!(scope.get_service().unwrap().num_replicas, Some(3.0));
+
+    fake.advance(Duration::from_secs(1));
+    let applied = scope.get_service().unwrap();
+    assert_eq!(applied.num_replicas, Some(5.0));
+    assert_eq!(applied.idle_timeout_minutes, Some(10.0));
+    let current = applied.current_scaling.unwrap();
+    assert_eq!((current.effective_min_replicas, current.effective_max_replicas), (Some(5), Some(5)));
+    assert_eq!(current.effective_min_replica_memory_gb.as_ref().map(|gb| gb.value()), Some(24.0));
+    assert_eq!(current.effective_idle_timeout_minutes, Some(10));
+
+    // To horizontal: the replica count becomes a band at one memory size.
+    let horizontal = UpdateServiceReplicaScalingRequest::new()
+        .autoscaling_mode(AutoscalingMode::Horizontal)
+        .min_replica_memory_gb(MemoryGb::gigabytes(32.0))
+        .max_replica_memory_gb(MemoryGb::gigabytes(32.0))
+        .min_replicas(2u32)
+        .max_replicas(6u32);
+    scope.update_service_replica_scaling(horizontal).unwrap();
+    fake.advance(Duration::from_secs(60));
+    let applied = scope.get_service().unwrap();
+    assert_eq!(applied.autoscaling_mode, Some(AutoscalingMode::Horizontal));
+    assert_eq!((applied.min_replicas, applied.max_replicas, applied.num_replicas), (Some(2), Some(6), None));
+    assert_eq!(applied.replica_memory_gb.as_ref().map(|gb| gb.value()), Some(32.0));
+    assert_eq!(applied.current_scaling.unwrap().effective_max_replicas, Some(6));
+
+    // A developer reads services but may not scale them.
+    let error = developer(&fake, &server)
+        .update_service_replica_scaling(ORG, SERVICE, UpdateServiceReplicaScalingRequest::new().num_replicas(2u32))
+        .unwrap_err();
+    assert_eq!(api_status(&error).map(|s| s.0), Some(403), "{error}");
+}
+
+#[test]
+fn a_password_set_by_hash_answers_no_secret_and_a_generated_one_answers_it_once() {
+    let fake = Fake::demo();
+    let server = fake.serve().unwrap();
+    let client = demo_client(&server);
+    let scope = client.service(ORG, SERVICE);
+    // `correct horse battery staple`: its SHA-256 in base64, and its double SHA-1 in hex.
+    let (sha256, double_sha1) =
+        ("xLvLH77JnWW/WdhcjLYu4tuWPw/hBvSD2a+nO9Tjmoo=", "f4af2e5d85456a908e0f552f0366375b06267295");
+    let hashed = UpdateServicePasswordRequest::hashed(sha256).new_double_sha1_hash(double_sha1);
+    let answered = scope.update_service_password(hashed).unwrap();
+    assert_eq!(answered.password, None, "nothing secret is answered");
+    assert_eq!(fake.service_password_hash(ORG, SERVICE).as_deref(), Some(sha256));
+    let sent = fake.requests().last().unwrap().json().unwrap();
+    assert_eq!(sent, serde_json::json!({ "newPasswordHash": sha256, "newDoubleSha1Hash": double_sha1 }));
+
+    let generated = scope.update_service_password(UpdateServicePasswordRequest::generate()).unwrap();
+    let password = generated.password.as_ref().expect("generated, answered once").expose_secret().to_owned();
+    assert!(!format!("{generated:?}").contains(&password));
+    assert_ne!(fake.service_password_hash(ORG, SERVICE).as_deref(), Some(sha256), "the generated one replaced it");
+    // Never again: the service's record carries no password.
+    let read = serde_json::to_string(&scope.get_service().unwrap()).unwrap();
+    assert!(!read.contains(&password) && !read.contains("assword"), "{read}");
+
+    let error = developer(&fake, &server)
+        .update_service_password(ORG, SERVICE, UpdateServicePasswordRequest::generate())
+        .unwrap_err();
+    assert_eq!(api_status(&error).map(|s| s.0), Some(403), "{error}");
+}
+
+#[test]
+fn an_organization_is_updated_by_an_admin_key_only() {
+    let fake = Fake::demo();
+    let server = fake.serve().unwrap();
+    let client = demo_client(&server);
+    let request = UpdateOrganizationRequest::new().name("Acme Analytics").enable_core_dumps(false);
+    let updated = client.organization(ORG).update_organization(request.clone()).unwrap();
+    assert_eq!(updated.name.as_deref(), Some("Acme Analytics"));
+    assert_eq!(updated.enable_core_dumps, Some(false));
+    assert_eq!(client.organization(ORG).get_organization().unwrap(), updated);
+
+    let developer = developer(&fake, &server);
+    assert_eq!(developer.get_organization(ORG).unwrap().name.as_deref(), Some("Acme Analytics"), "it may read");
+    let error = developer.update_organization(ORG, request.name("by a developer")).unwrap_err();
+    assert_eq!(api_status(&error).map(|s| s.0), Some(403), "{error}");
+    assert_eq!(client.get_organization(ORG).unwrap().name.as_deref(), Some("Acme Analytics"));
 }

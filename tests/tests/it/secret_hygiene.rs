@@ -12,7 +12,10 @@ use pipe_api_proto::{
 };
 use pipe_api_tests::fast_retries;
 use pipe_api_tests::requests::create_pipe_requests;
-use pipe_api_types::{CreateKeyRequest, Credentials, KeyRole, ObjectStorageSource, PipeSource, Secret};
+use pipe_api_types::{
+    CloudProvider, CreateKeyRequest, CreateServiceRequest, Credentials, KeyRole, ObjectStorageSource, PipeSource,
+    Secret, ServiceRegion, UpdateServicePasswordRequest,
+};
 use pipe_api_ureq::Client;
 
 const MARKER: &str = "SECRETMARKER";
@@ -94,6 +97,14 @@ fn no_marker_in_any_output_or_log() {
     let created = client.create_key(ORG, CreateKeyRequest::new("hygiene", [KeyRole::Developer])).unwrap();
     let generated_secret = created.key_secret.as_ref().unwrap().expose_secret().to_owned();
     shown.debug(&created);
+    let service = CreateServiceRequest::new("hygiene", CloudProvider::Aws, ServiceRegion::AwsEuWest1);
+    let created_service = client.organization(ORG).services().create_service(service).unwrap();
+    let service_password = created_service.password.as_ref().unwrap().expose_secret().to_owned();
+    shown.debug(&created_service);
+    let changed =
+        client.service(ORG, SERVICE).update_service_password(UpdateServicePasswordRequest::generate()).unwrap();
+    let changed_password = changed.password.as_ref().unwrap().expose_secret().to_owned();
+    shown.debug(&changed);
     shown.debug(&client.get_service(ORG, SERVICE).unwrap());
     for request in &requests {
         shown.debug(request);
@@ -149,14 +160,14 @@ fn no_marker_in_any_output_or_log() {
 
     let logged = crate::log_capture::logged();
     for text in &shown.0 {
-        for secret in [MARKER, generated_secret.as_str()] {
+        for secret in [MARKER, generated_secret.as_str(), service_password.as_str(), changed_password.as_str()] {
             assert!(!text.contains(secret), "a secret in Debug or Display: {text}");
         }
     }
     for (level, target, text) in &logged {
         let raw_dump = *level == log::Level::Trace && target == RAW_BYTE_DUMP_TARGET;
         if !raw_dump {
-            for secret in [MARKER, generated_secret.as_str()] {
+            for secret in [MARKER, generated_secret.as_str(), service_password.as_str(), changed_password.as_str()] {
                 assert!(!text.contains(secret), "a secret logged at {level} by {target}: {text}");
             }
         }

@@ -8,3 +8,4 @@ mod fake_serve;
 mod interrupt;
 mod listings;
 mod pipes_as_code;
+mod services_as_code;

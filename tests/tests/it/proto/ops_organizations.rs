@@ -5,8 +5,11 @@
 use crate::proto::common;
 
 use common::*;
-use pipe_api_proto::{BuildErrorKind, EndpointExt, GetOrganization, ListServices, render_request};
-use pipe_api_types::{ByocState, Rule, ServiceFilter};
+use pipe_api_proto::{BuildErrorKind, EndpointExt, GetOrganization, ListServices, UpdateOrganization, render_request};
+use pipe_api_types::{
+    ByocState, CloudProvider, OrganizationPatchPrivateEndpoint, OrganizationPrivateEndpointsPatch, Rule, ServiceFilter,
+    UpdateOrganizationRequest,
+};
 
 #[test]
 fn snapshot_list_services_with_a_tag_filter_sends_one_filter_parameter_per_tag() {
@@ -32,4 +35,23 @@ fn an_organization_state_newer_than_this_crate_is_kept_as_sent() {
     let state = organization.byoc_config.as_ref().unwrap()[0].state.clone();
     assert_eq!(state.as_ref().map(ByocState::as_str), Some("infra-upgrading"));
     assert_eq!(organization.unknown.get("tier"), Some(r#""enterprise""#));
+}
+
+#[test]
+fn an_invalid_organization_update_is_refused_before_building() {
+    let request = UpdateOrganizationRequest::new().name(" ").private_endpoints(
+        OrganizationPrivateEndpointsPatch::new()
+            .remove([OrganizationPatchPrivateEndpoint::default().cloud_provider(CloudProvider::from("ibm"))]),
+    );
+    let error = UpdateOrganization::new(org(), request).build_request(&management()).unwrap_err();
+    let BuildErrorKind::Invalid(errors) = error.kind() else { panic!("{error:?}") };
+    assert!(errors.contains("name", &Rule::NotBlank), "{errors}");
+    assert!(errors.contains("privateEndpoints.remove[0].id", &Rule::Required), "{errors}");
+    assert!(
+        errors.contains(
+            "privateEndpoints.remove[0].cloudProvider",
+            &Rule::KnownValue { known: vec!["aws", "gcp", "azure"] }
+        ),
+        "{errors}"
+    );
 }
