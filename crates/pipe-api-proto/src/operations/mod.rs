@@ -23,13 +23,15 @@
 //! 2. its module here, `operations/<name>.rs`: one row (the grammar is in `row.rs`), and one line
 //!    naming it in the list below;
 //! 3. its handler in the fake (`pipe-api-fake/src/routes/<resource>.rs`), keyed by its endpoint
-//!    type and naming the resource it touches for the grants: a row with no handler is not
-//!    served, and the fake's tests name it;
+//!    type and naming the resource it touches for the grants, and its body's check
+//!    (`checks/<resource>.rs`; a new such file is a line in `checks/mod.rs`): a row with no
+//!    handler is not served, and the fake's tests name it;
 //! 4. its fixtures in the workspace's `tests/tests/it/fixtures/operations/<name>/` (a success
 //!    `ok*`, an error `<status>_*`, and `request*.json` for a body) and its snapshots in
 //!    `tests/tests/it/snapshots/operations/<name>/`: one harness sends and reads them for every
 //!    row, and names what a row lacks;
-//! 5. its line in the changelog.
+//! 5. its one entry in this crate's `CHANGELOG.md`: the row, its models, its method on the client
+//!    and what the fake does with it (the other crates' changelogs do not repeat it).
 
 #[macro_use]
 pub(crate) mod row;
