@@ -18,5 +18,6 @@ mod secrets;
 mod service_fields;
 mod services_validation;
 mod snapshots;
+mod text;
 mod time_and_quantities;
 mod validation;
