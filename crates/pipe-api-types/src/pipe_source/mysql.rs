@@ -242,13 +242,12 @@ impl Check for MySqlSource {
             if mariadb && settings.replication_mechanism == Some(ReplicationMechanism::FilePos) {
                 c.fail_at("replicationMechanism", Rule::NotAllowedBecause("when type is mariadb or rdsmariadb"));
             }
-            c.minimums(&[
-                ("syncIntervalSeconds", settings.sync_interval_seconds.map(u64::from), 1),
-                ("pullBatchSize", settings.pull_batch_size.map(u64::from), 1),
-                ("initialLoadParallelism", settings.initial_load_parallelism.map(u64::from), 1),
-                ("snapshotNumRowsPerPartition", settings.snapshot_num_rows_per_partition, 1000),
-                ("snapshotNumberOfParallelTables", settings.snapshot_number_of_parallel_tables.map(u64::from), 1),
-            ]);
+            super::postgres::check_cdc_minimums(
+                c,
+                [settings.sync_interval_seconds, settings.pull_batch_size, settings.initial_load_parallelism],
+                settings.snapshot_num_rows_per_partition,
+                settings.snapshot_number_of_parallel_tables,
+            );
         });
         c.field("tableMappings", |c| match &mysql.table_mappings {
             Some(mappings) if !mappings.is_empty() => c.each(mappings, check_table_mapping),

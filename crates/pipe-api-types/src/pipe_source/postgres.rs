@@ -314,17 +314,31 @@ impl Check for PostgresSource {
     }
 }
 
+/// The minimums a CDC kind's create settings share (`PipePostgresPipeSettings`,
+/// `PipeMySQLPipeSettings`), as the contract states them: `syncIntervalSeconds`, `pullBatchSize`
+/// and `initialLoadParallelism` (`at_least_one`, in that order) at least 1,
+/// `snapshotNumRowsPerPartition` at least 1000, `snapshotNumberOfParallelTables` at least 1.
+pub(crate) fn check_cdc_minimums(c: &mut Checker, at_least_one: [Option<u32>; 3], rows: Option<u64>, tables: Option<u32>) {
+    let [sync, pull, parallelism] = at_least_one;
+    c.minimums(&[
+        ("syncIntervalSeconds", sync.map(u64::from), 1),
+        ("pullBatchSize", pull.map(u64::from), 1),
+        ("initialLoadParallelism", parallelism.map(u64::from), 1),
+        ("snapshotNumRowsPerPartition", rows, 1000),
+        ("snapshotNumberOfParallelTables", tables.map(u64::from), 1),
+    ]);
+}
+
 /// `PipePostgresPipeSettings`: each `minimum` as the contract states it, and
 /// `replicationSlotName` "only valid for cdc_only mode".
 fn check_postgres_settings(c: &mut Checker, settings: &PostgresSettings) {
     c.known("replicationMode", &settings.replication_mode);
-    c.minimums(&[
-        ("syncIntervalSeconds", settings.sync_interval_seconds.map(u64::from), 1),
-        ("pullBatchSize", settings.pull_batch_size.map(u64::from), 1),
-        ("initialLoadParallelism", settings.initial_load_parallelism.map(u64::from), 1),
-        ("snapshotNumRowsPerPartition", settings.snapshot_num_rows_per_partition, 1000),
-        ("snapshotNumberOfParallelTables", settings.snapshot_number_of_parallel_tables.map(u64::from), 1),
-    ]);
+    check_cdc_minimums(
+        c,
+        [settings.sync_interval_seconds, settings.pull_batch_size, settings.initial_load_parallelism],
+        settings.snapshot_num_rows_per_partition,
+        settings.snapshot_number_of_parallel_tables,
+    );
     if settings.replication_slot_name.is_some() && settings.replication_mode != Some(ReplicationMode::CdcOnly) {
         c.fail_at("replicationSlotName", Rule::NotAllowedBecause("unless replicationMode is cdc_only"));
     }
