@@ -95,9 +95,9 @@ fn unknown_fields_show_their_names_only() {
     // A field this crate does not know may carry a credential: its value is never shown.
     let source: PipeSource =
         serde_json::from_str(&format!(r#"{{"futureKind":{{"serviceAccountKey":"{MARKER}"}}}}"#)).unwrap();
-    assert_eq!(
-        format!("{source:?}"),
-        r#"PipeSource { kafka: None, object_storage: None, kinesis: None, postgres: None, pubsub: None, mysql: None, mongodb: None, bigquery: None, validate_samples: None, unknown: {"futureKind"} }"#
-    );
+    // Checked by what it holds, not as a whole: a new source kind adds a member to the line.
+    let shown = format!("{source:?}");
+    assert!(shown.ends_with(r#"unknown: {"futureKind"} }"#), "{shown}");
+    assert!(!shown.contains(MARKER) && !shown.contains("serviceAccountKey"), "{shown}");
     assert!(serde_json::to_string(&source).unwrap().contains(MARKER));
 }
