@@ -92,8 +92,9 @@ pub(crate) mod plain {
     }
 }
 
-/// Reads a field of type `T` by the default codec ([`plain`]), as the seed of an object's value
-/// or a list's element: one seed type per field type (see `next_field_value!`).
+/// Reads a field of a composite type `T` (a model, a list) as its [`Field::read`] says, as the
+/// seed of an object's value or a list's element ([`composite_reading!`]); every scalar type
+/// shares [`ScalarSeed`] instead.
 pub(crate) struct FieldSeed<T>(PhantomData<T>);
 
 impl<T> FieldSeed<T> {
@@ -349,7 +350,7 @@ pub(crate) fn read_composite<'de, T: Field, D: Deserializer<'de>>(d: D) -> Resul
 
 /// Reads one field of a scalar type: the JSON value as [`Scalar`], then made into `T`.
 pub(crate) fn read_scalar<'de, T: Field, D: Deserializer<'de>>(d: D) -> Result<Read<T>, D::Error> {
-    made(d.deserialize_any(ScalarVisitor)?)
+    made(serde::de::DeserializeSeed::deserialize(ScalarSeed, d)?)
 }
 
 /// The value `T` makes of a scalar, or the scalar kept when it makes none: the rule of every
